@@ -1,0 +1,26 @@
+"""One error hierarchy for the whole package."""
+
+from __future__ import annotations
+
+
+class NafBenchError(Exception):
+    """Base class of every error naf-bench raises on purpose."""
+
+
+class ParseError(NafBenchError, ValueError):
+    """Program text outside the ground normal-program language, with its position."""
+
+    def __init__(self, reason: str, line: int, column: int, source_line: str = ""):
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        super().__init__(f"line {line}, column {column}: {reason}")
+
+
+class SolverError(NafBenchError, RuntimeError):
+    """An engine is missing, crashed, or answered something it should not."""
+
+
+class CertificationError(NafBenchError):
+    """Two engines of the same semantics, or two semantics' invariants, disagree."""

@@ -1,0 +1,147 @@
+"""Structure of a program: dependency graph, strongly connected components, canonical key."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+from naf_bench.syntax.ast import Program
+
+
+def dependencies(program: Program) -> dict[str, tuple[str, ...]]:
+    """Atoms each atom's rules mention in their bodies (positively or negatively), deduplicated."""
+    deps: dict[str, dict[str, None]] = {atom: {} for atom in program.atoms}
+    for rule in program.rules:
+        for lit in rule.body:
+            deps[rule.head].setdefault(lit.atom)
+    return {atom: tuple(d) for atom, d in deps.items()}
+
+
+def relevant_atoms(program: Program, query: str) -> tuple[str, ...]:
+    """Atoms the query depends on (itself included), in discovery order."""
+    deps = dependencies(program)
+    seen = {query: None}
+    stack = [query]
+    while stack:
+        for nxt in deps.get(stack.pop(), ()):
+            if nxt not in seen:
+                seen[nxt] = None
+                stack.append(nxt)
+    return tuple(seen)
+
+
+def strongly_connected_components(graph: dict[str, tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Tarjan's algorithm, iterative; components come out dependencies-first."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[tuple[str, ...]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(graph.get(child, ()))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                components.append(tuple(component))
+    return components
+
+
+def _refine(colors: dict, neighbours: dict) -> dict:
+    """Colour refinement to a stable partition; colour ids are canonical (ranked signatures)."""
+    while True:
+        signatures = {
+            node: (colors[node], tuple(sorted((kind, colors[other]) for kind, other in neighbours[node])))
+            for node in colors
+        }
+        ranking = {sig: rank for rank, sig in enumerate(sorted(set(signatures.values())))}
+        refined = {node: ranking[sig] for node, sig in signatures.items()}
+        if len(ranking) == len(set(colors.values())):
+            return refined
+        colors = refined
+
+
+def canonical_key(program: Program, query: str | None = None) -> str:
+    """A key equal for programs that differ only by atom renaming and rule (or body-literal) order.
+
+    Programs are compared as multisets of rules ``(head, positive body, negative body)``; the query,
+    when given, is a distinguished atom. Exact: individualisation-refinement over the atom colouring,
+    keeping the lexicographically least encoding, with interchangeable atoms explored once.
+    """
+    rules = [(r.head, tuple(sorted(r.positive_body)), tuple(sorted(r.negative_body))) for r in program.rules]
+    atoms = list(program.atoms)
+    if query is not None and query not in atoms:
+        atoms.append(query)
+    neighbours: dict = {("a", atom): [] for atom in atoms}
+    colors: dict = {("a", atom): (0, int(atom == query)) for atom in atoms}
+    for i, (head, pos, neg) in enumerate(rules):
+        node = ("r", i)
+        colors[node] = (1, 0)
+        edges = [("h", head)] + [("p", a) for a in pos] + [("n", a) for a in neg]
+        neighbours[node] = [(kind, ("a", a)) for kind, a in edges]
+        for kind, a in edges:
+            neighbours[("a", a)].append((kind.upper(), node))
+    rule_multiset = Counter(rules)
+
+    def encode(order: dict[str, int]) -> tuple:
+        return tuple(
+            sorted(
+                (order[h], tuple(sorted(order[a] for a in p)), tuple(sorted(order[a] for a in n))) for h, p, n in rules
+            )
+        )
+
+    def swap_is_automorphism(x: str, y: str) -> bool:
+        def swap(a: str) -> str:
+            return y if a == x else x if a == y else a
+
+        swapped = Counter((swap(h), tuple(sorted(map(swap, p))), tuple(sorted(map(swap, n)))) for h, p, n in rules)
+        return swapped == rule_multiset
+
+    best: tuple | None = None
+    stack = [_refine(colors, neighbours)]
+    while stack:
+        coloring = stack.pop()
+        cells: dict[int, list[str]] = {}
+        for node, color in coloring.items():
+            if node[0] == "a":
+                cells.setdefault(color, []).append(node[1])
+        split = next((c for c in sorted(cells) if len(cells[c]) > 1), None)
+        if split is None:
+            code = encode({node[1]: color for node, color in coloring.items() if node[0] == "a"})
+            best = code if best is None or code < best else best
+            continue
+        cell = sorted(cells[split])
+        if all(swap_is_automorphism(cell[0], other) for other in cell[1:]):
+            cell = cell[:1]
+        fresh = max(coloring.values()) + 1
+        for atom in cell:
+            individualised = dict(coloring)
+            individualised[("a", atom)] = fresh
+            stack.append(_refine(individualised, neighbours))
+    text = repr((best, query is not None))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]

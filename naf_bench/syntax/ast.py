@@ -1,0 +1,70 @@
+"""Immutable AST of ground normal logic programs.
+
+Rule order and body-literal order are kept exactly as written: SLDNF depends on both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """An atom, or its default negation ``not atom``."""
+
+    atom: str
+    positive: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """``head :- body.``; a fact has an empty body."""
+
+    head: str
+    body: tuple[Literal, ...] = ()
+
+    @property
+    def is_fact(self) -> bool:
+        return not self.body
+
+    @property
+    def positive_body(self) -> tuple[str, ...]:
+        return tuple(lit.atom for lit in self.body if lit.positive)
+
+    @property
+    def negative_body(self) -> tuple[str, ...]:
+        return tuple(lit.atom for lit in self.body if not lit.positive)
+
+
+@dataclass(frozen=True)
+class Program:
+    """A finite sequence of rules, in source order (duplicates kept: SLDNF counts them)."""
+
+    rules: tuple[Rule, ...]
+
+    @cached_property
+    def atoms(self) -> tuple[str, ...]:
+        """Every atom, in order of first occurrence."""
+        seen: dict[str, None] = {}
+        for rule in self.rules:
+            seen.setdefault(rule.head)
+            for lit in rule.body:
+                seen.setdefault(lit.atom)
+        return tuple(seen)
+
+    @cached_property
+    def rules_by_head(self) -> dict[str, tuple[Rule, ...]]:
+        """The rules of each atom, in source order; atoms without rules map to ``()``."""
+        table: dict[str, list[Rule]] = {atom: [] for atom in self.atoms}
+        for rule in self.rules:
+            table[rule.head].append(rule)
+        return {atom: tuple(rules) for atom, rules in table.items()}
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def __str__(self) -> str:
+        from naf_bench.syntax.render import render_asp
+
+        return render_asp(self)
