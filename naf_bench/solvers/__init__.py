@@ -1,0 +1,1 @@
+"""Engines: two independent ones per semantics, each returning a typed result."""

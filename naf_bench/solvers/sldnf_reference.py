@@ -1,0 +1,176 @@
+"""SLDNF as Prolog runs it, decided exactly for ground programs, with no step budget.
+
+Without variables or cuts, a call of an atom behaves the same wherever it is made: it yields a stream
+of successes that ends in finite failure, diverges, or never ends. Its *summary* is ``(n, diverges)``
+with ``n`` the number of successes before the end, or ``(OMEGA, False)`` for infinitely many. Summaries
+of clause bodies and of atoms compose exactly (``bind`` for ``,``, ``concat`` for clause order,
+``negate`` for ``\\+``), and Prolog's behaviour is the least fixpoint of these equations in the
+prefix order of streams (divergence is the bottom element).
+
+The fixpoint is computed by synchronous Kleene iteration from bottom. Most atoms settle in a few
+rounds; an atom with infinitely many successes grows forever, so growth is detected exactly: once the
+*classes* of all summaries (zero / some successes, ends / diverges / infinite) stop changing, they
+never change again, each count is a fixed sum of products of counts of atoms (all >= 1), and a
+change spreads along that "count graph" one edge per round. An atom's count is then unbounded iff it
+reaches a cycle of the count graph that reaches a changing atom; those atoms are set to OMEGA and the
+iteration resumes. Everything else settles within one round per atom.
+
+Note that re-entering an atom below itself is not by itself a loop: the inner call may succeed on
+an earlier clause and return (``r3.  r3 :- y2, r1, not r1.`` re-enters ``r3`` harmlessly).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from naf_bench.errors import SolverError
+from naf_bench.syntax.analysis import relevant_atoms
+from naf_bench.syntax.ast import Program
+
+OMEGA = -1  # infinitely many successes
+
+Summary = tuple[int, bool]  # (successes or OMEGA, diverges after them)
+BOTTOM: Summary = (0, True)
+FAIL: Summary = (0, False)
+SUCCEED: Summary = (1, False)
+
+
+@dataclass(frozen=True)
+class SLDNFResult:
+    label: str  # "T" | "F" | "loop"
+    iterations: int  # Kleene rounds until the fixpoint
+    successes: int  # solutions Prolog would enumerate for the query (OMEGA = infinitely many)
+
+
+def negate(value: Summary) -> Summary:
+    n, diverges = value
+    if n != 0:
+        return FAIL
+    return BOTTOM if diverges else SUCCEED
+
+
+def bind(first: Summary, rest: Summary) -> Summary:
+    """``first, rest``: for each success of ``first`` run ``rest`` (the same stream every time)."""
+    n1, d1 = first
+    if n1 == 0:
+        return first
+    m, d2 = rest
+    if m == OMEGA or d2:
+        return rest
+    if n1 == OMEGA:
+        return BOTTOM if m == 0 else (OMEGA, False)
+    return (n1 * m, d1) if m else (0, d1)
+
+
+def concat(first: Summary, second: Summary) -> Summary:
+    """Clause order: the second clause is tried once the first has finitely failed."""
+    n1, d1 = first
+    if n1 == OMEGA or d1:
+        return first
+    n2, d2 = second
+    if n2 == OMEGA:
+        return second
+    return (n1 + n2, d2)
+
+
+def _klass(value: Summary) -> tuple[bool, bool] | str:
+    return "omega" if value[0] == OMEGA else (value[0] > 0, value[1])
+
+
+class _Equations:
+    def __init__(self, program: Program, atoms: tuple[str, ...]):
+        self.atoms = atoms
+        self.clauses = {
+            atom: [tuple((lit.atom, lit.positive) for lit in rule.body) for rule in program.rules_by_head.get(atom, ())]
+            for atom in atoms
+        }
+
+    def step(self, values: dict[str, Summary]) -> dict[str, Summary]:
+        out = {}
+        for atom in self.atoms:
+            total = FAIL
+            for body in self.clauses[atom]:
+                value = SUCCEED
+                for name, positive in reversed(body):
+                    value = bind(values[name] if positive else negate(values[name]), value)
+                total = concat(total, value)
+                if total[1] or total[0] == OMEGA:
+                    break
+            out[atom] = total
+        return out
+
+    def count_graph(self, values: dict[str, Summary]) -> dict[str, set[str]]:
+        """For atoms with some successes and a divergent end: whose counts their count is built from."""
+        growing = {a for a, v in values.items() if v[0] > 0 and v[1]}
+        graph: dict[str, set[str]] = {}
+        for atom in growing:
+            total, total_deps = FAIL, set()
+            for body in self.clauses[atom]:
+                value, deps = SUCCEED, set()
+                for name, positive in reversed(body):
+                    lit = values[name] if positive else negate(values[name])
+                    lit_deps = {name} if positive and name in growing else set()
+                    combined = bind(lit, value)
+                    if combined is value:
+                        pass  # the count is the rest's count alone
+                    elif combined[0] in (0, OMEGA):
+                        deps = set()
+                    else:
+                        deps = deps | lit_deps
+                    value = combined
+                before = total
+                total = concat(total, value)
+                if total is before:
+                    break
+                total_deps = deps if before[0] == 0 else total_deps | deps
+                if total[1]:
+                    break
+            graph[atom] = total_deps
+        return graph
+
+
+def _reaching(graph: dict[str, set[str]], targets: set[str]) -> set[str]:
+    """Nodes with a path (possibly empty) to ``targets``."""
+    reverse: dict[str, set[str]] = {}
+    for node, succs in graph.items():
+        for succ in succs:
+            reverse.setdefault(succ, set()).add(node)
+    seen = set(targets)
+    stack = list(targets)
+    while stack:
+        for prev in reverse.get(stack.pop(), ()):
+            if prev not in seen:
+                seen.add(prev)
+                stack.append(prev)
+    return seen
+
+
+def _unbounded(graph: dict[str, set[str]], changed: set[str]) -> set[str]:
+    feeding = _reaching(graph, changed & graph.keys())
+    sub = {node: graph[node] & feeding for node in feeding}
+    on_cycle = {node for node in sub if sub[node] & _reaching(sub, {node})}
+    return _reaching(graph, on_cycle) if on_cycle else set()
+
+
+def solve_sldnf_reference(program: Program, query: str) -> SLDNFResult:
+    """Label of ``?- query.`` under Prolog's computation rule: T, F or loop (exact)."""
+    atoms = relevant_atoms(program, query)
+    equations = _Equations(program, atoms)
+    values = {atom: BOTTOM for atom in atoms}
+    rounds = 0
+    limit = 4 * (len(atoms) + 2) ** 2 + 16  # a proven bound; exceeding it is a bug, not a label
+    while True:
+        rounds += 1
+        new = equations.step(values)
+        if new == values:
+            break
+        if rounds > limit:
+            raise SolverError(f"SLDNF reference fixpoint exceeded its proven bound on query {query!r}")
+        if all(_klass(new[a]) == _klass(values[a]) for a in atoms):
+            changed = {a for a in atoms if new[a] != values[a]}
+            for atom in _unbounded(equations.count_graph(values), changed):
+                new[atom] = (OMEGA, False)
+        values = new
+    n, diverges = values[query]
+    label = "T" if n != 0 else "loop" if diverges else "F"
+    return SLDNFResult(label, rounds, n)

@@ -1,0 +1,69 @@
+"""Stable-model reasoning with clingo: brave and cautious consequences, and a capped model count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from naf_bench.errors import SolverError
+from naf_bench.syntax.ast import Program
+from naf_bench.syntax.render import render_asp
+
+MODEL_CAP = 1000  # stable models are counted exactly up to this many
+
+
+@dataclass(frozen=True)
+class StableResult:
+    brave: frozenset[str]  # atoms true in some stable model
+    cautious: frozenset[str] | None  # atoms true in every stable model; None when there is none
+    n_models: int  # exact when <= model_cap, else model_cap + 1 ("more than the cap")
+    model_cap: int
+    choices: int
+    conflicts: int
+
+    @property
+    def incoherent(self) -> bool:
+        return self.n_models == 0
+
+    def credulous(self, atom: str) -> str:
+        return "T" if atom in self.brave else "F"
+
+    def skeptical(self, atom: str) -> str:
+        return "T" if self.cautious is None or atom in self.cautious else "F"
+
+
+def clingo_version() -> str:
+    return _clingo().__version__
+
+
+def _clingo():
+    try:
+        import clingo
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise SolverError("clingo is not installed: pip install clingo") from exc
+    return clingo
+
+
+def solve_stable(program: Program, model_cap: int = MODEL_CAP) -> StableResult:
+    """Credulous/skeptical consequences from clingo's brave/cautious modes (no full enumeration)."""
+    clingo = _clingo()
+    control = clingo.Control(["--warn=none"])
+    control.add("base", [], render_asp(program))
+    control.ground([("base", [])])
+    effort = [0, 0]
+
+    def consequences(mode: str, models: int) -> list[frozenset[str]]:
+        control.configuration.solve.enum_mode = mode
+        control.configuration.solve.models = str(models)
+        found: list[frozenset[str]] = []
+        control.solve(on_model=lambda m: found.append(frozenset(s.name for s in m.symbols(shown=True))))
+        solvers = control.statistics["solving"]["solvers"]
+        effort[0] += int(solvers["choices"])
+        effort[1] += int(solvers["conflicts"])
+        return found
+
+    brave = consequences("brave", 0)
+    if not brave:
+        return StableResult(frozenset(), None, 0, model_cap, *effort)
+    cautious = consequences("cautious", 0)
+    n_models = len(consequences("auto", model_cap + 1))
+    return StableResult(brave[-1], cautious[-1], n_models, model_cap, *effort)
