@@ -1,0 +1,24 @@
+"""naf-bench: does a language model follow a *specified* semantics of negation?"""
+
+from naf_bench.certify import SEMANTICS, Certificate, certify
+from naf_bench.errors import CertificationError, NafBenchError, ParseError, SolverError
+from naf_bench.syntax import Literal, Program, Rule, canonical_key, parse_program, render_asp, render_prolog
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "SEMANTICS",
+    "Certificate",
+    "CertificationError",
+    "Literal",
+    "NafBenchError",
+    "ParseError",
+    "Program",
+    "Rule",
+    "SolverError",
+    "canonical_key",
+    "certify",
+    "parse_program",
+    "render_asp",
+    "render_prolog",
+]

@@ -1,0 +1,172 @@
+"""The certificate of a program–query pair under four readings of default negation.
+
+Every semantics is computed by two independent engines on every call, and the semantics are checked
+against each other's invariants; any disagreement raises :class:`CertificationError`.
+
+=========  =======================================  =========================================
+reading    engine                                   independent check
+=========  =======================================  =========================================
+cred/skept clingo brave / cautious consequences     WFS invariants; Gelfond–Lifschitz
+                                                    enumeration in Python (small programs)
+wfs        alternating fixpoint in Python           SWI-Prolog tabling (``tnot``) subprocess
+sldnf      SWI-Prolog via pyswip, inference limit   exact decision procedure in Python
+=========  =======================================  =========================================
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+from naf_bench.errors import CertificationError
+from naf_bench.solvers.sldnf import INFERENCE_LIMIT, solve_sldnf
+from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
+from naf_bench.solvers.stable import MODEL_CAP, clingo_version, solve_stable
+from naf_bench.solvers.stable_check import enumerate_stable_models
+from naf_bench.solvers.wfs import solve_wfs
+from naf_bench.solvers.wfs_tabling import solve_wfs_tabling, swipl_version
+from naf_bench.syntax.ast import Program
+from naf_bench.syntax.parse import parse_atom, parse_program
+from naf_bench.syntax.render import render_asp
+
+SEMANTICS = ("cred", "skept", "wfs", "sldnf")
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """Certified labels of ``query`` in ``program``; JSON round-trippable (``to_json``/``from_json``)."""
+
+    program: str  # ASP text, one rule per line, source order
+    query: str
+    labels: dict[str, str]  # cred/skept: T|F, wfs: T|F|u, sldnf: T|F|loop
+    n_stable_models: int  # exact when <= model_cap, else model_cap + 1
+    model_cap: int
+    incoherent: bool  # no stable model: credulous F, skeptical T (vacuously)
+    wfs_values: dict[str, str]  # well-founded value of every atom
+    effort: dict[str, int]
+    engines: dict[str, str]
+    checks: tuple[str, ...] = field(default=())
+
+    @property
+    def signature(self) -> str:
+        """cred + skept + wfs + sldnf, e.g. ``FTuloop`` (the reference implementation's alphabet)."""
+        return "".join(self.labels[s] for s in SEMANTICS)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["checks"] = list(self.checks)
+        data["signature"] = self.signature
+        return data
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, **kwargs)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Certificate:
+        data = dict(data)
+        signature = data.pop("signature", None)
+        data["checks"] = tuple(data.get("checks", ()))
+        certificate = cls(**data)
+        if signature is not None and signature != certificate.signature:
+            raise ValueError(f"signature {signature!r} does not match labels {certificate.labels}")
+        return certificate
+
+    @classmethod
+    def from_json(cls, text: str) -> Certificate:
+        return cls.from_dict(json.loads(text))
+
+
+def _disagree(semantics: str, first: tuple[str, object], second: tuple[str, object], query: str):
+    return CertificationError(
+        f"{semantics} engines disagree on query {query!r}: {first[0]} says {first[1]}, {second[0]} says {second[1]}"
+    )
+
+
+def certify(
+    program: Program | str,
+    query: str = "q",
+    *,
+    inference_limit: int = INFERENCE_LIMIT,
+    model_cap: int = MODEL_CAP,
+) -> Certificate:
+    """Certify ``query`` under credulous/skeptical stable, well-founded and SLDNF semantics."""
+    if isinstance(program, str):
+        program = parse_program(program)
+    query = parse_atom(query)
+    checks = []
+
+    wfs = solve_wfs(program)
+    tabled = solve_wfs_tabling(program)
+    if tabled != wfs.values:
+        differing = sorted(a for a in wfs.values if wfs.values[a] != tabled[a])
+        raise CertificationError(
+            f"wfs engines disagree on {differing}: alternating fixpoint says "
+            f"{[wfs.values[a] for a in differing]}, SWI-Prolog tabling says {[tabled[a] for a in differing]}"
+        )
+    checks.append("wfs:alternating-fixpoint=swi-tabling")
+
+    stable = solve_stable(program, model_cap)
+    true = {a for a, v in wfs.values.items() if v == "T"}
+    false = {a for a, v in wfs.values.items() if v == "F"}
+    if stable.cautious is not None and not (true <= stable.cautious and not false & stable.brave):
+        raise CertificationError(
+            f"stable models violate WFS bounds: WFS-true {sorted(true - stable.cautious)} missing from a model, "
+            f"WFS-false {sorted(false & stable.brave)} in a model"
+        )
+    checks.append("stable:wfs-bounds")
+    models = enumerate_stable_models(program, wfs)
+    if models is not None:
+        brave = frozenset().union(*models)
+        cautious = frozenset.intersection(*models) if models else None
+        counted = min(len(models), model_cap + 1)
+        if (counted, brave, cautious) != (stable.n_models, stable.brave, stable.cautious):
+            raise _disagree(
+                "stable",
+                ("clingo", (stable.n_models, sorted(stable.brave), stable.cautious and sorted(stable.cautious))),
+                ("Gelfond-Lifschitz enumeration", (counted, sorted(brave), cautious and sorted(cautious))),
+                query,
+            )
+        checks.append("stable:clingo=gelfond-lifschitz")
+
+    prolog = solve_sldnf(program, query, inference_limit)
+    reference = solve_sldnf_reference(program, query)
+    if prolog.label != reference.label:
+        raise _disagree("sldnf", ("SWI-Prolog", prolog.label), ("exact reference", reference.label), query)
+    checks.append("sldnf:swi-prolog=exact-reference")
+
+    labels = {
+        "cred": stable.credulous(query),
+        "skept": stable.skeptical(query),
+        "wfs": wfs.value(query),
+        "sldnf": prolog.label,
+    }
+    # SLDNF is sound for the well-founded semantics: success means true, finite failure false.
+    if labels["sldnf"] in ("T", "F") and labels["sldnf"] != labels["wfs"]:
+        raise CertificationError(f"SLDNF says {labels['sldnf']} but WFS says {labels['wfs']} on query {query!r}")
+    checks.append("sldnf:sound-for-wfs")
+
+    version = swipl_version()
+    return Certificate(
+        program=render_asp(program),
+        query=query,
+        labels=labels,
+        n_stable_models=stable.n_models,
+        model_cap=model_cap,
+        incoherent=stable.incoherent,
+        wfs_values=dict(wfs.values),
+        effort={
+            "clingo_choices": stable.choices,
+            "clingo_conflicts": stable.conflicts,
+            "wfs_iterations": wfs.iterations,
+            "prolog_inferences": prolog.inferences,
+            "sldnf_fixpoint_rounds": reference.iterations,
+        },
+        engines={
+            "stable": f"clingo {clingo_version()}",
+            "wfs": "naf_bench alternating fixpoint",
+            "wfs_check": f"SWI-Prolog {version} tabling",
+            "sldnf": f"SWI-Prolog {version} via pyswip, inference limit {inference_limit}",
+            "sldnf_check": "naf_bench exact SLDNF fixpoint",
+        },
+        checks=tuple(checks),
+    )
