@@ -1,7 +1,9 @@
-"""Well-founded semantics by SWI-Prolog tabling (``:- table``, ``tnot``, ``call_delays/2``).
+"""Well-founded semantics computed by SWI-Prolog, in one persistent ``swipl`` subprocess.
 
-Runs in one persistent ``swipl`` subprocess: tabling inside the pyswip process can abort the
-interpreter. Programs reach it only as text rendered from the AST, never as user text.
+Tabling (``:- table``, ``tnot``, ``call_delays/2``) runs there because inside the pyswip process it
+can abort the interpreter. Since SWI-Prolog 9.0's tabling is incomplete for WFS on some programs, the
+same server also runs the alternating fixpoint written in Prolog (see ``prolog/wfs_server.pl``).
+Programs reach it only as text rendered from the AST, never as user text.
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ def _tabled_text(program: Program, module: str) -> str:
     return "\\n".join(lines)
 
 
-class TablingServer:
-    """A ``swipl`` process answering WFS queries; restarted every ``recycle`` programs."""
+class WFSServer:
+    """A ``swipl`` process answering WFS requests; restarted every ``recycle`` programs."""
 
     def __init__(self, recycle: int = 5000):
         self.recycle = recycle
@@ -54,7 +56,7 @@ class TablingServer:
         )
         banner = self.process.stdout.readline().split()
         if banner[:1] != ["ready"]:
-            raise SolverError("the SWI-Prolog tabling server did not start")
+            raise SolverError("the SWI-Prolog WFS server did not start")
         self.version = banner[1]
         self.served = 0
 
@@ -64,34 +66,55 @@ class TablingServer:
             self.process.wait()
             self.process = None
 
-    def solve(self, program: Program) -> dict[str, str]:
+    def _ask(self, request: str, atoms: tuple[str, ...]) -> dict[str, str] | str:
+        """The value of every atom, or SWI-Prolog's error message."""
         if self.process is None or self.served >= self.recycle:
             self._start()
         self.served += 1
-        module = f"naf_wfs_{self.served}"
-        atoms = ", ".join(_PREFIX + a for a in program.atoms)
-        request = f'run({module}, "{_tabled_text(program, module)}", [{atoms}]).\n'
         try:
             self.process.stdin.write(request)
             self.process.stdin.flush()
-            reply = self.process.stdout.readline().split()
+            reply = self.process.stdout.readline().rstrip("\n")
         except BrokenPipeError as exc:
             self.process = None
-            raise SolverError("the SWI-Prolog tabling server died") from exc
-        codes = reply[1] if reply[:1] == ["ok"] and len(reply) == 2 else "" if reply == ["ok"] else None
-        if codes is None or len(codes) != len(program.atoms):
-            self.process = None
-            raise SolverError(f"SWI-Prolog tabling failed: {' '.join(reply).strip() or 'no reply'}")
-        return {atom: _VALUES[code] for atom, code in zip(program.atoms, codes, strict=False)}
+            raise SolverError("the SWI-Prolog WFS server died") from exc
+        kind, _, codes = reply.partition(" ")
+        if kind != "ok":
+            return reply or "no reply"
+        if len(codes) != len(atoms):
+            raise SolverError(f"the SWI-Prolog WFS server answered {reply!r} for {len(atoms)} atoms")
+        return {atom: _VALUES[code] for atom, code in zip(atoms, codes, strict=True)}
+
+    def tabling(self, program: Program) -> dict[str, str] | str:
+        module = f"naf_wfs_{self.served + 1}"
+        atoms = ", ".join(_PREFIX + a for a in program.atoms)
+        return self._ask(f'tabling({module}, "{_tabled_text(program, module)}", [{atoms}]).\n', program.atoms)
+
+    def fixpoint(self, program: Program) -> dict[str, str]:
+        rules = ", ".join(
+            f"r({_PREFIX}{r.head}, [{', '.join(_PREFIX + a for a in r.positive_body)}], "
+            f"[{', '.join(_PREFIX + a for a in r.negative_body)}])"
+            for r in program.rules
+        )
+        atoms = ", ".join(_PREFIX + a for a in program.atoms)
+        answer = self._ask(f"fixpoint([{rules}], [{atoms}]).\n", program.atoms)
+        if isinstance(answer, str):
+            raise SolverError(f"the SWI-Prolog alternating fixpoint failed: {answer}")
+        return answer
 
 
-_server = TablingServer()
+_server = WFSServer()
 atexit.register(_server.close)
 
 
-def solve_wfs_tabling(program: Program) -> dict[str, str]:
-    """Well-founded value (T/F/u) of every atom, computed by SWI-Prolog."""
-    return _server.solve(program)
+def solve_wfs_tabling(program: Program) -> dict[str, str] | str:
+    """Well-founded value (T/F/u) of every atom by SWI-Prolog tabling, or its error message."""
+    return _server.tabling(program)
+
+
+def solve_wfs_prolog_fixpoint(program: Program) -> dict[str, str]:
+    """Well-founded value of every atom by the alternating fixpoint written in Prolog."""
+    return _server.fixpoint(program)
 
 
 def swipl_version() -> str:

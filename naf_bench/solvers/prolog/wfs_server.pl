@@ -1,13 +1,23 @@
-% Well-founded semantics by SWI-Prolog tabling, as a line-oriented server on stdin/stdout.
-% Request:  run(Module, ProgramText, [Atom, ...]).
-% Reply:    ok <one of t/f/u per atom>   or   error <message>
-% Each program is compiled into a fresh module, so tables never leak between programs.
+% Well-founded semantics in SWI-Prolog, as a line-oriented server on stdin/stdout.
+%
+% tabling(Module, ProgramText, [Atom, ...]).
+%     SWI-Prolog tabling (table/tnot, call_delays/2); each program is compiled into a fresh module.
+% fixpoint([r(Head, Positive, Negative), ...], [Atom, ...]).
+%     The alternating fixpoint, written here in Prolog without tabling.
+% Reply: `ok <t|f|u per atom>` or `error <message>`.
+%
+% Both exist because SWI-Prolog 9.0's tabling is not complete for WFS on every program: the
+% differential run found answers left undefined that are true or false (a residual `a :- tnot(q)`
+% beside the unconditional fact `q`), and stack overflows inside '$wfs_call'. The caller compares
+% tabling first and states in the certificate when the fixpoint had to decide.
 
 :- initialization(main, main).
 
 main :-
-    % warm-up: autoloading the tabling library must not count towards the first program's effort
-    handle_quietly(run(naf_wfs_warmup, ":- module(naf_wfs_warmup, []).\n:- table a/0, b/0.\na :- tnot(b).\nb :- tnot(a).", [a, b])),
+    set_prolog_flag(stack_limit, 268435456),
+    % warm-up: autoloading the tabling library happens before the first program
+    with_output_to(string(_), handle(tabling(naf_wfs_warmup,
+        ":- module(naf_wfs_warmup, []).\n:- table a/0, b/0.\na :- tnot(b).\nb :- tnot(a).", [a, b]))),
     current_prolog_flag(version_data, swi(Major, Minor, Patch, _)),
     format("ready ~w.~w.~w~n", [Major, Minor, Patch]),
     flush_output,
@@ -18,40 +28,66 @@ serve :-
     (   Request == end_of_file
     ->  true
     ;   catch(handle(Request), Error, reply_error(Error)),
+        abolish_all_tables,
         flush_output,
         serve
     ).
 
-handle(run(Module, Text, Atoms)) :-
+handle(tabling(Module, Text, Atoms)) :-
     setup_call_cleanup(
         open_string(Text, Stream),
         load_files(Module, [stream(Stream), silent(true)]),
         close(Stream)),
-    maplist(wfs_value(Module), Atoms, Values),
-    atomic_list_concat(Values, Codes),
-    format("ok ~w~n", [Codes]),
-    abolish_all_tables.
+    maplist(tabled_value(Module), Atoms, Values),
+    reply(Values).
+handle(fixpoint(Rules, Atoms)) :-
+    gamma(Rules, [], Possible0),
+    alternate(Rules, [], Possible0, True, Possible),
+    maplist(fixpoint_value(True, Possible), Atoms, Values),
+    reply(Values).
 
-handle_quietly(Request) :-
-    with_output_to(string(_), handle(Request)).
+reply(Values) :-
+    atomic_list_concat(Values, Codes),
+    format("ok ~w~n", [Codes]).
 
 % call_delays/2 succeeds with a non-empty delay list exactly when the answer is undefined.
-% Each atom is evaluated from empty tables, as the leader of its own evaluation: SWI-Prolog 9.0 does
-% not implement answer completion, and answers of non-leader subgoals completed in a larger SCC can
-% come out undefined when they are true or false (seen on random programs).
-wfs_value(Module, Atom, Value) :-
-    abolish_all_tables,
+tabled_value(Module, Atom, Value) :-
     (   call_delays(Module:Atom, Delays)
     ->  ( Delays == true -> Value = t ; Value = u )
     ;   Value = f
     ).
 
-reply_error(Error) :-
-    message_to_codes(Error, Text),
-    format("error ~s~n", [Text]).
-
-message_to_codes(Error, Codes) :-
-    (   catch(message_to_codes(Error, _, Codes0), _, fail)
-    ->  Codes = Codes0
-    ;   format(codes(Codes), "~q", [Error])
+% True = Γ(Possible), Possible = Γ(True), from True = {} until both stop changing.
+alternate(Rules, True0, Possible0, True, Possible) :-
+    gamma(Rules, Possible0, True1),
+    gamma(Rules, True1, Possible1),
+    (   True1 == True0, Possible1 == Possible0
+    ->  True = True1, Possible = Possible1
+    ;   alternate(Rules, True1, Possible1, True, Possible)
     ).
+
+% Γ(I): least model of the reduct of the rules by I (ordered sets).
+gamma(Rules, I, Model) :-
+    least_model(Rules, I, [], Model).
+
+least_model(Rules, I, Model0, Model) :-
+    findall(Head,
+            ( member(r(Head, Positive, Negative), Rules),
+              \+ ( member(N, Negative), ord_memberchk(N, I) ),
+              \+ ( member(P, Positive), \+ ord_memberchk(P, Model0) ) ),
+            Heads),
+    sort(Heads, Derived),
+    ord_union(Model0, Derived, Model1),
+    (   Model1 == Model0
+    ->  Model = Model0
+    ;   least_model(Rules, I, Model1, Model)
+    ).
+
+fixpoint_value(True, Possible, Atom, Value) :-
+    (   ord_memberchk(Atom, True) -> Value = t
+    ;   ord_memberchk(Atom, Possible) -> Value = u
+    ;   Value = f
+    ).
+
+reply_error(Error) :-
+    format("error ~q~n", [Error]).
