@@ -24,10 +24,10 @@ from dataclasses import asdict, dataclass, field
 from naf_bench.errors import CertificationError
 from naf_bench.solvers.sldnf import INFERENCE_LIMIT, solve_sldnf
 from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
-from naf_bench.solvers.stable import MODEL_CAP, clingo_version, solve_stable
+from naf_bench.solvers.stable import MODEL_CAP, StableResult, clingo_version, solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.wfs import solve_wfs
-from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint, solve_wfs_tabling, swipl_version
+from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint, submit_wfs_tabling, swipl_version
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_atom, parse_program
 from naf_bench.syntax.render import render_asp
@@ -85,9 +85,8 @@ def _disagree(semantics: str, first: tuple[str, object], second: tuple[str, obje
     )
 
 
-def _check_wfs(program: Program, values: dict[str, str]) -> str:
+def _check_wfs(program: Program, values: dict[str, str], tabled: dict[str, str] | str) -> str:
     """Compare with SWI-Prolog tabling; where tabling is undecided or fails, with the Prolog fixpoint."""
-    tabled = solve_wfs_tabling(program)
     if tabled == values:
         return "wfs:alternating-fixpoint=swi-tabling"
     if isinstance(tabled, dict):
@@ -110,6 +109,30 @@ def _check_wfs(program: Program, values: dict[str, str]) -> str:
     return f"wfs:alternating-fixpoint=swi-prolog-fixpoint ({reason})"
 
 
+def _check_stable(stable: StableResult, wfs: dict[str, str], models, query: str) -> list[str]:
+    """WFS bounds every stable model; the Python enumeration (when small enough) matches clingo."""
+    true = {a for a, v in wfs.items() if v == "T"}
+    false = {a for a, v in wfs.items() if v == "F"}
+    if stable.cautious is not None and not (true <= stable.cautious and not false & stable.brave):
+        raise CertificationError(
+            f"stable models violate WFS bounds: WFS-true {sorted(true - stable.cautious)} missing from a model, "
+            f"WFS-false {sorted(false & stable.brave)} in a model"
+        )
+    if models is None:
+        return ["stable:wfs-bounds"]
+    brave = frozenset().union(*models)
+    cautious = frozenset.intersection(*models) if models else None
+    counted = min(len(models), stable.model_cap + 1)
+    if (counted, brave, cautious) != (stable.n_models, stable.brave, stable.cautious):
+        raise _disagree(
+            "stable",
+            ("clingo", (stable.n_models, sorted(stable.brave), stable.cautious and sorted(stable.cautious))),
+            ("Gelfond-Lifschitz enumeration", (counted, sorted(brave), cautious and sorted(cautious))),
+            query,
+        )
+    return ["stable:wfs-bounds", "stable:clingo=gelfond-lifschitz"]
+
+
 def certify(
     program: Program | str,
     query: str = "q",
@@ -121,40 +144,20 @@ def certify(
     if isinstance(program, str):
         program = parse_program(program)
     query = parse_atom(query)
-    checks = []
+    collect_tabled = submit_wfs_tabling(program)  # SWI-Prolog tables while the other engines run
+    try:
+        wfs = solve_wfs(program)
+        stable = solve_stable(program, model_cap)
+        models = enumerate_stable_models(program, wfs)
+        prolog = solve_sldnf(program, query, inference_limit)
+        reference = solve_sldnf_reference(program, query)
+    finally:
+        tabled = collect_tabled()
 
-    wfs = solve_wfs(program)
-    checks.append(_check_wfs(program, wfs.values))
-
-    stable = solve_stable(program, model_cap)
-    true = {a for a, v in wfs.values.items() if v == "T"}
-    false = {a for a, v in wfs.values.items() if v == "F"}
-    if stable.cautious is not None and not (true <= stable.cautious and not false & stable.brave):
-        raise CertificationError(
-            f"stable models violate WFS bounds: WFS-true {sorted(true - stable.cautious)} missing from a model, "
-            f"WFS-false {sorted(false & stable.brave)} in a model"
-        )
-    checks.append("stable:wfs-bounds")
-    models = enumerate_stable_models(program, wfs)
-    if models is not None:
-        brave = frozenset().union(*models)
-        cautious = frozenset.intersection(*models) if models else None
-        counted = min(len(models), model_cap + 1)
-        if (counted, brave, cautious) != (stable.n_models, stable.brave, stable.cautious):
-            raise _disagree(
-                "stable",
-                ("clingo", (stable.n_models, sorted(stable.brave), stable.cautious and sorted(stable.cautious))),
-                ("Gelfond-Lifschitz enumeration", (counted, sorted(brave), cautious and sorted(cautious))),
-                query,
-            )
-        checks.append("stable:clingo=gelfond-lifschitz")
-
-    prolog = solve_sldnf(program, query, inference_limit)
-    reference = solve_sldnf_reference(program, query)
+    checks = [_check_wfs(program, wfs.values, tabled), *_check_stable(stable, wfs.values, models, query)]
     if prolog.label != reference.label:
         raise _disagree("sldnf", ("SWI-Prolog", prolog.label), ("exact reference", reference.label), query)
     checks.append("sldnf:swi-prolog=exact-reference")
-
     labels = {
         "cred": stable.credulous(query),
         "skept": stable.skeptical(query),

@@ -31,7 +31,9 @@ def test_render_round_trip():
 
 def test_render_prolog_declares_every_atom():
     text = render_prolog(parse_program("halt :- not fail. fail."), atom_prefix="n_")
-    assert text == ":- dynamic n_halt/0, n_fail/0.\nn_halt :- \\+ n_fail.\nn_fail.\n"
+    assert text == (
+        ":- dynamic n_halt/0, n_fail/0.\n:- discontiguous n_halt/0, n_fail/0.\nn_halt :- \\+ n_fail.\nn_fail.\n"
+    )
 
 
 @pytest.mark.parametrize(

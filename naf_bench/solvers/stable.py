@@ -43,6 +43,21 @@ def _clingo():
     return clingo
 
 
+def _statistic(control, *path: str) -> int:
+    """One value of the last solve's statistics.
+
+    ``Control.statistics`` converts the whole statistics tree to Python (most of the solving time on
+    small programs); clingo has no public accessor for one value, so this walks clingo's C API.
+    """
+    from clingo._internal import _c_call, _lib
+
+    stats = _c_call("clingo_statistics_t*", _lib.clingo_control_statistics, control._rep)
+    key = _c_call("uint64_t", _lib.clingo_statistics_root, stats)
+    for name in path:
+        key = _c_call("uint64_t", _lib.clingo_statistics_map_at, stats, key, name.encode())
+    return int(_c_call("double", _lib.clingo_statistics_value_get, stats, key))
+
+
 def solve_stable(program: Program, model_cap: int = MODEL_CAP) -> StableResult:
     """Credulous/skeptical consequences from clingo's brave/cautious modes (no full enumeration)."""
     clingo = _clingo()
@@ -56,9 +71,8 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP) -> StableResult:
         control.configuration.solve.models = str(models)
         found: list[frozenset[str]] = []
         control.solve(on_model=lambda m: found.append(frozenset(s.name for s in m.symbols(shown=True))))
-        solvers = control.statistics["solving"]["solvers"]
-        effort[0] += int(solvers["choices"])
-        effort[1] += int(solvers["conflicts"])
+        effort[0] += _statistic(control, "solving", "solvers", "choices")
+        effort[1] += _statistic(control, "solving", "solvers", "conflicts")
         return found
 
     brave = consequences("brave", 0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import subprocess
+from collections.abc import Callable
 
 from naf_bench.errors import SolverError
 from naf_bench.solvers.swipl import PROLOG_DIR, swipl_executable
@@ -19,8 +20,8 @@ _PREFIX = "n_"  # keeps program atoms apart from Prolog built-ins
 _VALUES = {"t": "T", "f": "F", "u": "u"}
 
 
-def _tabled_text(program: Program, module: str) -> str:
-    lines = [f":- module({module}, [])."]
+def _tabled_text(program: Program) -> str:
+    lines = []
     if program.atoms:
         lines.append(":- table " + ", ".join(f"{_PREFIX}{a}/0" for a in program.atoms) + ".")
     # tnot/1 needs a tabled predicate: an atom without rules gets one that fails
@@ -37,12 +38,10 @@ def _tabled_text(program: Program, module: str) -> str:
 
 
 class WFSServer:
-    """A ``swipl`` process answering WFS requests; restarted every ``recycle`` programs."""
+    """A ``swipl`` process answering WFS requests, started on first use."""
 
-    def __init__(self, recycle: int = 5000):
-        self.recycle = recycle
+    def __init__(self):
         self.process: subprocess.Popen | None = None
-        self.served = 0
         self.version = ""
 
     def _start(self) -> None:
@@ -58,7 +57,6 @@ class WFSServer:
         if banner[:1] != ["ready"]:
             raise SolverError("the SWI-Prolog WFS server did not start")
         self.version = banner[1]
-        self.served = 0
 
     def close(self) -> None:
         if self.process is not None:
@@ -66,29 +64,41 @@ class WFSServer:
             self.process.wait()
             self.process = None
 
-    def _ask(self, request: str, atoms: tuple[str, ...]) -> dict[str, str] | str:
-        """The value of every atom, or SWI-Prolog's error message."""
-        if self.process is None or self.served >= self.recycle:
+    def _send(self, request: str) -> None:
+        if self.process is None:
             self._start()
-        self.served += 1
         try:
             self.process.stdin.write(request)
             self.process.stdin.flush()
-            reply = self.process.stdout.readline().rstrip("\n")
         except BrokenPipeError as exc:
             self.process = None
             raise SolverError("the SWI-Prolog WFS server died") from exc
+
+    def _receive(self, atoms: tuple[str, ...]) -> dict[str, str] | str:
+        """The value of every atom, or SWI-Prolog's error message."""
+        reply = self.process.stdout.readline().rstrip("\n")
+        if not reply:
+            self.process = None
+            raise SolverError("the SWI-Prolog WFS server died")
         kind, _, codes = reply.partition(" ")
         if kind != "ok":
-            return reply or "no reply"
+            return reply
         if len(codes) != len(atoms):
             raise SolverError(f"the SWI-Prolog WFS server answered {reply!r} for {len(atoms)} atoms")
         return {atom: _VALUES[code] for atom, code in zip(atoms, codes, strict=True)}
 
-    def tabling(self, program: Program) -> dict[str, str] | str:
-        module = f"naf_wfs_{self.served + 1}"
+    def _ask(self, request: str, atoms: tuple[str, ...]) -> dict[str, str] | str:
+        self._send(request)
+        return self._receive(atoms)
+
+    def submit_tabling(self, program: Program) -> Callable[[], dict[str, str] | str]:
+        """Start tabling ``program`` in the server; the returned callable waits for the answer.
+
+        The server works while the caller runs the other engines; every submission must be collected.
+        """
         atoms = ", ".join(_PREFIX + a for a in program.atoms)
-        return self._ask(f'tabling({module}, "{_tabled_text(program, module)}", [{atoms}]).\n', program.atoms)
+        self._send(f'tabling("{_tabled_text(program)}", [{atoms}]).\n')
+        return lambda: self._receive(program.atoms)
 
     def fixpoint(self, program: Program) -> dict[str, str]:
         rules = ", ".join(
@@ -107,9 +117,14 @@ _server = WFSServer()
 atexit.register(_server.close)
 
 
+def submit_wfs_tabling(program: Program) -> Callable[[], dict[str, str] | str]:
+    """Start tabling in the background; call the result for the values (or SWI-Prolog's error message)."""
+    return _server.submit_tabling(program)
+
+
 def solve_wfs_tabling(program: Program) -> dict[str, str] | str:
     """Well-founded value (T/F/u) of every atom by SWI-Prolog tabling, or its error message."""
-    return _server.tabling(program)
+    return _server.submit_tabling(program)()
 
 
 def solve_wfs_prolog_fixpoint(program: Program) -> dict[str, str]:

@@ -21,13 +21,16 @@ def render_asp(program: Program) -> str:
 
 
 def render_prolog(program: Program, atom_prefix: str = "") -> str:
-    """Prolog text: ``:- dynamic`` for every atom (an atom without clauses fails), ``\\+`` for ``not``.
+    """Prolog text: ``:- dynamic`` and ``:- discontiguous`` for every atom (an atom without clauses fails,
+    and rules of one head may be apart), ``\\+`` for ``not``.
 
     Engines pass ``atom_prefix`` so that no atom can collide with a Prolog built-in (``halt``, ``fail``).
     """
     lines = []
     if program.atoms:
-        lines.append(":- dynamic " + ", ".join(f"{atom_prefix}{a}/0" for a in program.atoms) + ".")
+        indicators = ", ".join(f"{atom_prefix}{a}/0" for a in program.atoms)
+        lines.append(f":- dynamic {indicators}.")
+        lines.append(f":- discontiguous {indicators}.")
     for rule in program.rules:
         if rule.is_fact:
             lines.append(f"{atom_prefix}{rule.head}.")

@@ -1,7 +1,7 @@
 % Well-founded semantics in SWI-Prolog, as a line-oriented server on stdin/stdout.
 %
-% tabling(Module, ProgramText, [Atom, ...]).
-%     SWI-Prolog tabling (table/tnot, call_delays/2); each program is compiled into a fresh module.
+% tabling(ProgramText, [Atom, ...]).
+%     SWI-Prolog tabling (table/tnot, call_delays/2); each program is compiled into a temporary module.
 % fixpoint([r(Head, Positive, Negative), ...], [Atom, ...]).
 %     The alternating fixpoint, written here in Prolog without tabling.
 % Reply: `ok <t|f|u per atom>` or `error <message>`.
@@ -16,8 +16,7 @@
 main :-
     set_prolog_flag(stack_limit, 268435456),
     % warm-up: autoloading the tabling library happens before the first program
-    with_output_to(string(_), handle(tabling(naf_wfs_warmup,
-        ":- module(naf_wfs_warmup, []).\n:- table a/0, b/0.\na :- tnot(b).\nb :- tnot(a).", [a, b]))),
+    with_output_to(string(_), handle(tabling(":- table a/0, b/0.\na :- tnot(b).\nb :- tnot(a).", [a, b]))),
     current_prolog_flag(version_data, swi(Major, Minor, Patch, _)),
     format("ready ~w.~w.~w~n", [Major, Minor, Patch]),
     flush_output,
@@ -33,13 +32,16 @@ serve :-
         serve
     ).
 
-handle(tabling(Module, Text, Atoms)) :-
-    setup_call_cleanup(
-        open_string(Text, Stream),
-        load_files(Module, [stream(Stream), silent(true)]),
-        close(Stream)),
-    maplist(tabled_value(Module), Atoms, Values),
+handle(tabling(Text, Atoms)) :-
+    % a temporary module per program: modules that stay make every later load slower
+    in_temporary_module(Module,
+        setup_call_cleanup(
+            open_string(Text, Stream),
+            load_files(Module:naf_program, [stream(Stream), silent(true)]),
+            close(Stream)),
+        ( maplist(tabled_value(Module), Atoms, Values), abolish_all_tables )),
     reply(Values).
+
 handle(fixpoint(Rules, Atoms)) :-
     gamma(Rules, [], Possible0),
     alternate(Rules, [], Possible0, True, Possible),
@@ -51,10 +53,14 @@ reply(Values) :-
     format("ok ~w~n", [Codes]).
 
 % call_delays/2 succeeds with a non-empty delay list exactly when the answer is undefined.
+% It appends its delays to a global delay list that only backtracking restores; committing to its
+% answer in a server that never backtracks makes that list grow without end (slower loads, then
+% stack overflows in '$wfs_call'), so each call runs inside findall/3.
 tabled_value(Module, Atom, Value) :-
-    (   call_delays(Module:Atom, Delays)
-    ->  ( Delays == true -> Value = t ; Value = u )
-    ;   Value = f
+    findall(Delays, call_delays(Module:Atom, Delays), Answers),
+    (   Answers == [] -> Value = f
+    ;   memberchk(true, Answers) -> Value = t
+    ;   Value = u
     ).
 
 % True = Γ(Possible), Possible = Γ(True), from True = {} until both stop changing.
