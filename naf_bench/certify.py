@@ -9,9 +9,9 @@ reading    engine                                   independent check
 cred/skept clingo brave / cautious consequences     WFS invariants; Gelfond–Lifschitz
                                                     enumeration in Python (small programs)
 wfs        alternating fixpoint in Python           SWI-Prolog tabling (``tnot``) subprocess;
-                                                    where tabling is undecided (SWI-Prolog 9.0
-                                                    lacks some simplifications), the alternating
-                                                    fixpoint written in Prolog
+                                                    atoms it leaves undefined (no answer
+                                                    completion on some positive loops): the
+                                                    alternating fixpoint written in Prolog
 sldnf      SWI-Prolog via pyswip, inference limit   exact decision procedure in Python
 =========  =======================================  =========================================
 """
@@ -85,28 +85,23 @@ def _disagree(semantics: str, first: tuple[str, object], second: tuple[str, obje
     )
 
 
-def _check_wfs(program: Program, values: dict[str, str], tabled: dict[str, str] | str) -> str:
-    """Compare with SWI-Prolog tabling; where tabling is undecided or fails, with the Prolog fixpoint."""
+def _check_wfs(program: Program, values: dict[str, str], tabled: dict[str, str]) -> str:
+    """SWI-Prolog tabling must agree; atoms it leaves undefined go to the alternating fixpoint in Prolog."""
     if tabled == values:
         return "wfs:alternating-fixpoint=swi-tabling"
-    if isinstance(tabled, dict):
-        conflicts = sorted(a for a in values if tabled[a] != "u" and tabled[a] != values[a])
-        if conflicts:
-            raise CertificationError(
-                f"wfs engines disagree on {conflicts}: alternating fixpoint says "
-                f"{[values[a] for a in conflicts]}, SWI-Prolog tabling says {[tabled[a] for a in conflicts]}"
-            )
-        reason = "tabling left " + " ".join(sorted(a for a in values if tabled[a] != values[a])) + " undefined"
+    differing = sorted(a for a in values if tabled[a] != values[a])
+    if all(tabled[a] == "u" for a in differing):
+        tabled = solve_wfs_prolog_fixpoint(program)
+        engine = f"SWI-Prolog fixpoint (tabling left {' '.join(differing)} undefined)"
+        if tabled == values:
+            return f"wfs:alternating-fixpoint=swi-prolog-fixpoint (tabling left {' '.join(differing)} undefined)"
+        differing = sorted(a for a in values if tabled[a] != values[a])
     else:
-        reason = f"tabling failed: {tabled}"
-    fixpoint = solve_wfs_prolog_fixpoint(program)
-    if fixpoint != values:
-        differing = sorted(a for a in values if fixpoint[a] != values[a])
-        raise CertificationError(
-            f"wfs engines disagree on {differing}: alternating fixpoint says {[values[a] for a in differing]}, "
-            f"SWI-Prolog fixpoint says {[fixpoint[a] for a in differing]} ({reason})"
-        )
-    return f"wfs:alternating-fixpoint=swi-prolog-fixpoint ({reason})"
+        engine = "SWI-Prolog tabling"
+    raise CertificationError(
+        f"wfs engines disagree on {differing}: alternating fixpoint says {[values[a] for a in differing]}, "
+        f"{engine} says {[tabled[a] for a in differing]}"
+    )
 
 
 def _check_stable(stable: StableResult, wfs: dict[str, str], models, query: str) -> list[str]:
@@ -188,7 +183,7 @@ def certify(
         engines={
             "stable": f"clingo {clingo_version()}",
             "wfs": "naf_bench alternating fixpoint",
-            "wfs_check": f"SWI-Prolog {version} tabling (alternating fixpoint in Prolog where undecided)",
+            "wfs_check": f"SWI-Prolog {version} tabling (alternating fixpoint in Prolog where it is undecided)",
             "sldnf": f"SWI-Prolog {version} via pyswip, inference limit {inference_limit}",
             "sldnf_check": "naf_bench exact SLDNF fixpoint",
         },

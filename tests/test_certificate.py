@@ -60,7 +60,7 @@ def test_bad_query_is_a_parse_error():
 def test_missing_swipl_names_the_package(monkeypatch):
     monkeypatch.setenv("PATH", "")
     with pytest.raises(SolverError, match="swi-prolog-nox"):
-        WFSServer().submit_tabling(parse_program("a."))
+        WFSServer().submit(parse_program("a."))
 
 
 def test_import_loads_no_engine():

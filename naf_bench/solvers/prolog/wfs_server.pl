@@ -1,22 +1,35 @@
-% Well-founded semantics in SWI-Prolog, as a line-oriented server on stdin/stdout.
+% Well-founded semantics by SWI-Prolog tabling, as a line-oriented server on stdin/stdout.
 %
-% tabling(ProgramText, [Atom, ...]).
-%     SWI-Prolog tabling (table/tnot, call_delays/2); each program is compiled into a temporary module.
-% fixpoint([r(Head, Positive, Negative), ...], [Atom, ...]).
-%     The alternating fixpoint, written here in Prolog without tabling.
-% Reply: `ok <t|f|u per atom>` or `error <message>`.
+% Requests: wfs(Rules, Atoms).       tabling: holds/1 tabled, tnot/1 for default negation
+%           fixpoint(Rules, Atoms).  the alternating fixpoint, written here without tabling
+%           with Rules = [rule(Head, [Positive, ...], [Negative, ...]), ...]
+% Reply:    `ok <t|f|u per atom>` or `error <message>`.
 %
-% Both exist because SWI-Prolog 9.0's tabling is not complete for WFS on every program: the
-% differential run found answers left undefined that are true or false (a residual `a :- tnot(q)`
-% beside the unconditional fact `q`), and stack overflows inside '$wfs_call'. The caller compares
-% tabling first and states in the certificate when the fixpoint had to decide.
+% The program is data (rule/3 terms), interpreted here: nothing is compiled per program, and no
+% program text is ever consulted. SWI-Prolog 9.0's tabling can leave an atom undefined that the
+% well-founded semantics decides (a positive loop through conditional answers needs answer
+% completion: `a6 :- tnot(a2), a2.  a6 :- a6.` in the tests); the fixpoint settles those cases.
 
 :- initialization(main, main).
 
+:- dynamic rule/3.
+:- table holds/1.
+
+holds(Atom) :-
+    rule(Atom, Positive, Negative),
+    all_hold(Positive),
+    none_holds(Negative).
+
+all_hold([]).
+all_hold([Atom|Atoms]) :- holds(Atom), all_hold(Atoms).
+
+none_holds([]).
+none_holds([Atom|Atoms]) :- tnot(holds(Atom)), none_holds(Atoms).
+
 main :-
     set_prolog_flag(stack_limit, 268435456),
-    % warm-up: autoloading the tabling library happens before the first program
-    with_output_to(string(_), handle(tabling(":- table a/0, b/0.\na :- tnot(b).\nb :- tnot(a).", [a, b]))),
+    % warm-up: the tabling library is autoloaded before the first program
+    with_output_to(string(_), handle(wfs([rule(a, [], [b]), rule(b, [], [a])], [a, b]))),
     current_prolog_flag(version_data, swi(Major, Minor, Patch, _)),
     format("ready ~w.~w.~w~n", [Major, Minor, Patch]),
     flush_output,
@@ -26,22 +39,17 @@ serve :-
     read_term(user_input, Request, []),
     (   Request == end_of_file
     ->  true
-    ;   catch(handle(Request), Error, reply_error(Error)),
-        abolish_all_tables,
+    ;   catch(handle(Request), Error, format("error ~q~n", [Error])),
         flush_output,
         serve
     ).
 
-handle(tabling(Text, Atoms)) :-
-    % a temporary module per program: modules that stay make every later load slower
-    in_temporary_module(Module,
-        setup_call_cleanup(
-            open_string(Text, Stream),
-            load_files(Module:naf_program, [stream(Stream), silent(true)]),
-            close(Stream)),
-        ( maplist(tabled_value(Module), Atoms, Values), abolish_all_tables )),
+handle(wfs(Rules, Atoms)) :-
+    retractall(rule(_, _, _)),
+    abolish_all_tables,
+    forall(member(Rule, Rules), assertz(Rule)),
+    maplist(tabled_value, Atoms, Values),
     reply(Values).
-
 handle(fixpoint(Rules, Atoms)) :-
     gamma(Rules, [], Possible0),
     alternate(Rules, [], Possible0, True, Possible),
@@ -52,12 +60,12 @@ reply(Values) :-
     atomic_list_concat(Values, Codes),
     format("ok ~w~n", [Codes]).
 
-% call_delays/2 succeeds with a non-empty delay list exactly when the answer is undefined.
-% It appends its delays to a global delay list that only backtracking restores; committing to its
-% answer in a server that never backtracks makes that list grow without end (slower loads, then
-% stack overflows in '$wfs_call'), so each call runs inside findall/3.
-tabled_value(Module, Atom, Value) :-
-    findall(Delays, call_delays(Module:Atom, Delays), Answers),
+% call_delays/2 gives the delays of an answer: `true` when it is unconditional (true), others when
+% it is undefined; no answer means false. It appends to a global delay list that only backtracking
+% restores, so in this server that never backtracks each call runs inside findall/3 (else the list
+% grows without end: slower calls, then stack overflows in '$wfs_call').
+tabled_value(Atom, Value) :-
+    findall(Delays, call_delays(holds(Atom), Delays), Answers),
     (   Answers == [] -> Value = f
     ;   memberchk(true, Answers) -> Value = t
     ;   Value = u
@@ -78,7 +86,7 @@ gamma(Rules, I, Model) :-
 
 least_model(Rules, I, Model0, Model) :-
     findall(Head,
-            ( member(r(Head, Positive, Negative), Rules),
+            ( member(rule(Head, Positive, Negative), Rules),
               \+ ( member(N, Negative), ord_memberchk(N, I) ),
               \+ ( member(P, Positive), \+ ord_memberchk(P, Model0) ) ),
             Heads),
@@ -94,6 +102,3 @@ fixpoint_value(True, Possible, Atom, Value) :-
     ;   ord_memberchk(Atom, Possible) -> Value = u
     ;   Value = f
     ).
-
-reply_error(Error) :-
-    format("error ~q~n", [Error]).
