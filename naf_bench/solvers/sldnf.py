@@ -14,7 +14,7 @@ from naf_bench.solvers.swipl import INSTALL_HINT, PROLOG_DIR
 from naf_bench.syntax.analysis import relevant_atoms
 from naf_bench.syntax.ast import Program
 
-INFERENCE_LIMIT = 20_000
+INFERENCE_LIMIT = 10_000
 _PREFIX = "n_"
 _LABELS = {"true": "T", "false": "F", "loop": "loop"}
 _prolog = None

@@ -1,12 +1,16 @@
 """Independent stable-model check in Python via the Gelfond–Lifschitz reduct.
 
 Every stable model M satisfies T ⊆ M ⊆ T ∪ U for the well-founded true (T) and undefined (U) atoms,
-and an atom outside any recursive component is in M iff one of its rules has a body true in M. So
-only the undefined atoms of recursive components are guessed (components bottom-up), and each
-candidate is kept iff it equals the least model of its reduct. Used when the guess space is small.
+and is a supported model: an atom is in M iff one of its rules has a body true in M. So components of
+the dependency graph are assigned bottom-up: an atom outside any recursive component is computed from
+the atoms below it, the undefined atoms of a recursive component are guessed and kept only if every
+atom of the component is then supported exactly when it is in M, and each complete candidate is kept
+iff it equals the least model of its reduct. Used when the guess space is small.
 """
 
 from __future__ import annotations
+
+from itertools import product
 
 from naf_bench.solvers.wfs import WFSResult, _Reducts
 from naf_bench.syntax.analysis import dependencies, strongly_connected_components
@@ -18,37 +22,34 @@ GUESS_LIMIT = 4096  # candidate assignments at most; larger programs skip this c
 def enumerate_stable_models(program: Program, wfs: WFSResult, guess_limit: int = GUESS_LIMIT):
     """All stable models as frozensets, or None when the guess space exceeds ``guess_limit``."""
     deps = dependencies(program)
-    components = strongly_connected_components(deps)
     undefined = {a for a, v in wfs.values.items() if v == "u"}
-    recursive = set()
-    for component in components:
-        if len(component) > 1 or component[0] in deps[component[0]]:
-            recursive.update(component)
-    guessed = undefined & recursive
-    if 2 ** len(guessed) > guess_limit:
+    steps = []  # (atoms, recursive) per component with undefined atoms, dependencies first
+    for component in strongly_connected_components(deps):
+        atoms = [a for a in component if a in undefined]
+        if atoms:
+            steps.append((atoms, len(component) > 1 or component[0] in deps[component[0]]))
+    if 2 ** sum(len(atoms) for atoms, recursive in steps if recursive) > guess_limit:
         return None
-    order = [a for component in components for a in component if a in undefined]
     rules = program.rules_by_head
-    true = frozenset(a for a, v in wfs.values.items() if v == "T")
     reducts = _Reducts(program)
     models = []
 
-    def extend(position: int, model: set[str]) -> None:
-        while position < len(order) and order[position] not in guessed:
-            atom = order[position]
-            if any(_body_true(rule, model) for rule in rules[atom]):
-                model = model | {atom}
-            position += 1
-        if position == len(order):
+    def supported(atom: str, model: set[str]) -> bool:
+        return any(all((lit.atom in model) == lit.positive for lit in rule.body) for rule in rules[atom])
+
+    def extend(step: int, model: set[str]) -> None:
+        if step == len(steps):
             if reducts.gamma(model) == model:
                 models.append(frozenset(model))
             return
-        extend(position + 1, model)
-        extend(position + 1, model | {order[position]})
+        atoms, recursive = steps[step]
+        if not recursive:
+            extend(step + 1, model | {a for a in atoms if supported(a, model)})
+            return
+        for choice in product((False, True), repeat=len(atoms)):
+            candidate = model | {a for a, chosen in zip(atoms, choice, strict=True) if chosen}
+            if all((a in candidate) == supported(a, candidate) for a in atoms):
+                extend(step + 1, candidate)
 
-    extend(0, set(true))
+    extend(0, {a for a, v in wfs.values.items() if v == "T"})
     return models
-
-
-def _body_true(rule, model: set[str]) -> bool:
-    return all((lit.atom in model) == lit.positive for lit in rule.body)

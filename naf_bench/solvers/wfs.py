@@ -25,7 +25,7 @@ class _Reducts:
 
     def __init__(self, program: Program):
         self.atoms = program.atoms
-        self.rules = [(r.head, len(r.positive_body), r.negative_body) for r in program.rules]
+        self.rules = [(r.head, len(r.positive_body), frozenset(r.negative_body)) for r in program.rules]
         self.watchers: dict[str, list[int]] = {a: [] for a in self.atoms}
         for i, rule in enumerate(program.rules):
             for atom in rule.positive_body:
@@ -36,7 +36,7 @@ class _Reducts:
         derived: set[str] = set()
         queue = []
         for head, n_pos, neg in self.rules:
-            blocked = any(atom in interpretation for atom in neg)
+            blocked = not neg.isdisjoint(interpretation)
             missing.append(-1 if blocked else n_pos)
             if not blocked and n_pos == 0 and head not in derived:
                 derived.add(head)
