@@ -24,20 +24,33 @@ def _print_certificate(name: str, certificate) -> None:
 
 def _certify(args: argparse.Namespace) -> int:
     from naf_bench.certify import certify
-    from naf_bench.syntax.parse import parse_header, parse_program
+    from naf_bench.syntax.parse import parse_atom, parse_header, parse_program
 
     status = 0
     for path in args.files:
         name = "<stdin>" if path == "-" else path
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        try:
+            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            print(f"{name}: error: {exc.strerror}", file=sys.stderr)
+            status = max(status, EXIT_PARSE)
+            continue
         query = args.query or parse_header(text).get("query", "q")
         try:
-            certificate = certify(parse_program(text), query, inference_limit=args.inference_limit)
+            program = parse_program(text)
         except ParseError as exc:
             print(f"{name}:{exc.line}:{exc.column}: error: {exc.reason}", file=sys.stderr)
             print(f"  {exc.source_line}\n  {' ' * (exc.column - 1)}^", file=sys.stderr)
             status = max(status, EXIT_PARSE)
             continue
+        try:
+            parse_atom(query)
+        except ParseError as exc:
+            print(f"{name}: error: query {query!r}: {exc.reason}", file=sys.stderr)
+            status = max(status, EXIT_PARSE)
+            continue
+        try:
+            certificate = certify(program, query, inference_limit=args.inference_limit)
         except SolverError as exc:
             print(f"{name}: solver error: {exc}", file=sys.stderr)
             return EXIT_SOLVER

@@ -28,3 +28,16 @@ def test_certify_reports_parse_error_position(capsys, tmp_path):
     err = capsys.readouterr().err
     assert f"{path}:2:6: error: classical negation" in err
     assert "b :- -c." in err
+
+
+def test_certify_missing_file_keeps_going(capsys, tmp_path):
+    status = main(["certify", str(tmp_path / "absent.lp"), str(EXAMPLES / "even_cycle.lp")])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert "absent.lp: error: No such file or directory" in captured.err
+    assert "TFuloop" in captured.out
+
+
+def test_certify_bad_query(capsys):
+    assert main(["certify", str(EXAMPLES / "even_cycle.lp"), "--query", "X"]) == 2
+    assert "even_cycle.lp: error: query 'X': variable 'X' is not allowed" in capsys.readouterr().err
