@@ -1,7 +1,8 @@
 """naf-bench: does a language model follow a *specified* semantics of negation?"""
 
 from naf_bench.certify import SEMANTICS, Certificate, certify
-from naf_bench.errors import CertificationError, NafBenchError, ParseError, SolverError
+from naf_bench.dataset import load_dataset
+from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
 from naf_bench.syntax import Literal, Program, Rule, canonical_key, parse_program, render_asp, render_prolog
 
 __version__ = "0.1.0"
@@ -10,6 +11,7 @@ __all__ = [
     "SEMANTICS",
     "Certificate",
     "CertificationError",
+    "ConfigError",
     "Literal",
     "NafBenchError",
     "ParseError",
@@ -18,6 +20,7 @@ __all__ = [
     "SolverError",
     "canonical_key",
     "certify",
+    "load_dataset",
     "parse_program",
     "render_asp",
     "render_prolog",

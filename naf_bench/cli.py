@@ -65,6 +65,14 @@ def _certify(args: argparse.Namespace) -> int:
     return status
 
 
+def _export(args: argparse.Namespace) -> int:
+    from naf_bench.dataset import export
+
+    out = export(args.out, tuple(args.configs), cache_dir=args.cache_dir)
+    print(f"wrote {out} (configs: {', '.join(args.configs)}); load it with datasets.load_dataset({str(out)!r}, CONFIG)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from naf_bench.solvers.sldnf import INFERENCE_LIMIT
 
@@ -76,6 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
     certify.add_argument("--json", action="store_true", help="one JSON certificate per line")
     certify.add_argument("--inference-limit", type=int, default=INFERENCE_LIMIT, help="SWI-Prolog loop budget")
     certify.set_defaults(run=_certify)
+
+    from naf_bench.generate.config import CONFIGS
+
+    export = commands.add_parser("export", help="write a Hub-style dataset folder (parquet + dataset card)")
+    export.add_argument("--out", required=True, help="folder to write (name it naf-bench for the familiar load)")
+    export.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS), metavar="CONFIG")
+    export.add_argument("--cache-dir", help="datasets cache folder (default: the datasets default)")
+    export.set_defaults(run=_export)
     return parser
 
 

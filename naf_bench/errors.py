@@ -24,3 +24,7 @@ class SolverError(NafBenchError, RuntimeError):
 
 class CertificationError(NafBenchError):
     """Two engines of the same semantics, or two semantics' invariants, disagree."""
+
+
+class ConfigError(NafBenchError, ValueError):
+    """A generation or dataset configuration that cannot be built."""

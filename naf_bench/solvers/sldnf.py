@@ -37,6 +37,8 @@ def _engine():
             raise SolverError(f"pyswip could not load SWI-Prolog ({exc}): {INSTALL_HINT}") from exc
         prolog = Prolog()
         prolog.consult(str(PROLOG_DIR / "sldnf.pl"))
+        # warm-up: first-call work (autoloading) must not count towards the first program's inferences
+        list(prolog.query("naf_sldnf:naf_sldnf_run([(n_a :- \\+ n_b)],[n_a,n_b],n_a,100,_,_)", maxresult=1))
         _prolog = prolog
     return _prolog
 

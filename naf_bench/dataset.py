@@ -1,0 +1,302 @@
+"""NAF-Bench as a Hugging Face dataset: one row schema, a GeneratorBasedBuilder, a cached loader, export.
+
+Rows are generated and certified on first load, then read back from the ``datasets`` cache, under a key
+that changes with the config, its overrides and the code. ``export`` writes a Hub-style folder (parquet
+files plus a dataset card with ``configs:``) that plain ``datasets.load_dataset(folder, config)`` reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from naf_bench.errors import ConfigError
+from naf_bench.generate.algorithm import CellStats, Instance, generate_cell
+from naf_bench.generate.bins import Cell
+from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
+from naf_bench.syntax.render import render_asp
+from naf_bench.verbalize.prompt import gold_letter, render_prompt
+from naf_bench.verbalize.trace import render_gold_trace
+
+EFFORT_KEYS = ("clingo_choices", "clingo_conflicts", "wfs_iterations", "prolog_inferences", "sldnf_fixpoint_rounds")
+LABEL_KEYS = ("cred", "skept", "wfs", "sldnf")
+CITATION = """@misc{nafbench,
+  title  = {NAF-Bench: Do Language Models Follow a Specified Semantics of Negation?},
+  note   = {Seed paper 000 of naf-bench; reference implementation https://github.com/14H034160212/NAFBench},
+}"""
+
+
+def features():
+    """The one row schema shared by every config (the metric and the lm-eval tasks read it)."""
+    import datasets
+
+    string, int32 = datasets.Value("string"), datasets.Value("int32")
+    return datasets.Features(
+        {
+            "id": string,
+            "program_id": string,
+            "config": string,
+            "family": string,
+            "condition": string,
+            "gold": string,
+            "labels": {key: string for key in LABEL_KEYS},
+            "signature": string,
+            "program": string,
+            "query": string,
+            "depth": int32,
+            "width": int32,
+            "cycle_len": int32,
+            "framing": string,
+            "language": string,
+            "order_id": int32,
+            "n_stable_models": int32,
+            "effort": {key: datasets.Value("int64") for key in EFFORT_KEYS},
+            "certificate": string,
+            "gold_trace": string,
+            "prompt": string,
+            "seed": datasets.Value("int64"),
+        }
+    )
+
+
+def generate_instances(config: GenerationConfig, split: str, seen: set[str]) -> tuple[list[Instance], list[CellStats]]:
+    instances, stats = [], []
+    for depth in config.depths:
+        for width in config.widths:
+            for bin_name in config.bins:
+                cell = Cell(depth, width, bin_name, config.cycle_len(bin_name))
+                kept, cell_stats = generate_cell(
+                    config.seed, config.name, split, cell, config.programs_per_cell, seen, config.n_orders
+                )
+                instances.extend(kept)
+                stats.append(cell_stats)
+    return instances, stats
+
+
+def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> Iterator[dict]:
+    """The rows of one program: every condition, and every certified rule order for named conditions."""
+    program_id = f"{config.prefix}-{instance.family}-i{index}"
+    for condition in config.conditions:
+        order_ids = range(config.n_orders) if condition != "none" else range(1)
+        for order_id in order_ids:
+            program, certificate = instance.orders[order_id]
+            suffix = f"-o{order_id}" if config.n_orders > 1 else ""
+            yield {
+                "id": f"{program_id}-{condition}{suffix}::{condition}",
+                "program_id": program_id,
+                "config": config.name,
+                "family": instance.family,
+                "condition": condition,
+                "gold": gold_letter(condition, certificate.labels),
+                "labels": dict(certificate.labels),
+                "signature": certificate.signature,
+                "program": render_asp(program),
+                "query": instance.query,
+                "depth": instance.cell.depth,
+                "width": instance.cell.width,
+                "cycle_len": instance.cell.cycle_len if instance.family != "control" else 0,
+                "framing": "abstract",
+                "language": config.language,
+                "order_id": order_id,
+                "n_stable_models": certificate.n_stable_models,
+                "effort": {key: certificate.effort[key] for key in EFFORT_KEYS},
+                "certificate": certificate.to_json(),
+                "gold_trace": render_gold_trace(program, certificate, condition),
+                "prompt": render_prompt(program, instance.query, condition, config.language),
+                "seed": instance.seed,
+            }
+
+
+def build_rows(config: GenerationConfig, seen: set[str] | None = None) -> dict[str, list[dict]]:
+    """Rows of every split; canonical keys never repeat across splits."""
+    seen = set() if seen is None else seen
+    splits = {}
+    for split in config.splits:
+        instances, _ = generate_instances(config, split, seen)
+        counters: dict[str, int] = {}
+        rows = []
+        for instance in instances:
+            index = counters.get(instance.family, 0)
+            counters[instance.family] = index + 1
+            rows.extend(instance_rows(config, instance, index))
+        splits[split] = rows
+    return splits
+
+
+def code_version() -> str:
+    """Hash of the package's code: cached datasets are rebuilt when the generator changes."""
+    from naf_bench import __version__
+
+    digest = hashlib.sha256(__version__.encode())
+    root = Path(__file__).parent
+    for path in sorted([*root.rglob("*.py"), *root.rglob("*.pl")]):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _builder_class():
+    import datasets
+
+    class NafBenchConfig(datasets.BuilderConfig):
+        """A generation config; ``datasets`` sets overrides as attributes (and hashes them into the cache key)."""
+
+        def __init__(self, generation: GenerationConfig, **kwargs):
+            super().__init__(name=generation.name, description=generation.description, **kwargs)
+            self.base = generation
+            for key in OVERRIDABLE:
+                setattr(self, key, None)
+
+        @property
+        def generation(self) -> GenerationConfig:
+            overrides = {key: getattr(self, key) for key in OVERRIDABLE if getattr(self, key) is not None}
+            return self.base.override(**overrides)
+
+    class NafBench(datasets.GeneratorBasedBuilder):
+        """NAF-Bench: solver-certified normal logic programs under four readings of negation."""
+
+        BUILDER_CONFIG_CLASS = NafBenchConfig
+        BUILDER_CONFIGS = [NafBenchConfig(generation=config) for config in CONFIGS.values()]  # noqa: RUF012
+        DEFAULT_CONFIG_NAME = "main"
+
+        def _info(self):
+            return datasets.DatasetInfo(
+                description=self.config.generation.description,
+                features=features(),
+                citation=CITATION,
+                homepage="https://github.com/14H034160212/NAFBench",
+                license="mit",
+            )
+
+        def _split_generators(self, dl_manager):
+            self._rows = build_rows(self.config.generation)
+            return [datasets.SplitGenerator(name=split, gen_kwargs={"split": split}) for split in self._rows]
+
+        def _generate_examples(self, split):
+            for row in self._rows[split]:
+                yield row["id"], row
+
+    return NafBench
+
+
+OVERRIDABLE = tuple(name for name in GenerationConfig.__dataclass_fields__ if name not in ("name", "description"))
+
+
+def builder(config: str = "main", cache_dir: str | None = None, **overrides):
+    """The ``datasets`` builder of a config; overrides (``depths=(4,)``…) change its cache key."""
+    if config not in CONFIGS:
+        raise ConfigError(f"unknown config {config!r}; expected one of {sorted(CONFIGS)}")
+    get_config(config, **overrides)  # validate before anything is built
+    return _builder_class()(config_name=config, cache_dir=cache_dir, hash=code_version(), **overrides)
+
+
+def load_dataset(config: str = "main", cache_dir: str | None = None, **overrides):
+    """Generate, certify and render a config on first use (cached afterwards); a ``DatasetDict``."""
+    dataset_builder = builder(config, cache_dir, **overrides)
+    dataset_builder.download_and_prepare()
+    return dataset_builder.as_dataset()
+
+
+def export(out: str | Path, configs: tuple[str, ...] = tuple(CONFIGS), cache_dir: str | None = None) -> Path:
+    """Write a Hub-style dataset folder: ``data/<config>/<split>-00000-of-00001.parquet`` and ``README.md``."""
+    out = Path(out)
+    entries = []
+    for name in configs:
+        dataset = load_dataset(name, cache_dir)
+        files = []
+        for split, part in dataset.items():
+            path = out / "data" / name / f"{split}-00000-of-00001.parquet"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            part.to_parquet(str(path))
+            files.append({"split": split, "path": f"data/{name}/{split}-*.parquet", "rows": len(part)})
+        entries.append((CONFIGS[name], files))
+    (out / "README.md").write_text(dataset_card(entries), encoding="utf-8")
+    return out
+
+
+def dataset_card(entries) -> str:
+    yaml = ["---", "license: mit", "language:", "- en", "- zh", "pretty_name: NAF-Bench", "configs:"]
+    for config, files in entries:
+        yaml.append(f"- config_name: {config.name}")
+        if config.name == "main":
+            yaml.append("  default: true")
+        yaml.append("  data_files:")
+        for file in files:
+            yaml.extend([f"  - split: {file['split']}", f"    path: {file['path']}"])
+    yaml.append("---")
+    sizes = "\n".join(
+        "| `{}` | {} | {} |".format(
+            config.name, ", ".join(f"{f['split']} {f['rows']}" for f in files), config.description
+        )
+        for config, files in entries
+    )
+    fields_doc = "\n".join(f"| `{name}` | {doc} |" for name, doc in FIELD_DOCS.items())
+    return (
+        "\n".join(yaml)
+        + f"""
+
+# NAF-Bench
+
+Ground normal logic programs, each certified under four readings of default negation — SLDNF (Prolog;
+`loop` for non-termination), the well-founded semantics (`u` for undefined), and credulous and skeptical
+stable models — rendered into prompts whose answer is A (definitely yes), B (definitely no) or
+C (cannot be determined). Generated by [naf-bench](https://github.com/14H034160212/NAFBench)-compatible code:
+ids, labels and signatures use the reference implementation's formats.
+
+```python
+import datasets
+ds = datasets.load_dataset("naf-bench", "main")  # from the folder that contains naf-bench/
+```
+
+## Configs
+
+| config | rows | content |
+|---|---|---|
+{sizes}
+
+## Fields
+
+| field | meaning |
+|---|---|
+{fields_doc}
+
+## Citation
+
+```bibtex
+{CITATION}
+```
+"""
+    )
+
+
+FIELD_DOCS = {
+    "id": "`{prefix}-{family}-i{index}-{condition}::{condition}` (reference format; `-o{k}` marks rule order k)",
+    "program_id": "shared by all rows of one program (the reference's `rec_id`); JOINT groups by it",
+    "config": "the config the row belongs to",
+    "family": "divergence bin (control, even_one_sided, odd, even_both_sided) or leaderboard family",
+    "condition": "none (C0, no semantics named), closed_world (scored against SLDNF), cred, skept, wfs",
+    "gold": "A/B/C under the row's condition; null for `none`",
+    "labels": "certified labels: cred/skept T|F, wfs T|F|u, sldnf T|F|loop",
+    "signature": "cred+skept+wfs+sldnf, e.g. FTuloop",
+    "program": "the program in ASP syntax, rules in the order the prompt lists them",
+    "query": "the queried atom",
+    "depth": "length of the negated chain from the query",
+    "width": "number of shared subgoals",
+    "cycle_len": "length of the negation cycle (0 for controls)",
+    "framing": "abstract (proposition template)",
+    "language": "en or zh",
+    "order_id": "0 for the generated order, k > 0 for the k-th seeded permutation",
+    "n_stable_models": "number of stable models (exact up to 1000)",
+    "effort": "clingo choices/conflicts, WFS iterations, Prolog inferences, SLDNF fixpoint rounds",
+    "certificate": "the full certificate as JSON (naf_bench.Certificate.from_json)",
+    "gold_trace": "certified derivation in the controlled trace grammar (empty for `none`)",
+    "prompt": "the full prompt",
+    "seed": "the item's seed, hashed from (root seed, config, split, bin, cell, attempt)",
+}
+
+
+def rows_json(rows: list[dict]) -> str:
+    """Rows as canonical JSON lines (for byte-identity checks and ``generate --out x.jsonl``)."""
+    return "".join(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n" for row in rows)

@@ -1,0 +1,101 @@
+"""Algorithm 1 of seed 000: certified per-cell generation with isomorphic duplicates removed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from naf_bench.certify import Certificate, certify
+from naf_bench.errors import CertificationError
+from naf_bench.generate.bins import BINS, Cell, assemble
+from naf_bench.generate.seeds import item_rng, item_seed
+from naf_bench.syntax.analysis import canonical_key
+from naf_bench.syntax.ast import Program
+from naf_bench.verbalize.prompt import reorder
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A certified program–query pair with its provenance, and its certified rule orders."""
+
+    program: Program
+    query: str
+    certificate: Certificate
+    family: str
+    cell: Cell
+    seed: int
+    key: str  # canonical key (renaming- and order-invariant)
+    orders: tuple[tuple[Program, Certificate], ...]  # order 0 is (program, certificate)
+
+
+@dataclass
+class CellStats:
+    attempts: int = 0
+    wrong_signature: int = 0
+    duplicates: int = 0
+    uncertifiable: int = 0
+    order_sensitive: int = 0
+    signatures: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rejection_rate(self) -> float:
+        rejected = self.wrong_signature + self.duplicates + self.uncertifiable + self.order_sensitive
+        return rejected / max(1, self.attempts)
+
+
+def generate_cell(
+    root_seed: int,
+    config: str,
+    split: str,
+    cell: Cell,
+    count: int,
+    seen: set[str],
+    n_orders: int = 1,
+    max_attempts_per_item: int = 50,
+) -> tuple[list[Instance], CellStats]:
+    """``count`` certified programs of ``cell`` whose signature is the bin's and whose key is unseen.
+
+    ``seen`` holds the canonical keys already used (across cells and splits) and is updated. With
+    ``n_orders`` > 1 every seeded rule order is certified too, and a program is kept only if its labels
+    (SLDNF included) are the same under all of them.
+    """
+    target = BINS[cell.bin]
+    kept: list[Instance] = []
+    stats = CellStats()
+    while len(kept) < count:
+        if stats.attempts >= max_attempts_per_item * count:
+            raise CertificationError(
+                f"cell {cell} yielded {len(kept)} of {count} programs in {stats.attempts} attempts "
+                f"(signatures seen: {stats.signatures})"
+            )
+        coordinates = (root_seed, config, split, cell.bin, cell.depth, cell.width, cell.cycle_len, stats.attempts)
+        stats.attempts += 1
+        program = assemble(cell, item_rng(*coordinates))
+        try:
+            certificate = certify(program, "q")
+        except CertificationError:
+            stats.uncertifiable += 1
+            continue
+        signature = certificate.signature
+        stats.signatures[signature] = stats.signatures.get(signature, 0) + 1
+        if signature != target:
+            stats.wrong_signature += 1
+            continue
+        key = canonical_key(program, "q")
+        if key in seen:
+            stats.duplicates += 1
+            continue
+        seed = item_seed(*coordinates)
+        orders = [(program, certificate)]
+        try:
+            for order_id in range(1, n_orders):
+                permuted = reorder(program, order_id, seed)
+                orders.append((permuted, certify(permuted, "q")))
+        except CertificationError:
+            stats.uncertifiable += 1
+            continue
+        if any(c.labels != certificate.labels for _, c in orders):
+            stats.order_sensitive += 1
+            continue
+        seen.add(key)
+        kept.append(Instance(program, "q", certificate, cell.bin, cell, seed, key, tuple(orders)))
+    return kept, stats

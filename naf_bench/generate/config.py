@@ -1,0 +1,108 @@
+"""Generation configs: sizes as in seed 000, every size and axis overridable, validated."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+
+from naf_bench.errors import ConfigError
+from naf_bench.generate.bins import BINS
+from naf_bench.verbalize.prompt import CONDITIONS
+from naf_bench.verbalize.templates import LANGUAGES
+
+
+@dataclass(frozen=True)
+class GenerationConfig:
+    """What one dataset config contains; ``cells`` spans depths × widths × bins."""
+
+    name: str
+    description: str
+    prefix: str  # row ids: {prefix}-{family}-i{index}-{condition}::{condition} (reference format)
+    seed: int = 0
+    depths: tuple[int, ...] = (8,)
+    widths: tuple[int, ...] = (4,)
+    bins: tuple[str, ...] = tuple(BINS)
+    even_cycle_len: int = 4
+    odd_cycle_len: int = 3
+    programs_per_cell: int = 30
+    conditions: tuple[str, ...] = CONDITIONS
+    language: str = "en"
+    n_orders: int = 1  # >1: each named condition also rendered under seeded rule orders (order set)
+    splits: tuple[str, ...] = ("test",)
+
+    def validate(self) -> GenerationConfig:
+        problems = []
+        if any(d < 1 for d in self.depths):
+            problems.append(f"depths must be >= 1, got {self.depths}")
+        if any(w < 0 for w in self.widths):
+            problems.append(f"widths must be >= 0, got {self.widths}")
+        if unknown := [b for b in self.bins if b not in BINS]:
+            problems.append(f"unknown bins {unknown}; expected {list(BINS)}")
+        if self.even_cycle_len < 2 or self.even_cycle_len % 2:
+            problems.append(f"even_cycle_len must be even and >= 2, got {self.even_cycle_len}")
+        if self.odd_cycle_len < 1 or self.odd_cycle_len % 2 == 0:
+            problems.append(f"odd_cycle_len must be odd, got {self.odd_cycle_len}")
+        if self.programs_per_cell < 1:
+            problems.append(f"programs_per_cell must be >= 1, got {self.programs_per_cell}")
+        if unknown := [c for c in self.conditions if c not in CONDITIONS]:
+            problems.append(f"unknown conditions {unknown}; expected {list(CONDITIONS)}")
+        if self.language not in LANGUAGES:
+            problems.append(f"unknown language {self.language!r}; expected {sorted(LANGUAGES)}")
+        if self.n_orders < 1:
+            problems.append(f"n_orders must be >= 1, got {self.n_orders}")
+        if problems:
+            raise ConfigError(f"config {self.name!r}: " + "; ".join(problems))
+        return self
+
+    def cycle_len(self, bin_name: str) -> int:
+        return self.odd_cycle_len if bin_name == "odd" else self.even_cycle_len
+
+    def override(self, **overrides) -> GenerationConfig:
+        names = {f.name for f in fields(self)}
+        if unknown := sorted(set(overrides) - names):
+            raise ConfigError(f"unknown config fields {unknown}; expected some of {sorted(names)}")
+        coerced = {k: tuple(v) if isinstance(getattr(self, k), tuple) else v for k, v in overrides.items()}
+        return replace(self, **coerced).validate()
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+CONFIGS: dict[str, GenerationConfig] = {
+    config.name: config
+    for config in (
+        GenerationConfig(
+            "main",
+            "Seed 000's main set: depth 8, width 4, 4 bins x 30 programs x 5 conditions (600 rows).",
+            prefix="prod",
+        ),
+        GenerationConfig(
+            "zh",
+            "The main set rendered in Chinese.",
+            prefix="prodzh",
+            language="zh",
+        ),
+        GenerationConfig(
+            "order",
+            "Order invariance: 40 programs x 4 named conditions (160 groups) x 4 rule orders (640 rows); "
+            "only programs whose SLDNF label is the same under every order are kept.",
+            prefix="order",
+            programs_per_cell=10,
+            conditions=("closed_world", "cred", "skept", "wfs"),
+            n_orders=4,
+        ),
+        GenerationConfig(
+            "sweep",
+            "Size sweep: depths {2, 8, 16} x widths {0, 4, 8} x 4 bins x 2 programs x 5 conditions.",
+            prefix="sweep",
+            depths=(2, 8, 16),
+            widths=(0, 4, 8),
+            programs_per_cell=2,
+        ),
+    )
+}
+
+
+def get_config(name: str, **overrides) -> GenerationConfig:
+    if name not in CONFIGS:
+        raise ConfigError(f"unknown config {name!r}; expected one of {sorted(CONFIGS)}")
+    return CONFIGS[name].override(**overrides) if overrides else CONFIGS[name].validate()

@@ -1,0 +1,5 @@
+"""Programs into prompts: templates per language and framing, conditions, gold letters, leakage check."""
+
+from naf_bench.verbalize.prompt import CONDITIONS, gold_letter, render_prompt, render_rules
+
+__all__ = ["CONDITIONS", "gold_letter", "render_prompt", "render_rules"]
