@@ -1,4 +1,8 @@
+import os
 from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # no Hub here: every dataset is generated locally
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 import pytest
 

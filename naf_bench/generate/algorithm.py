@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from naf_bench.certify import Certificate, certify
-from naf_bench.errors import CertificationError
+from naf_bench.errors import CertificationError, ConfigError
 from naf_bench.generate.bins import BINS, Cell, assemble
 from naf_bench.generate.seeds import item_rng, item_seed
 from naf_bench.syntax.analysis import canonical_key
@@ -63,9 +63,9 @@ def generate_cell(
     stats = CellStats()
     while len(kept) < count:
         if stats.attempts >= max_attempts_per_item * count:
-            raise CertificationError(
-                f"cell {cell} yielded {len(kept)} of {count} programs in {stats.attempts} attempts "
-                f"(signatures seen: {stats.signatures})"
+            raise ConfigError(
+                f"cell {cell} yielded {len(kept)} of {count} distinct programs in {stats.attempts} attempts "
+                f"(signatures seen: {stats.signatures}, duplicates: {stats.duplicates}); ask for fewer"
             )
         coordinates = (root_seed, config, split, cell.bin, cell.depth, cell.width, cell.cycle_len, stats.attempts)
         stats.attempts += 1

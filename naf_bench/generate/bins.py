@@ -7,15 +7,16 @@ core attached to the bottom of the chain through a bridge atom. The bin decides 
 =================  ==========  ================================================================
 bin                signature   core
 =================  ==========  ================================================================
-control            TTTT        none: the chain ends in a fact-supported guard (acyclic)
+control            TTTT        none on the query's path: the chain ends in a fact-supported guard;
+                               half of the controls also hold an even cycle the query never reads
 even_one_sided     TFuloop     even cycle; the bridge reads one side (true in one stable model)
 odd                FTuloop     odd cycle: no stable model (skeptical vacuously true)
 even_both_sided    TTuloop     even cycle; the bridge reads both sides (true in every model)
 =================  ==========  ================================================================
 
 Per-cell variation (Algorithm 1) samples: where the aggregators attach along the chain, how many
-aggregators there are, how supporting facts are spread over the shared subgoals, whether cycle rules
-carry an always-true guard literal, and the rule order. Candidates are certified by the caller.
+aggregators there are, how supporting facts are spread over the shared subgoals and the guard, whether
+cycle rules carry an always-true guard literal, and the rule order. Candidates are certified by the caller.
 """
 
 from __future__ import annotations
@@ -66,8 +67,8 @@ def assemble(cell: Cell, rng: random.Random) -> Program:
     rules: list[Rule] = []
     # width block: every shared subgoal is read by at least two aggregators or chain rules
     readers: dict[int, list[str]] = {i: [] for i in range(len(chain))}
-    for position, aggregator in zip(sorted(rng.sample(range(len(chain)), n_aggregators)), aggregators, strict=True):
-        readers[position].append(aggregator)
+    for aggregator in aggregators:  # attach points along the chain
+        readers[rng.randrange(len(chain))].append(aggregator)
     parents = aggregators if len(aggregators) >= 2 else [*aggregators, *chain[: 2 - len(aggregators)]]
     body_of: dict[str, list[str]] = {parent: [] for parent in parents}
     for subgoal in shared:
@@ -87,9 +88,11 @@ def assemble(cell: Cell, rng: random.Random) -> Program:
     bottom_extra = [Literal(a) for a in readers[len(chain) - 1]] + [Literal(s) for s in body_of.get(chain[-1], [])]
     # q must equal the bottom's value: an even number of negations down the chain, else negate the bottom
     bottom_positive = d % 2 == 0
-    rules.append(Rule(guard))
+    rules.extend(Rule(guard) for _ in range(rng.randint(1, 2)))
     if cell.bin == "control":
         rules.append(Rule(chain[-1], (*bottom_extra, Literal(guard, bottom_positive))))
+        if rng.random() < 0.5:  # an even cycle the query does not read (as in the reference's controls)
+            rules.extend(Rule(a, (Literal(ring[(i + 1) % k], positive=False),)) for i, a in enumerate(ring))
     else:
         rules.append(Rule(chain[-1], (*bottom_extra, Literal(bridge, bottom_positive))))
         guarded = rng.random() < 0.5  # an always-true guard literal on the cycle rules

@@ -1,0 +1,137 @@
+"""Registry-wide contract: every bin certifies to its signature, rows are deterministic and consistent."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from naf_bench import ConfigError, certify
+from naf_bench.dataset import build_rows, rows_json
+from naf_bench.generate.algorithm import generate_cell
+from naf_bench.generate.bins import BINS, Cell, assemble
+from naf_bench.generate.config import CONFIGS, get_config
+from naf_bench.generate.seeds import item_seed
+from naf_bench.syntax import canonical_key, parse_program
+from naf_bench.verbalize.prompt import gold_letter
+
+
+@pytest.fixture(scope="module")
+def main_rows():
+    return build_rows(get_config("main"))["test"]
+
+
+def test_main_has_600_rows_in_four_bins(main_rows):
+    assert len(main_rows) == 600
+    assert Counter((r["family"], r["signature"]) for r in main_rows) == {
+        ("control", "TTTT"): 150,
+        ("even_one_sided", "TFuloop"): 150,
+        ("odd", "FTuloop"): 150,
+        ("even_both_sided", "TTuloop"): 150,
+    }
+    assert Counter(r["condition"] for r in main_rows) == dict.fromkeys(CONFIGS["main"].conditions, 120)
+    assert len({r["id"] for r in main_rows}) == 600
+    assert len({r["program_id"] for r in main_rows}) == 120
+
+
+def test_rows_are_byte_identical_across_runs(main_rows):
+    again = build_rows(get_config("main"))["test"]
+    assert rows_json(again) == rows_json(main_rows)
+    other_seed = build_rows(get_config("main", seed=1, programs_per_cell=2))["test"]
+    assert {r["program"] for r in other_seed}.isdisjoint({r["program"] for r in main_rows})
+
+
+def test_gold_is_the_mapping_of_the_certified_label(main_rows):
+    letters = {"closed_world": {"T": "A", "F": "B", "loop": "C"}, "wfs": {"T": "A", "F": "B", "u": "C"}}
+    for row in main_rows:
+        if row["condition"] == "none":
+            assert row["gold"] is None
+            continue
+        semantics = {"closed_world": "sldnf"}.get(row["condition"], row["condition"])
+        mapping = letters.get(row["condition"], {"T": "A", "F": "B"})
+        assert row["gold"] == mapping[row["labels"][semantics]]
+
+
+def test_rows_carry_their_certificate(main_rows):
+    for row in main_rows[::37]:
+        recertified = certify(parse_program(row["program"]), row["query"])
+        assert recertified.to_json() == row["certificate"]
+        assert row["id"] == f"{row['program_id']}-{row['condition']}::{row['condition']}"
+        assert row["prompt"].endswith("end with a line 'ANSWER: X' where X is A, B, or C.")
+
+
+def test_programs_are_distinct_up_to_isomorphism(main_rows):
+    programs = {r["program_id"]: r["program"] for r in main_rows}
+    keys = {canonical_key(parse_program(text), "q") for text in programs.values()}
+    assert len(keys) == len(programs) == 120
+
+
+@pytest.mark.parametrize("bin_name", list(BINS))
+@pytest.mark.parametrize(("depth", "width", "count"), [(1, 0, 1), (2, 2, 2), (5, 3, 2), (16, 8, 2)])
+def test_every_bin_certifies_at_every_size(bin_name, depth, width, count):
+    cell = Cell(depth, width, bin_name, 3 if bin_name == "odd" else 4)
+    instances, stats = generate_cell(0, "test", "test", cell, count, set())
+    assert [i.certificate.signature for i in instances] == [BINS[bin_name]] * count
+    assert stats.rejection_rate < 0.5
+
+
+def test_a_cell_too_small_for_the_count_raises():
+    with pytest.raises(ConfigError, match=r"yielded \d of 10 distinct programs"):
+        generate_cell(0, "test", "test", Cell(1, 0, "control", 2), 10, set())
+
+
+def test_even_cycle_lengths_and_guard_variation():
+    signatures = {certify(assemble(Cell(3, 2, "even_one_sided", 6), random.Random(s))).signature for s in range(5)}
+    assert signatures == {"TFuloop"}
+
+
+def test_splits_never_share_a_canonical_key():
+    config = get_config("main", programs_per_cell=3, splits=("train", "validation", "test"))
+    rows = build_rows(config)
+    keys = {
+        split: {canonical_key(parse_program(r["program"]), "q") for r in split_rows}
+        for split, split_rows in rows.items()
+    }
+    assert not keys["train"] & keys["validation"] and not keys["train"] & keys["test"]
+    assert not keys["validation"] & keys["test"]
+
+
+def test_order_config_keeps_labels_under_every_order():
+    rows = build_rows(get_config("order", programs_per_cell=2))["test"]
+    assert len(rows) == 8 * 4 * 4  # programs x named conditions x orders
+    groups = {}
+    for row in rows:
+        groups.setdefault((row["program_id"], row["condition"]), []).append(row)
+    for group in groups.values():
+        assert sorted(r["order_id"] for r in group) == [0, 1, 2, 3]
+        assert len({r["certificate"] and r["signature"] for r in group}) == 1
+        assert len({r["program"] for r in group}) == 4
+
+
+def test_item_seeds_are_hashed_not_offset():
+    assert item_seed(0, "main", "test", "odd", 1) != item_seed(0, "main", "test", "odd", 0) + 1
+    assert item_seed(0, "main", "test", "odd", 1) == item_seed(0, "main", "test", "odd", 1)
+    assert 0 <= item_seed("x") < 2**63
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"odd_cycle_len": 4}, "odd_cycle_len must be odd"),
+        ({"even_cycle_len": 3}, "even_cycle_len must be even"),
+        ({"bins": ("odd", "weird")}, "unknown bins ['weird']"),
+        ({"conditions": ("cred", "maybe")}, "unknown conditions ['maybe']"),
+        ({"language": "fr"}, "unknown language 'fr'"),
+        ({"depths": (0,)}, "depths must be >= 1"),
+        ({"depth": 3}, "unknown config fields ['depth']"),
+    ],
+)
+def test_bad_configs_raise(overrides, message):
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        get_config("main", **overrides)
+
+
+def test_unknown_config_and_condition():
+    with pytest.raises(ConfigError, match="unknown config 'mian'"):
+        get_config("mian")
+    with pytest.raises(ConfigError, match="unknown condition"):
+        gold_letter("stable", {"cred": "T"})

@@ -1,0 +1,94 @@
+import random
+
+import pytest
+
+from naf_bench import ConfigError, ParseError, certify, parse_program
+from naf_bench.generate.bins import BINS, Cell, assemble
+from naf_bench.verbalize.prompt import CONDITIONS, check_leakage, render_prompt, render_rule
+from naf_bench.verbalize.trace import derivation, parse_trace, render_gold_trace, trace_values
+
+FIGURE1 = parse_program("a :- b. b :- not c. c :- not d. d :- not b.")
+
+
+def test_abstract_template():
+    program = parse_program("h :- b, not c. a.")
+    assert (
+        render_rule(program.rules[0]) == "Proposition h is true if proposition b is true and proposition c is not true."
+    )
+    assert render_rule(program.rules[1]) == "Proposition a is true."
+    assert render_rule(program.rules[0], "zh") == "如果命题 b 为真且命题 c 不为真，则命题 h 为真。"
+
+
+def test_prompt_layout_per_condition():
+    prompts = {condition: render_prompt(FIGURE1, "a", condition) for condition in CONDITIONS}
+    for condition, prompt in prompts.items():
+        assert "Rules:\nProposition a is true if proposition b is true." in prompt
+        assert "Question: Is proposition a true?" in prompt
+        assert "  A. Definitely yes\n  B. Definitely no\n  C. Cannot be determined" in prompt
+        assert prompt.endswith("then end with a line 'ANSWER: X' where X is A, B, or C.")
+    assert "no stable model at all" in prompts["cred"] and "B when there is no stable model" in prompts["cred"]
+    assert "A (vacuously) when there is no stable model" in prompts["skept"]
+    assert "undefined" in prompts["wfs"] and "never terminates" in prompts["closed_world"]
+    assert "semantics" not in prompts["none"]
+    assert render_prompt(FIGURE1, "a", "wfs", "zh").endswith("（X 为 A、B 或 C）。")
+
+
+def test_leakage_check_and_bad_arguments():
+    with pytest.raises(ConfigError, match="leaks the answer through \\['undefined'\\]"):
+        check_leakage("Proposition a is undefined.")
+    with pytest.raises(ConfigError, match="unknown condition"):
+        render_prompt(FIGURE1, "a", "brave")
+    with pytest.raises(ConfigError, match="unknown language"):
+        render_prompt(FIGURE1, "a", "wfs", "fr")
+
+
+@pytest.mark.parametrize("bin_name", list(BINS))
+def test_gold_traces_parse_back_and_agree_with_the_certificate(bin_name):
+    for seed in range(10):
+        program = assemble(Cell(4, 3, bin_name, 3 if bin_name == "odd" else 4), random.Random(seed))
+        certificate = certify(program)
+        steps = derivation(program, "q", certificate.wfs_values)
+        for condition in CONDITIONS[1:]:
+            text = render_gold_trace(program, certificate, condition)
+            trace = parse_trace(text)
+            assert trace.steps == tuple(steps)
+            assert trace_values(trace) == {a: certificate.wfs_values[a] for a in trace_values(trace)}
+            assert trace_values(trace)["q"] == certificate.wfs_values["q"]
+        assert render_gold_trace(program, certificate, "none") == ""
+
+
+def test_gold_trace_exact_text():
+    program = parse_program("q :- not a. a :- b. b :- a. c. q :- c, not c.")
+    assert render_gold_trace(program, certify(program), "wfs") == (
+        "Step 1: c is true by rule 4: it is a fact.\n"
+        "Step 2: b, a are false: they support only each other.\n"
+        "Step 3: q is true by rule 1: not a.\n"
+        "Verdict: under the well-founded semantics q is true.\n"
+        "ANSWER: A"
+    )
+    certificate = certify(FIGURE1, "a")
+    assert render_gold_trace(FIGURE1, certificate, "skept").splitlines()[-3:] == [
+        "Stable models: 0.",
+        "Verdict: a is true in every stable model, since there is none.",
+        "ANSWER: A",
+    ]
+    assert render_gold_trace(FIGURE1, certificate, "closed_world").splitlines()[-2] == (
+        "Verdict: the Prolog proof of a does not terminate."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ("Step 1: a is true.\nVerdict: x.", 1, "not a sentence of the trace grammar"),
+        ("Step 2: a is false: it has no rule.\nVerdict: x.", 1, "expected step 1"),
+        ("Step 1: a is false: it has no rule.", 1, "no 'Verdict:' line"),
+        ("Verdict: x.\nStep 1: a is false: it has no rule.", 2, "nothing but 'ANSWER: X'"),
+        ("Verdict: x.\nANSWER: D", 2, "expected 'ANSWER: A'"),
+        ("Stable models: many.\nVerdict: x.", 1, "Stable models: N."),
+    ],
+)
+def test_trace_parse_errors(text, line, reason):
+    with pytest.raises(ParseError, match=reason) as info:
+        parse_trace(text)
+    assert info.value.line == line
