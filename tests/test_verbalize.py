@@ -21,7 +21,7 @@ def test_abstract_template():
 
 def test_prompt_layout_per_condition():
     prompts = {condition: render_prompt(FIGURE1, "a", condition) for condition in CONDITIONS}
-    for condition, prompt in prompts.items():
+    for prompt in prompts.values():
         assert "Rules:\nProposition a is true if proposition b is true." in prompt
         assert "Question: Is proposition a true?" in prompt
         assert "  A. Definitely yes\n  B. Definitely no\n  C. Cannot be determined" in prompt
