@@ -61,8 +61,10 @@ def features():
     )
 
 
-def generate_instances(config: GenerationConfig, split: str, seen: set[str]) -> tuple[list[Instance], list[CellStats]]:
-    instances, stats = [], []
+def generate_instances(
+    config: GenerationConfig, split: str, seen: set[str]
+) -> tuple[list[Instance], dict[Cell, CellStats]]:
+    instances, stats = [], {}
     for depth in config.depths:
         for width in config.widths:
             for bin_name in config.bins:
@@ -71,7 +73,7 @@ def generate_instances(config: GenerationConfig, split: str, seen: set[str]) -> 
                     config.seed, config.name, split, cell, config.programs_per_cell, seen, config.n_orders
                 )
                 instances.extend(kept)
-                stats.append(cell_stats)
+                stats[cell] = cell_stats
     return instances, stats
 
 

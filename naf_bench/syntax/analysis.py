@@ -122,26 +122,41 @@ def canonical_key(program: Program, query: str | None = None) -> str:
         swapped = Counter((swap(h), tuple(sorted(map(swap, p))), tuple(sorted(map(swap, n)))) for h, p, n in rules)
         return swapped == rule_multiset
 
-    best: tuple | None = None
-    stack = [_refine(colors, neighbours)]
-    while stack:
-        coloring = stack.pop()
+    def children(coloring: dict) -> list[dict] | None:
+        """Refined colourings after individualising each atom of the first non-singleton cell (None: a leaf)."""
         cells: dict[int, list[str]] = {}
         for node, color in coloring.items():
             if node[0] == "a":
                 cells.setdefault(color, []).append(node[1])
         split = next((c for c in sorted(cells) if len(cells[c]) > 1), None)
         if split is None:
-            code = encode({node[1]: color for node, color in coloring.items() if node[0] == "a"})
-            best = code if best is None or code < best else best
-            continue
+            return None
         cell = sorted(cells[split])
         if all(swap_is_automorphism(cell[0], other) for other in cell[1:]):
             cell = cell[:1]
         fresh = max(coloring.values()) + 1
-        for atom in cell:
-            individualised = dict(coloring)
-            individualised[("a", atom)] = fresh
-            stack.append(_refine(individualised, neighbours))
+        return [_refine({**coloring, ("a", atom): fresh}, neighbours) for atom in cell]
+
+    def leaf_code(coloring: dict) -> tuple:
+        return encode({node[1]: color for node, color in coloring.items() if node[0] == "a"})
+
+    def first_leaf(coloring: dict) -> tuple:
+        while (below := children(coloring)) is not None:
+            coloring = below[0]
+        return leaf_code(coloring)
+
+    def search(coloring: dict) -> set[tuple]:
+        """Codes of every leaf below; a child whose first leaf is already known is the image of an explored
+        sibling under an automorphism (equal leaves compose to one), so its subtree adds nothing."""
+        below = children(coloring)
+        if below is None:
+            return {leaf_code(coloring)}
+        codes = search(below[0])
+        for child in below[1:]:
+            if first_leaf(child) not in codes:
+                codes |= search(child)
+        return codes
+
+    best = min(search(_refine(colors, neighbours)))
     text = repr((best, query is not None))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
