@@ -56,6 +56,7 @@ def features():
             "certificate": string,
             "gold_trace": string,
             "prompt": string,
+            "messages": [{"role": string, "content": string}],
             "seed": datasets.Value("int64"),
         }
     )
@@ -65,26 +66,25 @@ def generate_instances(
     config: GenerationConfig, split: str, seen: set[str]
 ) -> tuple[list[Instance], dict[Cell, CellStats]]:
     instances, stats = [], {}
-    for depth in config.depths:
-        for width in config.widths:
-            for bin_name in config.bins:
-                cell = Cell(depth, width, bin_name, config.cycle_len(bin_name))
-                kept, cell_stats = generate_cell(
-                    config.seed, config.name, split, cell, config.programs_per_cell, seen, config.n_orders
-                )
-                instances.extend(kept)
-                stats[cell] = cell_stats
+    for cell, count in config.cells():
+        kept, cell_stats = generate_cell(config.seed, config.name, split, cell, count, seen, config.n_orders)
+        instances.extend(kept)
+        stats[cell] = cell_stats
     return instances, stats
 
 
 def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> Iterator[dict]:
     """The rows of one program: every condition, and every certified rule order for named conditions."""
     program_id = f"{config.prefix}-{instance.family}-i{index}"
+    variants = [(order_id, framing) for order_id in range(config.n_orders) for framing in config.framings]
     for condition in config.conditions:
-        order_ids = range(config.n_orders) if condition != "none" else range(1)
-        for order_id in order_ids:
+        for order_id, framing in variants if condition != "none" else variants[:1]:
             program, certificate = instance.orders[order_id]
-            suffix = f"-o{order_id}" if config.n_orders > 1 else ""
+            prompt = render_prompt(program, instance.query, condition, config.language, framing)
+            gold_trace = render_gold_trace(program, certificate, condition)
+            suffix = (f"-o{order_id}" if config.n_orders > 1 else "") + (
+                f"-{framing}" if len(config.framings) > 1 else ""
+            )
             yield {
                 "id": f"{program_id}-{condition}{suffix}::{condition}",
                 "program_id": program_id,
@@ -99,14 +99,16 @@ def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> I
                 "depth": instance.cell.depth,
                 "width": instance.cell.width,
                 "cycle_len": instance.cell.cycle_len if instance.family != "control" else 0,
-                "framing": "abstract",
+                "framing": framing,
                 "language": config.language,
                 "order_id": order_id,
                 "n_stable_models": certificate.n_stable_models,
                 "effort": {key: certificate.effort[key] for key in EFFORT_KEYS},
                 "certificate": certificate.to_json(),
-                "gold_trace": render_gold_trace(program, certificate, condition),
-                "prompt": render_prompt(program, instance.query, condition, config.language),
+                "gold_trace": gold_trace,
+                "prompt": prompt,
+                "messages": [{"role": "user", "content": prompt}]
+                + ([{"role": "assistant", "content": gold_trace}] if gold_trace else []),
                 "seed": instance.seed,
             }
 
@@ -287,7 +289,7 @@ FIELD_DOCS = {
     "depth": "length of the negated chain from the query",
     "width": "number of shared subgoals",
     "cycle_len": "length of the negation cycle (0 for controls)",
-    "framing": "abstract (proposition template)",
+    "framing": "abstract (proposition template), or the narrative escalation, sensor or audit",
     "language": "en or zh",
     "order_id": "0 for the generated order, k > 0 for the k-th seeded permutation",
     "n_stable_models": "number of stable models (exact up to 1000)",
@@ -295,6 +297,8 @@ FIELD_DOCS = {
     "certificate": "the full certificate as JSON (naf_bench.Certificate.from_json)",
     "gold_trace": "certified derivation in the controlled trace grammar (empty for `none`)",
     "prompt": "the full prompt",
+    "messages": "chat form: the prompt as the user turn and, for named conditions, the gold trace (ending in "
+    "'ANSWER: X') as the assistant turn — ready for supervised fine-tuning",
     "seed": "the item's seed, hashed from (root seed, config, split, bin, cell, attempt)",
 }
 

@@ -117,7 +117,9 @@ def test_item_seeds_are_hashed_not_offset():
     ("overrides", "message"),
     [
         ({"odd_cycle_len": 4}, "odd_cycle_len must be odd"),
-        ({"even_cycle_len": 3}, "even_cycle_len must be even"),
+        ({"even_cycle_lens": (4, 3)}, "even_cycle_lens must be even"),
+        ({"programs_per_bin": (1, 2)}, "programs_per_bin needs one count >= 1 per bin"),
+        ({"framings": ("escalation",), "language": "zh"}, "unknown framings ['escalation'] for language 'zh'"),
         ({"bins": ("odd", "weird")}, "unknown bins ['weird']"),
         ({"conditions": ("cred", "maybe")}, "unknown conditions ['maybe']"),
         ({"language": "fr"}, "unknown language 'fr'"),
@@ -135,3 +137,33 @@ def test_unknown_config_and_condition():
         get_config("mian")
     with pytest.raises(ConfigError, match="unknown condition"):
         gold_letter("stable", {"cred": "T"})
+
+
+def test_framing_config_renders_each_group_three_ways():
+    rows = build_rows(get_config("framing"))["test"]
+    assert len(rows) == 96
+    groups = {}
+    for row in rows:
+        groups.setdefault((row["program_id"], row["condition"]), []).append(row)
+    assert len(groups) == 32
+    for group in groups.values():
+        assert sorted(r["framing"] for r in group) == ["audit", "escalation", "sensor"]
+        assert len({r["gold"] for r in group}) == 1 and len({r["prompt"] for r in group}) == 3
+
+
+def test_wfs44_spans_cycle_lengths_and_support():
+    rows = [r for r in build_rows(get_config("wfs44"))["test"] if r["condition"] == "wfs"]
+    assert len(rows) == 44
+    assert Counter(r["family"] for r in rows) == {"control": 8, "even_one_sided": 15, "odd": 6, "even_both_sided": 15}
+    assert {r["cycle_len"] for r in rows if r["family"].startswith("even")} == {2, 4, 6}
+    assert Counter(r["gold"] for r in rows) == {"A": 8, "C": 36}
+
+
+def test_sft_rows_are_chats_ending_in_the_answer():
+    rows = build_rows(get_config("sft", programs_per_cell=1))
+    assert set(rows) == {"train", "validation"}
+    for row in rows["train"]:
+        user, assistant = row["messages"]
+        assert (user["role"], user["content"]) == ("user", row["prompt"])
+        assert assistant["role"] == "assistant" and assistant["content"].endswith(f"ANSWER: {row['gold']}")
+    assert {r["framing"] for r in rows["train"]} == {"abstract", "escalation", "sensor", "audit"}

@@ -92,3 +92,39 @@ def test_trace_parse_errors(text, line, reason):
     with pytest.raises(ParseError, match=reason) as info:
         parse_trace(text)
     assert info.value.line == line
+
+
+def test_translate_then_solve():
+    from naf_bench.verbalize.mitigation import answer_from_translation, render_translation_prompt
+
+    system, user = render_translation_prompt(FIGURE1, "a")
+    assert "ground normal logic program" in system
+    assert user.startswith("Rules:\nProposition a is true if proposition b is true.")
+    assert user.endswith("Question: Is proposition a true?")
+    good = "```\na :- b.\nb :- not c.\nc :- not d.\nd :- not b.\nQUERY: a\n```"
+    assert answer_from_translation(good, "wfs").letter == "C"
+    assert answer_from_translation(good, "skept").letter == "A"
+    bad = answer_from_translation("a :- B.\nQUERY: a", "wfs")
+    assert bad.letter is None and "variable 'B'" in bad.error
+    assert answer_from_translation("a.", "wfs").error == "expected one QUERY line, found 0"
+    assert answer_from_translation(":- initialization(halt).\nQUERY: a", "wfs").error.startswith("unparseable")
+
+
+def test_verify_scaffold_replaces_the_final_instruction():
+    from naf_bench.verbalize.mitigation import VERIFY_SCAFFOLD, render_verify_prompt
+
+    prompt = render_verify_prompt(FIGURE1, "a", "wfs")
+    assert prompt.endswith(VERIFY_SCAFFOLD)
+    assert "Use the well-founded semantics" in prompt
+    assert prompt.count("ANSWER: X") == 1
+
+
+def test_narrative_framings_use_iff_only_when_faithful():
+    program = parse_program("q :- b, not c. b :- not d. d :- not b. c. c :- e.")
+    prompt = render_prompt(program, "q", "wfs", framing="sensor")
+    assert "The alarm is raised if sensor b is active and sensor c is not active." in prompt
+    assert "Sensor b is active if and only if sensor d is not active." in prompt
+    assert "Sensor c is active.\nSensor c is active if sensor e is active." in prompt
+    assert "Question: Is the alarm raised?" in prompt
+    with pytest.raises(ConfigError, match="unknown framing"):
+        render_prompt(program, "q", "wfs", "zh", framing="sensor")

@@ -99,8 +99,11 @@ def assemble(cell: Cell, rng: random.Random) -> Program:
         for i, atom in enumerate(ring):
             body = (Literal(ring[(i + 1) % k], positive=False), *((Literal(guard),) if guarded else ()))
             rules.append(Rule(atom, body))
-        rules.append(Rule(bridge, (Literal(ring[0]),)))
+        if cell.bin == "even_one_sided" and k >= 4 and rng.random() < 0.5:
+            rules.append(Rule(bridge, (Literal(ring[0]), Literal(ring[2]))))  # conjunctive: one side twice
+        else:
+            rules.append(Rule(bridge, (Literal(ring[0]),)))
         if cell.bin == "even_both_sided":
-            rules.append(Rule(bridge, (Literal(ring[1]),)))
+            rules.append(Rule(bridge, (Literal(ring[1]),)))  # disjunctive: either side
     rng.shuffle(rules)
     return Program(tuple(rules))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from naf_bench.errors import ConfigError
-from naf_bench.generate.bins import BINS
+from naf_bench.generate.bins import BINS, Cell
+from naf_bench.verbalize.framing import FRAMINGS
 from naf_bench.verbalize.prompt import CONDITIONS
 from naf_bench.verbalize.templates import LANGUAGES
 
@@ -21,11 +22,13 @@ class GenerationConfig:
     depths: tuple[int, ...] = (8,)
     widths: tuple[int, ...] = (4,)
     bins: tuple[str, ...] = tuple(BINS)
-    even_cycle_len: int = 4
+    even_cycle_lens: tuple[int, ...] = (4,)
     odd_cycle_len: int = 3
     programs_per_cell: int = 30
+    programs_per_bin: tuple[int, ...] = ()  # if given, one count per bin, spread over that bin's cells
     conditions: tuple[str, ...] = CONDITIONS
     language: str = "en"
+    framings: tuple[str, ...] = ("abstract",)
     n_orders: int = 1  # >1: each named condition also rendered under seeded rule orders (order set)
     splits: tuple[str, ...] = ("test",)
 
@@ -37,24 +40,38 @@ class GenerationConfig:
             problems.append(f"widths must be >= 0, got {self.widths}")
         if unknown := [b for b in self.bins if b not in BINS]:
             problems.append(f"unknown bins {unknown}; expected {list(BINS)}")
-        if self.even_cycle_len < 2 or self.even_cycle_len % 2:
-            problems.append(f"even_cycle_len must be even and >= 2, got {self.even_cycle_len}")
+        if not self.even_cycle_lens or any(k < 2 or k % 2 for k in self.even_cycle_lens):
+            problems.append(f"even_cycle_lens must be even and >= 2, got {self.even_cycle_lens}")
         if self.odd_cycle_len < 1 or self.odd_cycle_len % 2 == 0:
             problems.append(f"odd_cycle_len must be odd, got {self.odd_cycle_len}")
         if self.programs_per_cell < 1:
             problems.append(f"programs_per_cell must be >= 1, got {self.programs_per_cell}")
+        if self.programs_per_bin and (len(self.programs_per_bin) != len(self.bins) or min(self.programs_per_bin) < 1):
+            problems.append(f"programs_per_bin needs one count >= 1 per bin {self.bins}, got {self.programs_per_bin}")
         if unknown := [c for c in self.conditions if c not in CONDITIONS]:
             problems.append(f"unknown conditions {unknown}; expected {list(CONDITIONS)}")
         if self.language not in LANGUAGES:
             problems.append(f"unknown language {self.language!r}; expected {sorted(LANGUAGES)}")
+        if unknown := [f for f in self.framings if f != "abstract" and (f not in FRAMINGS or self.language != "en")]:
+            problems.append(f"unknown framings {unknown} for language {self.language!r}")
         if self.n_orders < 1:
             problems.append(f"n_orders must be >= 1, got {self.n_orders}")
         if problems:
             raise ConfigError(f"config {self.name!r}: " + "; ".join(problems))
         return self
 
-    def cycle_len(self, bin_name: str) -> int:
-        return self.odd_cycle_len if bin_name == "odd" else self.even_cycle_len
+    def cells(self) -> list[tuple[Cell, int]]:
+        """Every (cell, number of programs) of the config: depths x widths x bins x cycle lengths."""
+        cells = []
+        for position, bin_name in enumerate(self.bins):
+            lengths = (self.odd_cycle_len,) if bin_name == "odd" else self.even_cycle_lens
+            grid = [Cell(d, w, bin_name, k) for d in self.depths for w in self.widths for k in lengths]
+            if self.programs_per_bin:
+                share, extra = divmod(self.programs_per_bin[position], len(grid))
+                cells.extend((cell, share + (i < extra)) for i, cell in enumerate(grid) if share + (i < extra))
+            else:
+                cells.extend((cell, self.programs_per_cell) for cell in grid)
+        return cells
 
     def override(self, **overrides) -> GenerationConfig:
         names = {f.name for f in fields(self)}
@@ -89,6 +106,35 @@ CONFIGS: dict[str, GenerationConfig] = {
             programs_per_cell=10,
             conditions=("closed_world", "cred", "skept", "wfs"),
             n_orders=4,
+        ),
+        GenerationConfig(
+            "framing",
+            "Framing invariance: 8 programs x 4 named conditions (32 groups) x 3 narrative framings (96 rows).",
+            prefix="framing",
+            programs_per_cell=2,
+            conditions=("closed_world", "cred", "skept", "wfs"),
+            framings=("escalation", "sensor", "audit"),
+        ),
+        GenerationConfig(
+            "wfs44",
+            "44 structurally diverse WFS programs (the mitigation set): even cycles of length 2, 4 and 6 read "
+            "on one side (conjunctive support) or both (disjunctive support), odd cycles, and controls.",
+            prefix="wfs44",
+            depths=(3,),
+            widths=(2,),
+            even_cycle_lens=(2, 4, 6),
+            programs_per_bin=(8, 15, 6, 15),
+            conditions=("none", "wfs"),
+        ),
+        GenerationConfig(
+            "sft",
+            "Fine-tuning rows: chat messages whose assistant turn is the certified gold trace and 'ANSWER: X', "
+            "spanning the abstract and the three narrative framings; train and validation are disjoint.",
+            prefix="sft",
+            programs_per_cell=8,
+            conditions=("closed_world", "cred", "skept", "wfs"),
+            framings=("abstract", "escalation", "sensor", "audit"),
+            splits=("train", "validation"),
         ),
         GenerationConfig(
             "sweep",

@@ -6,6 +6,7 @@ import random
 
 from naf_bench.errors import ConfigError
 from naf_bench.syntax.ast import Program, Rule
+from naf_bench.verbalize.framing import FRAMINGS, render_framed_rules
 from naf_bench.verbalize.templates import LANGUAGES, Language
 
 # `none` (C0) names no semantics; closed_world is scored against the SLDNF label.
@@ -66,14 +67,20 @@ def check_leakage(text: str, language: str = "en") -> None:
         raise ConfigError(f"rendering leaks the answer through {found}")
 
 
-def render_prompt(program: Program, query: str, condition: str, language: str = "en") -> str:
-    """The full prompt of one row (abstract framing), laid out like the reference implementation's:
-    instruction, rules, question, the three options, the answer-line instruction."""
+def render_prompt(program: Program, query: str, condition: str, language: str = "en", framing: str = "abstract") -> str:
+    """The full prompt of one row, laid out like the reference implementation's: instruction, rules,
+    question, the three options, the answer-line instruction."""
     words = _language(language)
     if condition not in CONDITIONS:
         raise ConfigError(f"unknown condition {condition!r}; expected one of {CONDITIONS}")
-    rules = render_rules(program, language)
-    question = words.question.format(q=query)
+    if framing == "abstract":
+        rules, question = render_rules(program, language), words.question.format(q=query)
+    elif framing in FRAMINGS and language == "en":
+        rules, question = render_framed_rules(program, query, framing)
+    else:
+        raise ConfigError(
+            f"unknown framing {framing!r} for language {language!r}; expected abstract or {list(FRAMINGS)}"
+        )
     check_leakage(rules + "\n" + question, language)
     options = words.options_title + "\n" + "\n".join(words.options)
     return "\n\n".join([words.instructions[condition], words.intro + "\n" + rules, question, options, words.final])

@@ -36,22 +36,22 @@ ENGLISH = Language(
         "closed_world": (
             "Read the rules as a Prolog program under negation as failure (SLDNF resolution): rules are tried "
             "in the order given and their conditions from left to right, and 'not p' holds exactly when the "
-            "attempt to prove p fails after finitely many steps. Answer A if the proof of the question succeeds, "
-            "B if it fails finitely, and C if it never terminates."
+            "attempt to prove p fails after finitely many steps. Answer A if the proof of the statement in the "
+            "question succeeds, B if it fails finitely, and C if it never terminates."
         ),
         "wfs": (
-            "Use the well-founded semantics. A proposition is true if it is derived from facts through rules "
+            "Use the well-founded semantics. A statement is true if it is derived from facts through rules "
             "whose negated conditions are already established false; false if every way of deriving it fails, "
             "circular support included; and undefined otherwise, for example when it hangs on a cycle through "
-            "'not'. Answer A if the proposition is true, B if it is false, and C if it is undefined."
+            "negation. Answer A if the statement in the question is true, B if it is false, and C if it is undefined."
         ),
         "cred": (
-            "Use stable-model (answer-set) semantics and reason credulously: answer A if the proposition is true "
-            "in at least one stable model, and B otherwise; in particular B when there is no stable model at all."
+            "Use stable-model (answer-set) semantics and reason credulously: answer A if the statement in the question "
+            "holds in at least one stable model, and B otherwise; in particular B when there is no stable model at all."
         ),
         "skept": (
-            "Use stable-model (answer-set) semantics and reason skeptically: answer A if the proposition is true "
-            "in every stable model, in particular A (vacuously) when there is no stable model at all, and B if "
+            "Use stable-model (answer-set) semantics and reason skeptically: answer A if the statement in the question "
+            "holds in every stable model, in particular A (vacuously) when there is no stable model at all, and B if "
             "some stable model makes it false."
         ),
     },

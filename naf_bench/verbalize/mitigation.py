@@ -1,0 +1,81 @@
+"""The two mitigation prompts of seed 000's appendix: translate-then-solve and verify-before-answer.
+
+Translate-then-solve: the model only writes a program; our strict parser reads it (nothing else reaches
+an engine) and our certifier answers. A translation that does not parse is an unanswered item.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from naf_bench.errors import CertificationError, ParseError
+from naf_bench.syntax.ast import Program
+from naf_bench.syntax.parse import parse_atom, parse_program
+from naf_bench.verbalize.prompt import gold_letter, render_prompt
+
+TRANSLATE_SYSTEM = (
+    "You translate natural-language rule sets into a ground normal logic program. Output ONLY the program, "
+    "one statement per line, in this grammar:\nfact.\nhead :- b1, b2, not c1.\nQUERY: <the queried atom>\n"
+    "Use short ground atom names (no variables). Encode 'X holds if and only if Y does not' as the rule "
+    "'x :- not y.' (one rule per such statement). Encode 'P unless Q' as 'p :- <conditions>, not q.'. "
+    "Do not solve or explain; output only the program and the QUERY line."
+)
+
+VERIFY_SCAFFOLD = (
+    "Before answering, reason in three explicit, labelled steps:\n"
+    "STEP 1 - State the exact semantics you must apply and its rule for 'true'/'false'/'undefined'.\n"
+    "STEP 2 - For EACH atom that appears, determine its truth value under THAT semantics. For any atom whose "
+    "support runs through a cycle of negations, check whether it is grounded in facts; if it is not, it is "
+    "'undefined' (do NOT case-split into separate consistent worlds unless the semantics tells you to).\n"
+    "STEP 3 - Evaluate the queried atom from the Step-2 values (undefined propagates: anything that depends on "
+    "an undefined atom and is not otherwise grounded is itself undefined).\n"
+    "Then give your final answer as a line 'ANSWER: X' where X is A, B, or C."
+)
+
+
+@dataclass(frozen=True)
+class Translation:
+    """What a model's translation yields: the parsed program and query, the solver's letter, or why not."""
+
+    program: Program | None
+    query: str | None
+    letter: str | None
+    error: str | None
+
+
+def render_translation_prompt(program: Program, query: str, framing: str = "abstract") -> tuple[str, str]:
+    """(system prompt, user prompt): the rules and the question, no semantics and no options."""
+    prompt = render_prompt(program, query, "none", framing=framing)
+    rules_and_question = prompt.split("\n\n", 1)[1].rsplit("\n\nChoose exactly one:", 1)[0]
+    return TRANSLATE_SYSTEM, rules_and_question
+
+
+def render_verify_prompt(program: Program, query: str, condition: str, framing: str = "abstract") -> str:
+    """The row's prompt with the verify-before-answer scaffold in place of the final instruction."""
+    prompt = render_prompt(program, query, condition, framing=framing)
+    return prompt.rsplit("\n\n", 1)[0] + "\n\n" + VERIFY_SCAFFOLD
+
+
+_FENCE = re.compile(r"^```[A-Za-z]*\s*$", re.MULTILINE)
+
+
+def answer_from_translation(text: str, condition: str) -> Translation:
+    """Parse a model's program strictly, certify it, and answer under ``condition``."""
+    from naf_bench.certify import certify
+
+    lines = [line for line in _FENCE.sub("", text).splitlines() if line.strip()]
+    queries = [line.split(":", 1)[1].strip() for line in lines if line.strip().startswith("QUERY:")]
+    if len(queries) != 1:
+        return Translation(None, None, None, f"expected one QUERY line, found {len(queries)}")
+    source = "\n".join(line for line in lines if not line.strip().startswith("QUERY:"))
+    try:
+        program = parse_program(source)
+        query = parse_atom(queries[0])
+    except ParseError as exc:
+        return Translation(None, None, None, f"unparseable translation: {exc}")
+    try:
+        certificate = certify(program, query)
+    except CertificationError as exc:
+        return Translation(program, query, None, f"uncertifiable translation: {exc}")
+    return Translation(program, query, gold_letter(condition, certificate.labels), None)
