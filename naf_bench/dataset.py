@@ -13,9 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
-from naf_bench.generate.algorithm import CellStats, Instance, generate_cell
+from naf_bench.generate.algorithm import CellStats, Instance, generate_cell, generate_tier
 from naf_bench.generate.bins import Cell
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
+from naf_bench.generate.families import TIERS, Tier, tier_counts
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import gold_letter, render_prompt
 from naf_bench.verbalize.trace import render_gold_trace
@@ -64,8 +65,15 @@ def features():
 
 def generate_instances(
     config: GenerationConfig, split: str, seen: set[str]
-) -> tuple[list[Instance], dict[Cell, CellStats]]:
+) -> tuple[list[Instance], dict[Cell | Tier, CellStats]]:
     instances, stats = [], {}
+    if config.families:
+        counts = tier_counts(config.programs_per_split[config.splits.index(split)])
+        for tier in TIERS:
+            if tier.family in config.families:
+                kept, stats[tier] = generate_tier(config.seed, config.name, split, tier, counts[tier.name], seen)
+                instances.extend(kept)
+        return instances, stats
     for cell, count in config.cells():
         kept, cell_stats = generate_cell(config.seed, config.name, split, cell, count, seen, config.n_orders)
         instances.extend(kept)
@@ -75,7 +83,7 @@ def generate_instances(
 
 def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> Iterator[dict]:
     """The rows of one program: every condition, and every certified rule order for named conditions."""
-    program_id = f"{config.prefix}-{instance.family}-i{index}"
+    program_id = f"{config.prefix}-{instance.tier or instance.family}-i{index}"
     variants = [(order_id, framing) for order_id in range(config.n_orders) for framing in config.framings]
     for condition in config.conditions:
         for order_id, framing in variants if condition != "none" else variants[:1]:
@@ -122,8 +130,9 @@ def build_rows(config: GenerationConfig, seen: set[str] | None = None) -> dict[s
         counters: dict[str, int] = {}
         rows = []
         for instance in instances:
-            index = counters.get(instance.family, 0)
-            counters[instance.family] = index + 1
+            group = instance.tier or instance.family
+            index = counters.get(group, 0)
+            counters[group] = index + 1
             rows.extend(instance_rows(config, instance, index))
         splits[split] = rows
     return splits
@@ -279,16 +288,17 @@ FIELD_DOCS = {
     "id": "`{prefix}-{family}-i{index}-{condition}::{condition}` (reference format; `-o{k}` marks rule order k)",
     "program_id": "shared by all rows of one program (the reference's `rec_id`); JOINT groups by it",
     "config": "the config the row belongs to",
-    "family": "divergence bin (control, even_one_sided, odd, even_both_sided) or leaderboard family",
+    "family": "divergence bin (control, even_one_sided, odd, even_both_sided) or leaderboard family "
+    "(cnf, decided, loopy, parity, coupled, control; the id names the tier, e.g. cnf_n8)",
     "condition": "none (C0, no semantics named), closed_world (scored against SLDNF), cred, skept, wfs",
     "gold": "A/B/C under the row's condition; null for `none`",
     "labels": "certified labels: cred/skept T|F, wfs T|F|u, sldnf T|F|loop",
     "signature": "cred+skept+wfs+sldnf, e.g. FTuloop",
     "program": "the program in ASP syntax, rules in the order the prompt lists them",
     "query": "the queried atom",
-    "depth": "length of the negated chain from the query",
-    "width": "number of shared subgoals",
-    "cycle_len": "length of the negation cycle (0 for controls)",
+    "depth": "length of the negated chain from the query (hard: of the padding chain)",
+    "width": "number of shared subgoals (hard: of padding facts)",
+    "cycle_len": "length of the negation cycle, 0 for controls (hard: the tier's size: variables, cycles or depth)",
     "framing": "abstract (proposition template), or the narrative escalation, sensor or audit",
     "language": "en or zh",
     "order_id": "0 for the generated order, k > 0 for the k-th seeded permutation",

@@ -167,3 +167,37 @@ def test_sft_rows_are_chats_ending_in_the_answer():
         assert (user["role"], user["content"]) == ("user", row["prompt"])
         assert assistant["role"] == "assistant" and assistant["content"].endswith(f"ANSWER: {row['gold']}")
     assert {r["framing"] for r in rows["train"]} == {"abstract", "escalation", "sensor", "audit"}
+
+
+@pytest.fixture(scope="module")
+def hard_rows():
+    return build_rows(get_config("hard"))
+
+
+def test_hard_splits_sizes_and_disjointness(hard_rows):
+    assert {split: len(rows) for split, rows in hard_rows.items()} == {"train": 960, "validation": 385, "test": 385}
+    keys = {split: {canonical_key(parse_program(r["program"]), "q") for r in rows} for split, rows in hard_rows.items()}
+    assert [len(k) for k in keys.values()] == [192, 77, 77]
+    assert not (keys["train"] & keys["validation"] or keys["train"] & keys["test"] or keys["validation"] & keys["test"])
+    assert hard_rows["test"][0]["id"] == "hv3-cnf_n8-i0-none::none"
+
+
+def test_hard_families_have_their_signatures(hard_rows):
+    by_family = {}
+    for row in hard_rows["test"]:
+        by_family.setdefault(row["family"], set()).add(row["signature"])
+    assert by_family["decided"] == {"TTTT", "FFFF"}
+    assert by_family["loopy"] == {"FFFloop", "TTTloop"}
+    assert by_family["parity"] == {"TFuloop"}
+    assert by_family["coupled"] <= {"TFuloop", "FTuloop"}
+    programs = {r["program_id"]: r for r in hard_rows["test"] if r["family"] == "cnf"}
+    assert Counter(r["signature"][:2] for r in programs.values()) == {"TT": 4, "FT": 3, "FF": 3, "TF": 1}
+
+
+def test_cnf_needs_search_and_controls_do_not(hard_rows):
+    from naf_bench.solvers.stable import search_conflicts
+
+    for row in hard_rows["test"]:
+        if row["family"] in ("cnf", "control") and row["condition"] == "none":
+            conflicts = search_conflicts(parse_program(row["program"]))
+            assert (conflicts > 0) == (row["family"] == "cnf"), row["id"]

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from naf_bench.certify import Certificate, certify
 from naf_bench.errors import CertificationError, ConfigError
 from naf_bench.generate.bins import BINS, Cell, assemble
+from naf_bench.generate.families import CNF_QUOTA, Tier, assemble_tier
 from naf_bench.generate.seeds import item_rng, item_seed
+from naf_bench.solvers.stable import search_conflicts
 from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.ast import Program
 from naf_bench.verbalize.prompt import reorder
@@ -25,6 +27,7 @@ class Instance:
     seed: int
     key: str  # canonical key (renaming- and order-invariant)
     orders: tuple[tuple[Program, Certificate], ...]  # order 0 is (program, certificate)
+    tier: str = ""  # leaderboard tier (cnf_n8, ...); row ids group by it instead of the family
 
 
 @dataclass
@@ -99,3 +102,59 @@ def generate_cell(
         seen.add(key)
         kept.append(Instance(program, "q", certificate, cell.bin, cell, seed, key, tuple(orders)))
     return kept, stats
+
+
+def generate_tier(
+    root_seed: int,
+    config: str,
+    split: str,
+    tier: Tier,
+    count: int,
+    seen: set[str],
+    max_attempts_per_item: int = 200,
+) -> tuple[list[Instance], CellStats]:
+    """``count`` certified programs of a leaderboard tier (family acceptance rules, cnf quota, no duplicates)."""
+    quota = _quota(count) if tier.family == "cnf" else None
+    kept: list[Instance] = []
+    stats = CellStats()
+    while len(kept) < count:
+        if stats.attempts >= max_attempts_per_item * count:
+            raise ConfigError(f"tier {tier.name} yielded {len(kept)} of {count} programs in {stats.attempts} attempts")
+        coordinates = (root_seed, config, split, tier.name, stats.attempts)
+        stats.attempts += 1
+        program, depth, width = assemble_tier(tier, item_rng(*coordinates))
+        try:
+            certificate = certify(program, "q")
+        except CertificationError:
+            stats.uncertifiable += 1
+            continue
+        signature = certificate.signature
+        stats.signatures[signature] = stats.signatures.get(signature, 0) + 1
+        if tier.family in ("cnf", "control"):
+            conflicts = search_conflicts(program)
+            needs_search = conflicts > 0
+            if needs_search != (tier.family == "cnf") or (quota is not None and quota.get(signature[:2], 0) == 0):
+                stats.wrong_signature += 1
+                continue
+        key = canonical_key(program, "q")
+        if key in seen:
+            stats.duplicates += 1
+            continue
+        if quota is not None:
+            quota[signature[:2]] -= 1
+        seen.add(key)
+        cell = Cell(depth, width, tier.family, tier.size)
+        seed = item_seed(*coordinates)
+        kept.append(
+            Instance(program, "q", certificate, tier.family, cell, seed, key, ((program, certificate),), tier.name)
+        )
+    return kept, stats
+
+
+def _quota(count: int) -> dict[str, int]:
+    """cnf programs per (cred, skept) signature, by largest remainder."""
+    exact = {signature: share * count for signature, share in CNF_QUOTA.items()}
+    quota = {signature: int(value) for signature, value in exact.items()}
+    for signature in sorted(exact, key=lambda s: exact[s] - quota[s], reverse=True)[: count - sum(quota.values())]:
+        quota[signature] += 1
+    return quota

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from naf_bench.errors import ConfigError
 from naf_bench.generate.bins import BINS, Cell
+from naf_bench.generate.families import FAMILIES
 from naf_bench.verbalize.framing import FRAMINGS
 from naf_bench.verbalize.prompt import CONDITIONS
 from naf_bench.verbalize.templates import LANGUAGES
@@ -31,6 +32,8 @@ class GenerationConfig:
     framings: tuple[str, ...] = ("abstract",)
     n_orders: int = 1  # >1: each named condition also rendered under seeded rule orders (order set)
     splits: tuple[str, ...] = ("test",)
+    families: tuple[str, ...] = ()  # leaderboard families instead of bins (the hard config)
+    programs_per_split: tuple[int, ...] = ()  # with families: 77 or 192 programs per split
 
     def validate(self) -> GenerationConfig:
         problems = []
@@ -54,6 +57,14 @@ class GenerationConfig:
             problems.append(f"unknown language {self.language!r}; expected {sorted(LANGUAGES)}")
         if unknown := [f for f in self.framings if f != "abstract" and (f not in FRAMINGS or self.language != "en")]:
             problems.append(f"unknown framings {unknown} for language {self.language!r}")
+        if unknown := [f for f in self.families if f not in FAMILIES]:
+            problems.append(f"unknown families {unknown}; expected {list(FAMILIES)}")
+        if self.families and (
+            len(self.programs_per_split) != len(self.splits) or set(self.programs_per_split) - {77, 192}
+        ):
+            problems.append(
+                f"programs_per_split needs 77 or 192 per split {self.splits}, got {self.programs_per_split}"
+            )
         if self.n_orders < 1:
             problems.append(f"n_orders must be >= 1, got {self.n_orders}")
         if problems:
@@ -91,6 +102,15 @@ CONFIGS: dict[str, GenerationConfig] = {
             "main",
             "Seed 000's main set: depth 8, width 4, 4 bins x 30 programs x 5 conditions (600 rows).",
             prefix="prod",
+        ),
+        GenerationConfig(
+            "hard",
+            "The leaderboard set: six solver-certified families (cnf, decided, loopy, parity, coupled, control) with "
+            "a signature quota on cnf; train 192 / validation 77 / test 77 programs x 5 conditions, seed-disjoint.",
+            prefix="hv3",
+            families=FAMILIES,
+            splits=("train", "validation", "test"),
+            programs_per_split=(192, 77, 77),
         ),
         GenerationConfig(
             "zh",

@@ -58,6 +58,15 @@ def _statistic(control, *path: str) -> int:
     return int(_c_call("double", _lib.clingo_statistics_value_get, stats, key))
 
 
+def search_conflicts(program: Program) -> int:
+    """Conflicts clingo needs to find one stable model or prove there is none (0: propagation decides)."""
+    control = _clingo().Control(["--warn=none", "--models=1"])
+    control.add("base", [], render_asp(program))
+    control.ground([("base", [])])
+    control.solve()
+    return _statistic(control, "solving", "solvers", "conflicts")
+
+
 def solve_stable(program: Program, model_cap: int = MODEL_CAP) -> StableResult:
     """Credulous/skeptical consequences from clingo's brave/cautious modes (no full enumeration)."""
     clingo = _clingo()

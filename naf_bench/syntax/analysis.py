@@ -90,13 +90,40 @@ def canonical_key(program: Program, query: str | None = None) -> str:
     """A key equal for programs that differ only by atom renaming and rule (or body-literal) order.
 
     Programs are compared as multisets of rules ``(head, positive body, negative body)``; the query,
-    when given, is a distinguished atom. Exact: individualisation-refinement over the atom colouring,
-    keeping the lexicographically least encoding, with interchangeable atoms explored once.
+    when given, is a distinguished atom. Exact: each connected component gets its least encoding by
+    individualisation-refinement (interchangeable atoms and automorphic siblings explored once), and the
+    key hashes the sorted component codes, so repeated gadgets (filler facts) cost one search each.
     """
     rules = [(r.head, tuple(sorted(r.positive_body)), tuple(sorted(r.negative_body))) for r in program.rules]
     atoms = list(program.atoms)
     if query is not None and query not in atoms:
         atoms.append(query)
+    root = {atom: atom for atom in atoms}
+
+    def find(atom: str) -> str:
+        while root[atom] != atom:
+            root[atom] = root[root[atom]]
+            atom = root[atom]
+        return atom
+
+    for head, pos, neg in rules:
+        for atom in (*pos, *neg):
+            root[find(atom)] = find(head)
+    components: dict[str, tuple[list, list]] = {}
+    for atom in atoms:
+        components.setdefault(find(atom), ([], []))[0].append(atom)
+    for rule in rules:
+        components[find(rule[0])][1].append(rule)
+    codes = sorted(
+        (int(query in members), _component_code(members, component_rules, query))
+        for members, component_rules in components.values()
+    )
+    text = repr((codes, query is not None))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _component_code(atoms: list[str], rules: list[tuple], query: str | None) -> tuple:
+    """The least encoding of one connected component over all canonical labellings."""
     neighbours: dict = {("a", atom): [] for atom in atoms}
     colors: dict = {("a", atom): (0, int(atom == query)) for atom in atoms}
     for i, (head, pos, neg) in enumerate(rules):
@@ -157,6 +184,4 @@ def canonical_key(program: Program, query: str | None = None) -> str:
                 codes |= search(child)
         return codes
 
-    best = min(search(_refine(colors, neighbours)))
-    text = repr((best, query is not None))
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    return min(search(_refine(colors, neighbours)))
