@@ -23,9 +23,13 @@ from naf_bench.verbalize.trace import render_gold_trace
 
 EFFORT_KEYS = ("clingo_choices", "clingo_conflicts", "wfs_iterations", "prolog_inferences", "sldnf_fixpoint_rounds")
 LABEL_KEYS = ("cred", "skept", "wfs", "sldnf")
-CITATION = """@misc{nafbench,
-  title  = {NAF-Bench: Do Language Models Follow a Specified Semantics of Negation?},
-  note   = {Seed paper 000 of naf-bench; reference implementation https://github.com/14H034160212/NAFBench},
+CITATION = """@misc{nafbench2026,
+  title  = {Not What You Meant: Can LLMs Follow a Specified Negation Semantics?},
+  year   = {2026},
+  eprint = {2609.27517},
+  archivePrefix = {arXiv},
+  url    = {https://arxiv.org/abs/2609.27517},
+  note   = {NAF-Bench; reference implementation https://github.com/14H034160212/NAFBench},
 }"""
 
 
