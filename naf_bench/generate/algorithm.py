@@ -44,6 +44,32 @@ class CellStats:
         rejected = self.wrong_signature + self.duplicates + self.uncertifiable + self.order_sensitive
         return rejected / max(1, self.attempts)
 
+    def next_attempt(self, what: str, kept: int, count: int, budget: int) -> int:
+        """The next attempt's number; a ConfigError once ``budget`` attempts per wanted program are spent."""
+        if self.attempts >= budget * count:
+            raise ConfigError(
+                f"{what} yielded {kept} of {count} distinct programs in {self.attempts} attempts "
+                f"(signatures seen: {self.signatures}, duplicates: {self.duplicates}); ask for fewer"
+            )
+        self.attempts += 1
+        return self.attempts - 1
+
+    def certified(self, program: Program) -> Certificate | None:
+        try:
+            certificate = certify(program, "q")
+        except CertificationError:
+            self.uncertifiable += 1
+            return None
+        self.signatures[certificate.signature] = self.signatures.get(certificate.signature, 0) + 1
+        return certificate
+
+    def unseen_key(self, program: Program, seen: set[str]) -> str | None:
+        key = canonical_key(program, "q")
+        if key in seen:
+            self.duplicates += 1
+            return None
+        return key
+
 
 def generate_cell(
     root_seed: int,
@@ -65,27 +91,17 @@ def generate_cell(
     kept: list[Instance] = []
     stats = CellStats()
     while len(kept) < count:
-        if stats.attempts >= max_attempts_per_item * count:
-            raise ConfigError(
-                f"cell {cell} yielded {len(kept)} of {count} distinct programs in {stats.attempts} attempts "
-                f"(signatures seen: {stats.signatures}, duplicates: {stats.duplicates}); ask for fewer"
-            )
-        coordinates = (root_seed, config, split, cell.bin, cell.depth, cell.width, cell.cycle_len, stats.attempts)
-        stats.attempts += 1
+        attempt = stats.next_attempt(f"cell {cell}", len(kept), count, max_attempts_per_item)
+        coordinates = (root_seed, config, split, cell.bin, cell.depth, cell.width, cell.cycle_len, attempt)
         program = assemble(cell, item_rng(*coordinates))
-        try:
-            certificate = certify(program, "q")
-        except CertificationError:
-            stats.uncertifiable += 1
+        certificate = stats.certified(program)
+        if certificate is None:
             continue
-        signature = certificate.signature
-        stats.signatures[signature] = stats.signatures.get(signature, 0) + 1
-        if signature != target:
+        if certificate.signature != target:
             stats.wrong_signature += 1
             continue
-        key = canonical_key(program, "q")
-        if key in seen:
-            stats.duplicates += 1
+        key = stats.unseen_key(program, seen)
+        if key is None:
             continue
         seed = item_seed(*coordinates)
         orders = [(program, certificate)]
@@ -118,27 +134,20 @@ def generate_tier(
     kept: list[Instance] = []
     stats = CellStats()
     while len(kept) < count:
-        if stats.attempts >= max_attempts_per_item * count:
-            raise ConfigError(f"tier {tier.name} yielded {len(kept)} of {count} programs in {stats.attempts} attempts")
-        coordinates = (root_seed, config, split, tier.name, stats.attempts)
-        stats.attempts += 1
+        attempt = stats.next_attempt(f"tier {tier.name}", len(kept), count, max_attempts_per_item)
+        coordinates = (root_seed, config, split, tier.name, attempt)
         program, depth, width = assemble_tier(tier, item_rng(*coordinates))
-        try:
-            certificate = certify(program, "q")
-        except CertificationError:
-            stats.uncertifiable += 1
+        certificate = stats.certified(program)
+        if certificate is None:
             continue
         signature = certificate.signature
-        stats.signatures[signature] = stats.signatures.get(signature, 0) + 1
         if tier.family in ("cnf", "control"):
-            conflicts = search_conflicts(program)
-            needs_search = conflicts > 0
+            needs_search = search_conflicts(program) > 0
             if needs_search != (tier.family == "cnf") or (quota is not None and quota.get(signature[:2], 0) == 0):
                 stats.wrong_signature += 1
                 continue
-        key = canonical_key(program, "q")
-        if key in seen:
-            stats.duplicates += 1
+        key = stats.unseen_key(program, seen)
+        if key is None:
             continue
         if quota is not None:
             quota[signature[:2]] -= 1
