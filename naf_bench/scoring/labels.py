@@ -1,0 +1,183 @@
+"""Label metrics: accuracy and coverage, per condition and bin, JOINT, flip rate, default correspondence,
+majority and constant-answer baselines on the same slices, and program-clustered bootstrap intervals.
+
+Definitions follow seed 000 and the reference leaderboard: a program counts towards JOINT only if its
+``closed_world``, ``cred``, ``skept`` and ``wfs`` answers are all present and correct; rows whose reference
+is None (condition ``none``) are never scored.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from naf_bench.scoring.extract import extract_answer
+from naf_bench.verbalize.prompt import CONDITIONS
+
+JOINT_CONDITIONS = ("closed_world", "cred", "skept", "wfs")
+LETTERS = ("A", "B", "C")
+
+
+def _check_lengths(n: int, **columns) -> None:
+    for name, column in columns.items():
+        if column is not None and len(column) != n:
+            raise ValueError(f"{name} has {len(column)} entries but predictions has {n}")
+
+
+def _validate(references, conditions) -> None:
+    for i, reference in enumerate(references):
+        if reference is not None and reference not in LETTERS:
+            raise ValueError(f"references[{i}] must be A, B, C or None, got {reference!r}")
+    for i, condition in enumerate(conditions or ()):
+        if condition not in CONDITIONS:
+            raise ValueError(f"conditions[{i}] must be one of {CONDITIONS}, got {condition!r}")
+
+
+def _accuracy(pairs: list[tuple[str | None, str]]) -> dict:
+    """pairs of (parsed answer or None, gold) for scored rows."""
+    n = len(pairs)
+    parsed = [(a, g) for a, g in pairs if a is not None]
+    correct = sum(a == g for a, g in parsed)
+    return {
+        "accuracy": correct / len(parsed) if parsed else None,
+        "strict_accuracy": correct / n if n else None,
+        "coverage": len(parsed) / n if n else None,
+        "n": n,
+    }
+
+
+def _joint(answers: dict, golds: dict) -> float | None:
+    """answers/golds: program -> {condition: letter}; share of programs with all four readings correct."""
+    programs = [p for p in golds if any(c in golds[p] for c in JOINT_CONDITIONS)]
+    if not programs:
+        return None
+    good = sum(
+        all(c in golds[p] and answers[p].get(c) is not None and answers[p][c] == golds[p][c] for c in JOINT_CONDITIONS)
+        for p in programs
+    )
+    return good / len(programs)
+
+
+def compute_label_metrics(
+    predictions: Sequence[str | None],
+    references: Sequence[str | None],
+    conditions: Sequence[str] | None = None,
+    program_ids: Sequence[str] | None = None,
+    variants: Sequence[str] | None = None,
+    bins: Sequence[str] | None = None,
+    extractor: str = "strict",
+    n_bootstrap: int = 1000,
+    seed: int = 0,
+) -> dict:
+    """Scores of model responses against gold letters (see the module docstring)."""
+    n = len(predictions)
+    _check_lengths(
+        n, references=references, conditions=conditions, program_ids=program_ids, variants=variants, bins=bins
+    )
+    _validate(references, conditions)
+    answers = [extract_answer(p, extractor) for p in predictions]
+    scored = [i for i in range(n) if references[i] is not None]
+    result = _accuracy([(answers[i], references[i]) for i in scored])
+    result.update(n_rows=n, n_scored=len(scored), n_unparsed=sum(answers[i] is None for i in scored))
+    majority = Counter(references[i] for i in scored).most_common(1)[0][0] if scored else None
+    result["majority_letter"] = majority
+
+    def baselines(rows: list[int]) -> dict:
+        gold = [references[i] for i in rows]
+        out = {f"constant_{x}": (sum(g == x for g in gold) / len(gold) if gold else None) for x in LETTERS}
+        out["majority"] = out[f"constant_{majority}"] if majority else None
+        return out
+
+    result["baselines"] = baselines(scored)
+    for name, column in (("condition", conditions), ("bin", bins)):
+        if column is None:
+            continue
+        slices = defaultdict(list)
+        for i in scored:
+            slices[column[i]].append(i)
+        result[f"per_{name}"] = {
+            key: {**_accuracy([(answers[i], references[i]) for i in rows]), "baselines": baselines(rows)}
+            for key, rows in sorted(slices.items())
+        }
+    if program_ids is not None and conditions is not None:
+        result.update(_program_metrics(answers, references, conditions, program_ids, variants, majority))
+        result["ci95"] = _bootstrap(answers, references, conditions, program_ids, n_bootstrap, seed)
+    else:
+        result["ci95"] = _bootstrap(answers, references, None, list(range(n)), n_bootstrap, seed)
+    return result
+
+
+def _tables(answers, references, conditions, program_ids, rows):
+    answer_table: dict = defaultdict(dict)
+    gold_table: dict = defaultdict(dict)
+    for i in rows:
+        if references[i] is not None:
+            gold_table[program_ids[i]][conditions[i]] = references[i]
+            answer_table[program_ids[i]][conditions[i]] = answers[i]
+    return answer_table, gold_table
+
+
+def _program_metrics(answers, references, conditions, program_ids, variants, majority) -> dict:
+    out = {}
+    answer_table, gold_table = _tables(answers, references, conditions, program_ids, range(len(answers)))
+    if variants is None:
+        out["joint"] = _joint(answer_table, gold_table)
+        out["baselines_joint"] = {
+            f"constant_{x}": _joint({p: dict.fromkeys(g, x) for p, g in gold_table.items()}, gold_table)
+            for x in LETTERS
+        }
+        out["baselines_joint"]["majority"] = out["baselines_joint"][f"constant_{majority}"] if majority else None
+    else:
+        groups = defaultdict(list)
+        for i, answer in enumerate(answers):
+            if references[i] is not None and answer is not None:
+                groups[(program_ids[i], conditions[i])].append(answer)
+        flippable = [g for g in groups.values() if len(g) >= 2]
+        out["flip_rate"] = sum(len(set(g)) > 1 for g in flippable) / len(flippable) if flippable else None
+        out["n_flip_groups"] = len(flippable)
+    default = {program_ids[i]: answers[i] for i in range(len(answers)) if conditions[i] == "none"}
+    if default:
+        wrong = [
+            i
+            for i in range(len(answers))
+            if references[i] is not None
+            and answers[i] is not None
+            and answers[i] != references[i]
+            and default.get(program_ids[i]) is not None
+        ]
+        out["default_correspondence"] = (
+            sum(answers[i] == default[program_ids[i]] for i in wrong) / len(wrong) if wrong else None
+        )
+    return out
+
+
+def _bootstrap(answers, references, conditions, clusters, n_bootstrap: int, seed: int) -> dict:
+    """95% percentile intervals, resampling whole programs (clusters) with replacement."""
+    by_cluster = defaultdict(list)
+    for i, cluster in enumerate(clusters):
+        if references[i] is not None:
+            by_cluster[cluster].append(i)
+    keys = sorted(by_cluster)
+    if not keys or n_bootstrap < 1:
+        return {}
+    rng = random.Random(seed)
+    samples: dict[str, list[float]] = defaultdict(list)
+    for _ in range(n_bootstrap):
+        draws = rng.choices(keys, k=len(keys))
+        rows = [i for key in draws for i in by_cluster[key]]
+        samples["strict_accuracy"].append(sum(answers[i] == references[i] for i in rows) / len(rows))
+        if conditions is not None:
+            answer_table, gold_table = {}, {}
+            for draw, key in enumerate(draws):
+                answer_table[draw] = {conditions[i]: answers[i] for i in by_cluster[key]}
+                gold_table[draw] = {conditions[i]: references[i] for i in by_cluster[key]}
+            joint = _joint(answer_table, gold_table)
+            if joint is not None:
+                samples["joint"].append(joint)
+    return {name: _percentiles(values) for name, values in samples.items()}
+
+
+def _percentiles(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    return ordered[int(0.025 * (len(ordered) - 1))], ordered[int(0.975 * (len(ordered) - 1))]
