@@ -1,0 +1,326 @@
+"""ModelLog (seed 002): evaluation as weighted model counting over constraints on a model's predictions.
+
+Formulas over named prediction events: ``&``, ``|``, ``~``, ``->``, ``<->``, ``^`` (xor), ``true``/``false``
+(or ``1``/``0``), parentheses and ``atleast(k, f1, f2, ...)``; precedence ``~`` > ``&`` > ``|`` > ``^`` > ``->``
+(right-associative) > ``<->``. Each formula is compiled once into the set of its models (a boolean mask over
+all assignments of its events) and evaluated on whole batches of probability vectors with numpy (torch for
+the differentiable semantic loss).
+
+- WMC(F, p) = sum over models I of prod_{P true in I} p(P) * prod_{P false in I} (1 - p(P)), events independent.
+- WMC0(F) = #models / 2^|vars|, the uninformed prior (every event at 1/2); I(F) = -log2 WMC0(F).
+- rho = (WMC - WMC0) / (1 - WMC0); CAcc = [WMC > WMC0]. A tautology (WMC0 = 1) gives WMC = 1 for every
+  model: nothing can be gained over chance, so rho = 0 and CAcc = 0 by definition. An unsatisfiable formula
+  (WMC0 = 0) gives rho = 0, CAcc = 0 and I = inf.
+- Calibration (Eq. 4): p_hat = sigmoid(logit(p) + C) with C the entropy of the top-p nucleus
+  (``nucleus_entropy``), of the full distribution (``entropy``), or the log nucleus size (``log_nucleus_size``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from naf_bench.errors import ParseError
+
+CALIBRATIONS = ("none", "nucleus_entropy", "entropy", "log_nucleus_size")
+MAX_EVENTS = 22
+_TOKEN = re.compile(r"\s*(?:(<->|->|[&|~^(),])|(\d+)|([A-Za-z_][A-Za-z0-9_.]*))")
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens: list[tuple[str, int]] = []
+        position = 0
+        while position < len(text):
+            match = _TOKEN.match(text, position)
+            if not match or match.end() == position:
+                if text[position:].strip() == "":
+                    break
+                column = position + len(text[position:]) - len(text[position:].lstrip()) + 1
+                raise ParseError(f"unexpected {text[column - 1]!r} in formula", 1, column, text)
+            value = match.group(1) or match.group(2) or match.group(3)
+            self.tokens.append((value, match.start(match.lastindex) + 1))
+            position = match.end()
+        self.index = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.index][0] if self.index < len(self.tokens) else None
+
+    def take(self, literal: str | None = None, description: str | None = None) -> tuple[str, int]:
+        """The next token; it must equal ``literal`` when given (``description`` names it in errors)."""
+        wanted = description or repr(literal)
+        if self.index >= len(self.tokens):
+            raise ParseError(f"unexpected end of formula, expected {wanted}", 1, len(self.text) + 1, self.text)
+        token = self.tokens[self.index]
+        if literal is not None and token[0] != literal:
+            raise ParseError(f"expected {wanted}, got {token[0]!r}", 1, token[1], self.text)
+        self.index += 1
+        return token
+
+    def parse(self):
+        node = self.iff()
+        if self.peek() is not None:
+            value, column = self.tokens[self.index]
+            raise ParseError(f"unexpected {value!r} after a complete formula", 1, column, self.text)
+        return node
+
+    def iff(self):
+        node = self.implies()
+        while self.peek() == "<->":
+            self.take()
+            node = ("iff", node, self.implies())
+        return node
+
+    def implies(self):
+        node = self.xor()
+        if self.peek() == "->":
+            self.take()
+            return ("implies", node, self.implies())
+        return node
+
+    def xor(self):
+        node = self.disjunction()
+        while self.peek() == "^":
+            self.take()
+            node = ("xor", node, self.disjunction())
+        return node
+
+    def disjunction(self):
+        node = self.conjunction()
+        while self.peek() == "|":
+            self.take()
+            node = ("or", node, self.conjunction())
+        return node
+
+    def conjunction(self):
+        node = self.unary()
+        while self.peek() == "&":
+            self.take()
+            node = ("and", node, self.unary())
+        return node
+
+    def unary(self):
+        if self.peek() == "~":
+            self.take()
+            return ("not", self.unary())
+        value, column = self.take(description="an event, a constant or '('")
+        if value == "(":
+            node = self.iff()
+            self.take(")")
+            return node
+        if value in ("true", "1"):
+            return ("const", True)
+        if value in ("false", "0"):
+            return ("const", False)
+        if value == "atleast":
+            self.take("(")
+            k_token, k_column = self.take(description="a number")
+            if not k_token.isdigit():
+                raise ParseError(f"atleast needs a number first, got {k_token!r}", 1, k_column, self.text)
+            operands = []
+            while self.peek() == ",":
+                self.take()
+                operands.append(self.iff())
+            self.take(")")
+            if not operands:
+                raise ParseError("atleast needs at least one formula", 1, column, self.text)
+            return ("atleast", int(k_token), tuple(operands))
+        if value[0].isdigit() or value in ("<->", "->", "&", "|", "^", ")", ","):
+            raise ParseError(f"expected an event, a constant or '(', got {value!r}", 1, column, self.text)
+        return ("var", value, column)
+
+
+def _variables(node, found: dict[str, int]) -> None:
+    kind = node[0]
+    if kind == "var":
+        found.setdefault(node[1], node[2])
+    elif kind == "not":
+        _variables(node[1], found)
+    elif kind == "atleast":
+        for operand in node[2]:
+            _variables(operand, found)
+    elif kind != "const":
+        _variables(node[1], found)
+        _variables(node[2], found)
+
+
+def _evaluate(node, columns: dict[str, np.ndarray], size: int) -> np.ndarray:
+    kind = node[0]
+    if kind == "var":
+        return columns[node[1]]
+    if kind == "const":
+        return np.full(size, node[1])
+    if kind == "not":
+        return ~_evaluate(node[1], columns, size)
+    if kind == "atleast":
+        count = sum(_evaluate(operand, columns, size).astype(np.int64) for operand in node[2])
+        return count >= node[1]
+    left, right = _evaluate(node[1], columns, size), _evaluate(node[2], columns, size)
+    return {
+        "and": lambda: left & right,
+        "or": lambda: left | right,
+        "xor": lambda: left ^ right,
+        "implies": lambda: ~left | right,
+        "iff": lambda: left == right,
+    }[kind]()
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A compiled formula: its events (in first-occurrence order) and its models as a boolean mask."""
+
+    text: str
+    events: tuple[str, ...]
+    columns: tuple[int, ...]  # 1-based column of each event's first occurrence
+    models: np.ndarray  # bool, index a has event i true iff bit i of a is set
+
+    @property
+    def wmc0(self) -> float:
+        return float(self.models.mean())
+
+    @property
+    def informativeness(self) -> float:
+        wmc0 = self.wmc0
+        return math.inf if wmc0 == 0 else -math.log2(wmc0) + 0.0
+
+    def wmc(self, probabilities: np.ndarray) -> np.ndarray:
+        """WMC for a batch: ``probabilities`` has shape (batch, len(events)), columns in ``events`` order."""
+        return assignment_weights(np.asarray(probabilities, dtype=np.float64))[:, self.models].sum(axis=1)
+
+
+@lru_cache(maxsize=4096)
+def compile_formula(text: str) -> Formula:
+    """Parse and compile once (cached): ParseError with the column on bad syntax."""
+    tree = _Parser(text).parse()
+    found: dict[str, int] = {}
+    _variables(tree, found)
+    if len(found) > MAX_EVENTS:
+        raise ValueError(f"formula has {len(found)} events; exact counting is limited to {MAX_EVENTS}")
+    size = 2 ** len(found)
+    indices = np.arange(size)
+    columns = {event: ((indices >> i) & 1).astype(bool) for i, event in enumerate(found)}
+    models = np.asarray(_evaluate(tree, columns, size), dtype=bool)
+    models.setflags(write=False)
+    return Formula(text, tuple(found), tuple(found.values()), models)
+
+
+def assignment_weights(probabilities):
+    """Probability of every assignment (bit i = event i), batched; numpy arrays or torch tensors."""
+    batch = probabilities.shape[0]
+    if isinstance(probabilities, np.ndarray):
+        weights, concat = np.ones((batch, 1)), lambda low, high: np.concatenate([low, high], axis=1)
+    else:
+        import torch
+
+        weights = torch.ones((batch, 1), dtype=probabilities.dtype, device=probabilities.device)
+        concat = lambda low, high: torch.cat([low, high], dim=1)  # noqa: E731
+    for i in range(probabilities.shape[1]):
+        p = probabilities[:, i : i + 1]
+        weights = concat(weights * (1 - p), weights * p)
+    return weights
+
+
+def calibrate(p, offset):
+    """Eq. 4: sigmoid(logit(p) + C), numerically safe at p in {0, 1}."""
+    p = np.clip(np.asarray(p, dtype=np.float64), 1e-12, 1 - 1e-12)
+    return 1 / (1 + np.exp(-(np.log(p) - np.log1p(-p) + offset)))
+
+
+def calibration_offsets(distribution, top_p: float = 0.95) -> dict[str, float]:
+    """C for each calibration, from one next-token probability distribution (entropies in nats)."""
+    probs = np.sort(np.asarray(distribution, dtype=np.float64))[::-1]
+    probs = probs / probs.sum()
+    size = int(np.searchsorted(np.cumsum(probs), top_p) + 1)
+    nucleus = probs[:size] / probs[:size].sum()
+    positive = probs[probs > 0]
+    return {
+        "none": 0.0,
+        "nucleus_entropy": float(-(nucleus * np.log(nucleus)).sum()),
+        "entropy": float(-(positive * np.log(positive)).sum()),
+        "log_nucleus_size": float(math.log(size)),
+    }
+
+
+def _event_probability(value, calibration: str, where: str) -> float:
+    if isinstance(value, Mapping):
+        if "p" not in value:
+            raise ValueError(f"{where}: an event given as a mapping needs 'p' (and calibration offsets)")
+        p = float(value["p"])
+        if calibration != "none":
+            if calibration not in value:
+                raise ValueError(f"{where}: calibration {calibration!r} needs the offset {calibration!r}")
+            p = float(calibrate(p, float(value[calibration])))
+    else:
+        if calibration != "none":
+            raise ValueError(
+                f"{where}: calibration {calibration!r} needs offsets; give {{'p': ..., {calibration!r}: C}}"
+            )
+        p = float(value)
+    if not 0.0 <= p <= 1.0 or math.isnan(p):
+        raise ValueError(f"{where}: probability {p} is outside [0, 1]")
+    return p
+
+
+def compute_consistency(
+    formulas: Sequence[str],
+    probabilities: Sequence[Mapping[str, object]],
+    calibration: str = "none",
+) -> dict:
+    """Per-item lists and means of wmc, wmc0, rho, cacc and informativeness.
+
+    ``probabilities[i]`` maps each event of ``formulas[i]`` to its probability, or to a mapping with ``p`` and
+    calibration offsets (as :func:`naf_bench.scoring.lm.letter_probabilities` returns them).
+    """
+    if len(formulas) != len(probabilities):
+        raise ValueError(f"probabilities has {len(probabilities)} entries but formulas has {len(formulas)}")
+    if calibration not in CALIBRATIONS:
+        raise ValueError(f"calibration must be one of {CALIBRATIONS}, got {calibration!r}")
+    n = len(formulas)
+    wmc = np.zeros(n)
+    wmc0 = np.zeros(n)
+    groups: dict[str, list[int]] = {}
+    for i, text in enumerate(formulas):
+        groups.setdefault(text, []).append(i)
+    for text, items in groups.items():
+        formula = compile_formula(text)
+        batch = np.empty((len(items), len(formula.events)))
+        for row, i in enumerate(items):
+            for column, (event, position) in enumerate(zip(formula.events, formula.columns, strict=True)):
+                if event not in probabilities[i]:
+                    raise ValueError(
+                        f"formulas[{i}]: event {event!r} (column {position}) has no probability in probabilities[{i}]"
+                    )
+                batch[row, column] = _event_probability(probabilities[i][event], calibration, f"probabilities[{i}]")
+        wmc[items] = formula.wmc(batch)
+        wmc0[items] = formula.wmc0
+    return summarize(wmc, wmc0)
+
+
+def summarize(wmc: np.ndarray, wmc0: np.ndarray) -> dict:
+    informative = (wmc0 > 0) & (wmc0 < 1)
+    rho = np.where(informative, (wmc - wmc0) / np.where(informative, 1 - wmc0, 1), 0.0)
+    cacc = (informative & (wmc > wmc0)).astype(float)
+    info = np.where(wmc0 > 0, -np.log2(np.where(wmc0 > 0, wmc0, 1)) + 0.0, np.inf)
+    per_item = {"wmc": wmc, "wmc0": wmc0, "rho": rho, "cacc": cacc, "informativeness": info}
+    result = {name: values.tolist() for name, values in per_item.items()}
+    for name, values in per_item.items():
+        result[f"mean_{name}"] = float(values.mean()) if len(values) else None
+    return result
+
+
+def semantic_loss(formula: str, probabilities, eps: float = 1e-12):
+    """-log WMC(F, p) in torch, batched and differentiable; ``probabilities``: (batch, events) tensor."""
+    import torch
+
+    compiled = compile_formula(formula)
+    if probabilities.ndim != 2 or probabilities.shape[1] != len(compiled.events):
+        raise ValueError(f"probabilities must have shape (batch, {len(compiled.events)}) for events {compiled.events}")
+    mask = torch.as_tensor(np.array(compiled.models), device=probabilities.device)
+    wmc = (assignment_weights(probabilities) * mask).sum(dim=1)
+    return -torch.log(wmc.clamp_min(eps))

@@ -1,0 +1,53 @@
+"""NAF-Bench constraint families over a model's answer-letter probabilities, for ModelLog scoring.
+
+From the rows of one program (dataset rows: ``condition``, ``gold``, ``order_id``, ``framing``) and the
+model's probabilities of the letters A/B/C for each row, formulas over events ``r{k}_{L}`` (row k answers L):
+
+- ``one_letter``: exactly one letter per prompt;
+- ``invariance``: the same answer across rule orders and framings of one (program, condition);
+- ``inclusion``: inclusions that hold for every program — WFS-true ⇒ skeptical-true, WFS-false ⇒
+  credulous-false, Prolog success ⇒ WFS-true, Prolog finite failure ⇒ WFS-false;
+- ``certified``: the certified answer itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+
+FAMILIES = ("one_letter", "invariance", "inclusion", "certified")
+LETTERS = ("A", "B", "C")
+# (condition, letter) implies (condition, letter), for every program.
+INCLUSIONS = (
+    (("wfs", "A"), ("skept", "A")),
+    (("wfs", "B"), ("cred", "B")),
+    (("closed_world", "A"), ("wfs", "A")),
+    (("closed_world", "B"), ("wfs", "B")),
+)
+
+
+def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
+    """(family, formula) pairs for the rows of one program; event ``r{k}_{L}`` is row k answering L."""
+    formulas = []
+    for k, row in enumerate(rows):
+        events = [f"r{k}_{letter}" for letter in LETTERS]
+        formulas.append(("one_letter", f"atleast(1, {', '.join(events)}) & ~atleast(2, {', '.join(events)})"))
+        if row.get("gold"):
+            formulas.append(("certified", f"r{k}_{row['gold']}"))
+    groups: dict[str, list[int]] = {}
+    for k, row in enumerate(rows):
+        if row["condition"] != "none":
+            groups.setdefault(row["condition"], []).append(k)
+    for members in groups.values():
+        for first, other in itertools.pairwise(members):
+            formulas.append(("invariance", " & ".join(f"(r{first}_{x} <-> r{other}_{x})" for x in LETTERS)))
+    for (condition, letter), (implied, implied_letter) in INCLUSIONS:
+        for k in groups.get(condition, [])[:1]:
+            for j in groups.get(implied, [])[:1]:
+                formulas.append(("inclusion", f"r{k}_{letter} -> r{j}_{implied_letter}"))
+    return formulas
+
+
+def row_events(letter_probabilities: Sequence[Mapping]) -> dict:
+    """Event probabilities ``r{k}_{L}`` from per-row letter probabilities (as ``letter_probabilities`` gives)."""
+    return {f"r{k}_{letter}": value[letter] for k, value in enumerate(letter_probabilities) for letter in LETTERS}
