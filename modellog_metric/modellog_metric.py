@@ -1,0 +1,100 @@
+"""naf-bench scores as a Hugging Face `evaluate` module: labels, proofs and ModelLog consistency.
+
+A thin shell over ``naf_bench.scoring`` (the lm-eval tasks call the same code).
+"""
+
+import json
+
+import datasets
+import evaluate
+
+from naf_bench.scoring.consistency import compute_consistency
+from naf_bench.scoring.labels import compute_label_metrics
+from naf_bench.scoring.traces import compute_proof_metrics
+
+_CITATION = """\
+@misc{nafbench2026, title={Not What You Meant: Can LLMs Follow a Specified Negation Semantics?}, year={2026},
+  eprint={2609.27517}, archivePrefix={arXiv}}
+@misc{modellog2026, title={From Token Probabilities to Semantic Constraints: Towards Declarative Probabilistic
+  Evaluation of Language Models}, year={2026}, eprint={2609.13520}, archivePrefix={arXiv}}
+"""
+
+_DESCRIPTION = """\
+Scores for NAF-Bench, a benchmark of whether a language model follows a specified semantics of negation.
+Config `label`: answer accuracy, strict accuracy, coverage, per-condition and per-bin accuracy, JOINT,
+flip rate, default correspondence, majority and constant baselines, program-clustered bootstrap intervals.
+Config `proof`: trace audit, step checker (parsed/valid/linear/connects), proof accuracy and the
+right-for-the-wrong-reason rate. Config `consistency`: ModelLog's WMC, WMC0, rho, CAcc and informativeness
+of logical constraints over a model's prediction probabilities.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args (config `label`):
+    predictions (list of str): model outputs, or bare letters; the answer is the last 'ANSWER: X'.
+    references (list of str or None): gold letters A/B/C; None for condition `none` (never scored).
+    conditions, program_ids, variants, bins (lists, optional): enable per-condition/per-bin accuracy,
+        JOINT, flip rate and default correspondence.
+    extractor ("strict" or "reasoning"): how answers are read.
+Args (config `proof`):
+    predictions (list of str): reasoning traces.
+    references (list of dict): each with the row's `certificate` (JSON) and `condition`.
+Args (config `consistency`):
+    formulas (list of str): constraints such as "(a & b) -> c" or "atleast(1, a, b)".
+    probabilities (list of dict): event -> probability (or -> {"p": p, "nucleus_entropy": C, ...}).
+    calibration ("none", "nucleus_entropy", "entropy", "log_nucleus_size").
+Returns: a dict of scores (see the metric card).
+Examples:
+    >>> import evaluate
+    >>> label = evaluate.load("modellog_metric", "label")
+    >>> scores = label.compute(predictions=["Reasoning...\\nANSWER: A", "no answer", "C"], references=["A", "B", "C"])
+    >>> scores["accuracy"], scores["strict_accuracy"], scores["coverage"], scores["n_unparsed"]
+    (1.0, 0.6666666666666666, 0.6666666666666666, 1)
+    >>> consistency = evaluate.load("modellog_metric", "consistency")
+    >>> scores = consistency.compute(formulas=["a -> b", "a ^ b"], probabilities=[{"a": 0.9, "b": 0.8}, {"a": 0.9, "b": 0.1}])
+    >>> [round(x, 4) for x in scores["rho"]], scores["cacc"]
+    ([0.28, 0.64], [1.0, 1.0])
+"""
+
+CONFIGS = ("label", "proof", "consistency")
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class ModellogMetric(evaluate.Metric):
+    def _info(self):
+        if self.config_name not in CONFIGS:
+            raise KeyError(f"config_name must be one of {CONFIGS}, got {self.config_name!r}")
+        features = {
+            "label": {"predictions": datasets.Value("string"), "references": datasets.Value("string")},
+            "proof": {
+                "predictions": datasets.Value("string"),
+                "references": {"certificate": datasets.Value("string"), "condition": datasets.Value("string")},
+            },
+            "consistency": {"formulas": datasets.Value("string"), "probabilities": datasets.Value("string")},
+        }[self.config_name]
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(features),
+            homepage="https://github.com/14H034160212/NAFBench",
+        )
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Compute the scores of the metric's config (probabilities and certificates are serialised here)."""
+        if self.config_name == "consistency" and kwargs.get("probabilities") is not None:
+            kwargs["probabilities"] = [json.dumps(p) for p in kwargs["probabilities"]]
+        if self.config_name == "proof" and references is not None:
+            references = [
+                {"certificate": r["certificate"], "condition": r["condition"]}
+                if isinstance(r["certificate"], str)
+                else {"certificate": r["certificate"].to_json(), "condition": r["condition"]}
+                for r in references
+            ]
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def _compute(self, predictions=None, references=None, formulas=None, probabilities=None, **kwargs):
+        if self.config_name == "label":
+            return compute_label_metrics(predictions, references, **kwargs)
+        if self.config_name == "proof":
+            return compute_proof_metrics(predictions, references, **kwargs)
+        return compute_consistency(formulas, [json.loads(p) for p in probabilities], **kwargs)
