@@ -50,7 +50,8 @@ Examples:
     >>> scores["accuracy"], scores["strict_accuracy"], scores["coverage"], scores["n_unparsed"]
     (1.0, 0.6666666666666666, 0.6666666666666666, 1)
     >>> consistency = evaluate.load("modellog_metric", "consistency")
-    >>> scores = consistency.compute(formulas=["a -> b", "a ^ b"], probabilities=[{"a": 0.9, "b": 0.8}, {"a": 0.9, "b": 0.1}])
+    >>> probabilities = [{"a": 0.9, "b": 0.8}, {"a": 0.9, "b": 0.1}]
+    >>> scores = consistency.compute(formulas=["a -> b", "a ^ b"], probabilities=probabilities)
     >>> [round(x, 4) for x in scores["rho"]], scores["cacc"]
     ([0.28, 0.64], [1.0, 1.0])
 """

@@ -9,6 +9,7 @@ def load_metric(config: str = "label", **kwargs):
     from pathlib import Path
 
     import evaluate
+
     import modellog_metric
 
     return evaluate.load(str(Path(modellog_metric.__file__).parent), config, **kwargs)

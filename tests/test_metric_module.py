@@ -1,0 +1,65 @@
+"""The evaluate module, loaded the two documented ways, and its doctest examples."""
+
+import doctest
+import importlib.util
+from pathlib import Path
+
+import evaluate
+import pytest
+
+import naf_bench.scoring
+from naf_bench import certify
+from naf_bench.verbalize.trace import render_gold_trace
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def test_label_config_from_the_repository_root(at_root):
+    metric = evaluate.load("modellog_metric", "label")
+    scores = metric.compute(
+        predictions=["ANSWER: A", "ANSWER: C", "none given"],
+        references=["A", "B", None],
+        conditions=["cred", "wfs", "none"],
+        program_ids=["p", "p", "p"],
+    )
+    assert (scores["accuracy"], scores["joint"], scores["n_scored"]) == (0.5, 0.0, 2)
+
+
+def test_path_independent_load_and_proof_config(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    program = "q :- not a. a :- b. b :- a."
+    certificate = certify(program)
+    metric = naf_bench.scoring.load_metric("proof")
+    from naf_bench import parse_program
+
+    trace = render_gold_trace(parse_program(program), certificate, "wfs")
+    scores = metric.compute(predictions=[trace], references=[{"certificate": certificate, "condition": "wfs"}])
+    assert (scores["proof_accuracy"], scores["label_accuracy"], scores["rfwr"]) == (1.0, 1.0, 0.0)
+
+
+def test_consistency_config_and_errors(at_root):
+    metric = evaluate.load("modellog_metric", "consistency")
+    scores = metric.compute(formulas=["a -> b"], probabilities=[{"a": 0.9, "b": 0.8}])
+    assert round(scores["rho"][0], 6) == 0.28
+    with pytest.raises(ValueError, match="has no probability"):
+        metric.compute(formulas=["a & c"], probabilities=[{"a": 0.9}])
+    with pytest.raises(KeyError, match="config_name must be one of"):
+        evaluate.load("modellog_metric", "accuracy")
+
+
+def test_docstring_examples_run(at_root):
+    spec = importlib.util.spec_from_file_location(
+        "modellog_metric_module", ROOT / "modellog_metric" / "modellog_metric.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(module._KWARGS_DESCRIPTION, {}, "examples", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert (runner.failures, runner.tries) == (0, 8)
