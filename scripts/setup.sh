@@ -6,4 +6,7 @@ if ! command -v swipl >/dev/null 2>&1; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends swi-prolog-nox
 fi
+# torch first, pinned: this CPU wheel is on the machine's disk, while an unpinned dependency would pull a
+# multi-GB CUDA build (transformers and the semantic-loss tests use it)
+python3 -m pip install -q --disable-pip-version-check torch==2.13.0
 python3 -m pip install -q --disable-pip-version-check -e '.[test]'
