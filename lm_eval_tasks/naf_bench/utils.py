@@ -1,0 +1,138 @@
+"""lm-eval glue for naf-bench: documents from our generator, scoring from naf_bench.scoring."""
+
+from collections import Counter, defaultdict
+
+from naf_bench import load_dataset
+from naf_bench.scoring.consistency import compute_consistency
+from naf_bench.scoring.constraints import FAMILIES, constraint_formulas, row_events
+from naf_bench.scoring.extract import extract_answer
+from naf_bench.scoring.labels import joint_from_items
+from naf_bench.verbalize.mitigation import answer_from_translation, render_translation_prompt, render_verify_prompt
+
+
+def load(config="main", conditions=None, **_):  # lm-eval also passes model args (pretrained=...) and version
+    dataset = load_dataset(config)
+    return dataset.filter(lambda row: row["condition"] in conditions) if conditions else dataset
+
+
+def process_results(doc, results):
+    return _scores(doc, extract_answer(results[0])) | _baselines(doc)
+
+
+def process_default(doc, results):  # condition none: no gold; which reading does the model default to?
+    answer = extract_answer(results[0])
+    return {"coverage": answer is not None} | {f"answer_{x}": answer == x for x in "ABC"}
+
+
+def process_translation(doc, results):  # an unparseable program is an unanswered item
+    return _scores(doc, answer_from_translation(results[0], doc["condition"]).letter) | _baselines(doc)
+
+
+def process_joint(doc, results):
+    answer = extract_answer(results[0])
+    return _scores(doc, answer) | {"joint": (doc["program_id"], doc["condition"], answer, doc["gold"])}
+
+
+def process_order(doc, results):
+    answer = extract_answer(results[0])
+    return _scores(doc, answer) | {"flip_rate": (doc["program_id"], doc["condition"], answer)}
+
+
+def _scores(doc, answer):
+    return {"accuracy": (answer, doc["gold"]), "strict_accuracy": answer == doc["gold"], "coverage": answer is not None}
+
+
+def _baselines(doc):
+    return {f"constant_{x}": doc["gold"] == x for x in "ABC"} | {"majority": doc["gold"]}
+
+
+def accuracy(items):
+    parsed = [(a, g) for a, g in items if a is not None]
+    return sum(a == g for a, g in parsed) / len(parsed) if parsed else 0.0
+
+
+def joint(items):
+    return joint_from_items(items) or 0.0
+
+
+def flip_rate(items):
+    groups = defaultdict(set)
+    counts = Counter()
+    for program_id, condition, answer in items:
+        if answer is not None:
+            groups[(program_id, condition)].add(answer)
+            counts[(program_id, condition)] += 1
+    flippable = [key for key in groups if counts[key] >= 2]
+    return sum(len(groups[key]) > 1 for key in flippable) / len(flippable) if flippable else 0.0
+
+
+def majority(items):
+    return Counter(items).most_common(1)[0][1] / len(items) if items else 0.0
+
+
+def translation_prompt(doc):
+    system, user = render_translation_prompt(_program(doc), doc["query"], doc["framing"])
+    return f"{system}\n\n{user}"
+
+
+def verify_prompt(doc):
+    return render_verify_prompt(_program(doc), doc["query"], doc["condition"], doc["framing"])
+
+
+def _program(doc):
+    from naf_bench import parse_program
+
+    return parse_program(doc["program"])
+
+
+def process_letters(doc, results):  # multiple choice: loglikelihoods of " A", " B", " C"
+    import math
+
+    letters = {x: {"p": math.exp(ll)} for x, (ll, _) in zip("ABC", results, strict=True)}
+    return {f"rho_{f}": (doc, letters) for f in FAMILIES} | {f"cacc_{f}": (doc, letters) for f in FAMILIES}
+
+
+def _consistency(items, family, key):
+    by_program = defaultdict(list)
+    for doc, letters in items:
+        by_program[doc["program_id"]].append((doc, letters))
+    formulas, events = [], []
+    for rows in by_program.values():
+        probs = row_events([letters for _, letters in rows])
+        for name, formula in constraint_formulas([doc for doc, _ in rows]):
+            if name == family:
+                formulas.append(formula)
+                events.append(probs)
+    return compute_consistency(formulas, events)[f"mean_{key}"] if formulas else 0.0
+
+
+def rho_one_letter(items):
+    return _consistency(items, "one_letter", "rho")
+
+
+def cacc_one_letter(items):
+    return _consistency(items, "one_letter", "cacc")
+
+
+def rho_invariance(items):
+    return _consistency(items, "invariance", "rho")
+
+
+def cacc_invariance(items):
+    return _consistency(items, "invariance", "cacc")
+
+
+def rho_inclusion(items):
+    return _consistency(items, "inclusion", "rho")
+
+
+def cacc_inclusion(items):
+    return _consistency(items, "inclusion", "cacc")
+
+
+def rho_certified(items):
+    return _consistency(items, "certified", "rho")
+
+
+def cacc_certified(items):
+    return _consistency(items, "certified", "cacc")
