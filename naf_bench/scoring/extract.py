@@ -14,7 +14,7 @@ EXTRACTORS = ("strict", "reasoning")
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 _ANSWER = re.compile(r"ANSWER\s*:\s*\**\s*\(?([ABC])\b", re.IGNORECASE)
 _FINAL = re.compile(r"final answer\s*(?:is|:)\s*[:*\s]*\(?([ABC])\b", re.IGNORECASE)
-_LETTER_LINE = re.compile(r"^\s*\**\(?([ABC])[).:]?\**\s*$", re.MULTILINE)
+_LETTER_LINE = re.compile(r"^\s*\**\(?([ABCabc])[).:]?\**\s*$", re.MULTILINE)
 _BOXED = re.compile(r"\\boxed\{\s*(?:\\text\{)?\s*([^{}]*?)\s*\}?\s*\}")
 _KEYWORDS = (
     ("C", re.compile(r"cannot be determined|can't be determined|undetermined|undefined|unknown", re.IGNORECASE)),

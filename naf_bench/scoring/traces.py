@@ -156,25 +156,30 @@ _VALUE_WORDS = [
     ("T", r"true|holds|succeeds"),
 ]
 _NO_MODEL = re.compile(
-    r"no stable model|no answer set|zero stable models|not have any stable model|no stable models", re.IGNORECASE
+    r"no stable model|no answer set|zero stable models|not have any stable model"
+    r"|stable models: 0\b|since there is none",
+    re.IGNORECASE,
 )
 
 
 def stated_value(text: str, atom: str) -> str | None:
     """The last truth value the text states for ``atom`` (T, F, u or loop), or None."""
-    last = None
+    name = re.escape(atom)
     words = "|".join(w for _, w in _VALUE_WORDS)
-    pattern = re.compile(
-        rf"(?:proposition\s+)?\b{re.escape(atom)}\b\s+(?:is|would be|must be|=|evaluates to|)\s*({words})",
-        re.IGNORECASE,
+    found: list[tuple[int, str]] = []
+    plain = rf"(?:proposition\s+)?\b{name}\b\s+(?:is|would be|must be|=|evaluates to|)\s*({words})"
+    for match in re.finditer(plain, text, re.IGNORECASE):
+        value = next(v for v, w in _VALUE_WORDS if re.fullmatch(w, match.group(1), re.IGNORECASE))
+        found.append((match.start(), value))
+    in_models = (
+        rf"\b{name}\b\s+is\s+(true|false)\s+in\s+(no|some|every|all|each|at least one)\s+(?:stable model|answer set)"
     )
-    for match in pattern.finditer(text):
-        word = match.group(1).lower()
-        for value, words in _VALUE_WORDS:
-            if re.fullmatch(words, word, re.IGNORECASE):
-                last = value
-                break
-    return last
+    for match in re.finditer(in_models, text, re.IGNORECASE):
+        true = (match.group(1).lower() == "true") != (match.group(2).lower() == "no")
+        found.append((match.start() + 1, "T" if true else "F"))
+    for match in re.finditer(rf"makes\s+\b{name}\b\s+(true|false)", text, re.IGNORECASE):
+        found.append((match.start(), "T" if match.group(1).lower() == "true" else "F"))
+    return max(found)[1] if found else None
 
 
 def bridge_atom(program, query: str) -> str | None:
@@ -203,8 +208,8 @@ def audit(response: str, certificate: Certificate, condition: str) -> dict:
         verdict_class = "no_derivation"
     elif query_value is None and bridge_value is None:
         verdict_class = "unverifiable"
-    elif (query_value is not None and query_value != label) or (
-        bridge_value is not None and bridge_value != _bridge_label(certificate, bridge, condition)
+    elif (query_value is not None and not _agrees(query_value, label)) or (
+        bridge_value is not None and not _agrees(bridge_value, _bridge_label(certificate, bridge, condition))
     ):
         verdict_class = "contradicted"
     else:
@@ -213,6 +218,11 @@ def audit(response: str, certificate: Certificate, condition: str) -> dict:
     if condition == "skept" and certificate.incoherent:
         earned = bool(_NO_MODEL.search(reasoning))
     return {"class": verdict_class, "earned": earned}
+
+
+def _agrees(stated: str, certified: str) -> bool:
+    """Prolog's non-termination may be stated as undefined (its well-founded reading)."""
+    return stated == certified or {stated, certified} == {"u", "loop"}
 
 
 def _bridge_label(certificate: Certificate, bridge: str, condition: str) -> str:

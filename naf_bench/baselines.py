@@ -1,0 +1,67 @@
+"""Reasoner baselines with traces, so that seed 001's right-for-the-wrong-reason rate shows up here too.
+
+- ``forward_chainer``: the seed's weak-model profile — closed-world forward chaining that never notices a
+  cycle: a rule fires when its positive atoms are derived and its negated atoms are not derived *yet*;
+  the query is answered yes if derived, no otherwise, whatever the semantics (never "cannot be determined").
+- ``wfs_collapse``: the well-founded model with undefined collapsed to false (the seed's o4-mini failure).
+- ``oracle``: the solver's certified answer with the gold trace; it must score 1.0 everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from naf_bench.certify import Certificate
+from naf_bench.syntax.parse import parse_program
+from naf_bench.verbalize.trace import render_gold_trace
+
+
+def _steps_text(derived: list[tuple[str, int, str]]) -> list[str]:
+    return [f"Step {i}: {atom} is true by rule {rule}: {body}." for i, (atom, rule, body) in enumerate(derived, 1)]
+
+
+def forward_chain(program) -> list[tuple[str, int, str]]:
+    """Atoms in the order a cycle-blind forward chainer derives them, with the rule used."""
+    derived: dict[str, tuple[int, str]] = {}
+    changed = True
+    while changed:
+        changed = False
+        for number, rule in enumerate(program.rules, start=1):
+            if rule.head in derived:
+                continue
+            if all((lit.atom in derived) == lit.positive for lit in rule.body):
+                body = ", ".join(lit.atom if lit.positive else f"not {lit.atom}" for lit in rule.body)
+                derived[rule.head] = (number, body or "it is a fact")
+                changed = True
+    return [(atom, number, body) for atom, (number, body) in derived.items()]
+
+
+def forward_chainer(row: Mapping) -> dict:
+    program = parse_program(row["program"])
+    derived = forward_chain(program)
+    holds = any(atom == row["query"] for atom, _, _ in derived)
+    letter = "A" if holds else "B"
+    lines = [*_steps_text(derived), f"Verdict: {row['query']} is {'true' if holds else 'false'}."]
+    return {"prediction": f"ANSWER: {letter}", "trace": "\n".join(lines)}
+
+
+def wfs_collapse(row: Mapping) -> dict:
+    certificate = Certificate.from_json(row["certificate"])
+    value = certificate.wfs_values.get(row["query"], "F")
+    letter = "A" if value == "T" else "B"
+    verdict = "true" if value == "T" else "false"
+    return {"prediction": f"ANSWER: {letter}", "trace": f"Verdict: {row['query']} is {verdict}."}
+
+
+def oracle(row: Mapping) -> dict:
+    certificate = Certificate.from_json(row["certificate"])
+    trace = render_gold_trace(parse_program(row["program"]), certificate, row["condition"])
+    return {"prediction": f"ANSWER: {row['gold']}", "trace": trace.rsplit("\nANSWER:", 1)[0]}
+
+
+REASONERS = {"forward_chainer": forward_chainer, "wfs_collapse": wfs_collapse, "oracle": oracle}
+
+
+def reasoner_predictions(rows: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
+    named = [row for row in rows if row["gold"] is not None]
+    return {name: {row["id"]: reason(row) for row in named} for name, reason in REASONERS.items()}

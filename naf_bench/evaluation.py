@@ -1,0 +1,142 @@
+"""Scoring of whole runs: leaderboard submissions, baselines, and the shared result record for reports.
+
+A result record (a dict) holds JOINT with its program-clustered interval, per-prompt (strict) accuracy,
+accuracy over parsed answers, coverage, format-valid rate, accuracy per semantics and per bin x semantics,
+JOINT per family, and — when traces are given — the trace audit and the step checker's scores.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from naf_bench.scoring.extract import extract_answer
+from naf_bench.scoring.labels import JOINT_CONDITIONS, compute_label_metrics
+from naf_bench.scoring.traces import compute_proof_metrics
+
+# Submissions may answer in words, as the reference leaderboard accepts ("yes", "cannot be determined").
+SUBMISSION_EXTRACTOR = "reasoning"
+
+
+def gold_rows(config: str = "hard", split: str = "test", gold: str | Path | None = None) -> list[dict]:
+    """Gold rows from a config split, or from a JSONL file of rows (id, gold, condition, program_id, family)."""
+    if gold is not None:
+        return [json.loads(line) for line in Path(gold).read_text(encoding="utf-8").splitlines() if line.strip()]
+    from naf_bench.dataset import load_dataset
+
+    return load_dataset(config)[split].to_list()
+
+
+def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
+    """``{id: {"prediction", "trace"}}`` and the problems found, each naming its line; nothing is dropped silently."""
+    entries: dict[str, dict] = {}
+    first_line: dict[str, int] = {}
+    problems = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(f"line {number}: malformed JSON ({exc.msg}, column {exc.colno})")
+            continue
+        if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+            problems.append(f"line {number}: needs a string 'id'")
+            continue
+        if not isinstance(record.get("prediction"), str):
+            problems.append(f"line {number}: id {record['id']!r} needs a string 'prediction'")
+            continue
+        if "trace" in record and not isinstance(record["trace"], str):
+            problems.append(f"line {number}: id {record['id']!r} has a 'trace' that is not a string")
+            continue
+        if record["id"] in entries:
+            first = first_line[record["id"]]
+            problems.append(f"line {number}: duplicate id {record['id']!r} (first on line {first}); kept the first")
+            continue
+        first_line[record["id"]] = number
+        entries[record["id"]] = {"prediction": record["prediction"], "trace": record.get("trace")}
+    return entries, problems
+
+
+def score_rows(
+    rows: Sequence[Mapping], predictions: Mapping[str, Mapping], name: str = "submission", n_bootstrap: int = 1000
+) -> dict:
+    """The result record of ``predictions`` (id -> {"prediction", "trace"}) on the named-condition ``rows``."""
+    named = [row for row in rows if row["gold"] is not None]
+    texts = [predictions.get(row["id"], {}).get("prediction") for row in named]
+    scores = compute_label_metrics(
+        texts,
+        [row["gold"] for row in named],
+        conditions=[row["condition"] for row in named],
+        program_ids=[row["program_id"] for row in named],
+        bins=[row["family"] for row in named],
+        extractor=SUBMISSION_EXTRACTOR,
+        n_bootstrap=n_bootstrap,
+    )
+    submitted = [p["prediction"] for p in predictions.values()]
+    record = {
+        "name": name,
+        "n_prompts": len(named),
+        "joint": scores.get("joint"),
+        "joint_ci95": scores["ci95"].get("joint"),
+        "per_prompt_accuracy": scores["strict_accuracy"],
+        "accuracy": scores["accuracy"],
+        "coverage": scores["coverage"],
+        "format_valid_rate": (
+            sum(extract_answer(t, SUBMISSION_EXTRACTOR) is not None for t in submitted) / len(submitted)
+            if submitted
+            else 0.0
+        ),
+        "per_semantics": {c: v["strict_accuracy"] for c, v in scores.get("per_condition", {}).items()},
+        "by_bin_semantics": _by_bin_semantics(named, texts),
+        "joint_per_family": {},
+    }
+    for family in sorted({row["family"] for row in named}):
+        part = [i for i, row in enumerate(named) if row["family"] == family]
+        record["joint_per_family"][family] = compute_label_metrics(
+            [texts[i] for i in part],
+            [named[i]["gold"] for i in part],
+            conditions=[named[i]["condition"] for i in part],
+            program_ids=[named[i]["program_id"] for i in part],
+            extractor=SUBMISSION_EXTRACTOR,
+            n_bootstrap=0,
+        ).get("joint")
+    traced = [i for i, row in enumerate(named) if predictions.get(row["id"], {}).get("trace")]
+    if traced and all("certificate" in named[i] for i in traced):
+        proof = compute_proof_metrics(
+            [
+                predictions[named[i]["id"]]["trace"]
+                + "\nANSWER: "
+                + (extract_answer(texts[i], SUBMISSION_EXTRACTOR) or "")
+                for i in traced
+            ],
+            [named[i] for i in traced],
+        )
+        keys = ("n", "audit", "reasoned_soundly", "unearned_correct", "proof_accuracy", "rfwr")
+        record["traces"] = {key: proof[key] for key in keys}
+    return record
+
+
+def _by_bin_semantics(rows, texts) -> dict:
+    cells: dict = {}
+    for row, text in zip(rows, texts, strict=True):
+        cell = cells.setdefault(row["family"], {}).setdefault(row["condition"], [0, 0])
+        cell[0] += extract_answer(text, SUBMISSION_EXTRACTOR) == row["gold"]
+        cell[1] += 1
+    return {family: {c: right / n for c, (right, n) in sorted(by.items())} for family, by in sorted(cells.items())}
+
+
+def constant_predictions(rows: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
+    """Input-blind baselines: each constant letter, the best constant per condition, the majority letter."""
+    named = [row for row in rows if row["gold"] is not None]
+    predictions = {f"constant_{x}": {row["id"]: {"prediction": x} for row in named} for x in "ABC"}
+    best = {}
+    for condition in JOINT_CONDITIONS:
+        golds = Counter(row["gold"] for row in named if row["condition"] == condition)
+        best[condition] = max("ABC", key=lambda x: (golds[x], -ord(x)))
+    predictions["best_constant_per_condition"] = {row["id"]: {"prediction": best[row["condition"]]} for row in named}
+    majority = Counter(row["gold"] for row in named).most_common(1)[0][0] if named else "A"
+    predictions["majority"] = {row["id"]: {"prediction": majority} for row in named}
+    return predictions
