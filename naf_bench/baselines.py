@@ -1,7 +1,7 @@
 """Reasoner baselines with traces, so that seed 001's right-for-the-wrong-reason rate shows up here too.
 
 - ``forward_chainer``: the seed's weak-model profile — closed-world forward chaining that never notices a
-  cycle: a rule fires when its positive atoms are derived and its negated atoms are not derived *yet*;
+  cycle (exact on stratified programs; inside a cycle, a negated atom counts as false until it is derived);
   the query is answered yes if derived, no otherwise, whatever the semantics (never "cannot be determined").
 - ``wfs_collapse``: the well-founded model with undefined collapsed to false (the seed's o4-mini failure).
 - ``oracle``: the solver's certified answer with the gold trace; it must score 1.0 everywhere.
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from naf_bench.certify import Certificate
+from naf_bench.syntax.analysis import dependencies, strongly_connected_components
 from naf_bench.syntax.parse import parse_program
 from naf_bench.verbalize.trace import render_gold_trace
 
@@ -21,18 +22,25 @@ def _steps_text(derived: list[tuple[str, int, str]]) -> list[str]:
 
 
 def forward_chain(program) -> list[tuple[str, int, str]]:
-    """Atoms in the order a cycle-blind forward chainer derives them, with the rule used."""
+    """Atoms in the order a cycle-blind forward chainer derives them, with the rule used.
+
+    Components of the dependency graph are taken dependencies first, so stratified programs get their
+    perfect model; inside a cycle, ``not x`` holds whenever x is not derived *yet* (rules in program order).
+    """
     derived: dict[str, tuple[int, str]] = {}
-    changed = True
-    while changed:
-        changed = False
-        for number, rule in enumerate(program.rules, start=1):
-            if rule.head in derived:
-                continue
-            if all((lit.atom in derived) == lit.positive for lit in rule.body):
-                body = ", ".join(lit.atom if lit.positive else f"not {lit.atom}" for lit in rule.body)
-                derived[rule.head] = (number, body or "it is a fact")
-                changed = True
+    numbered = list(enumerate(program.rules, start=1))
+    for component in strongly_connected_components(dependencies(program)):
+        members = set(component)
+        changed = True
+        while changed:
+            changed = False
+            for number, rule in numbered:
+                if rule.head not in members or rule.head in derived:
+                    continue
+                if all((lit.atom in derived) == lit.positive for lit in rule.body):
+                    body = ", ".join(lit.atom if lit.positive else f"not {lit.atom}" for lit in rule.body)
+                    derived[rule.head] = (number, body or "it is a fact")
+                    changed = True
     return [(atom, number, body) for atom, (number, body) in derived.items()]
 
 

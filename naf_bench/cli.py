@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
-from naf_bench.errors import CertificationError, ParseError, SolverError
+from naf_bench.errors import CertificationError, ConfigError, ParseError, SolverError
+from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
 
@@ -73,6 +75,132 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _overrides(pairs: list[str]) -> dict:
+    """``--set depths=2,8 --set seed=3`` into typed config overrides."""
+    from naf_bench.errors import ConfigError
+    from naf_bench.generate.config import GenerationConfig
+
+    types = {name: field.type for name, field in GenerationConfig.__dataclass_fields__.items()}
+    overrides = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key not in types or not value:
+            raise ConfigError(f"--set {pair!r}: expected KEY=VALUE with KEY one of {sorted(types)}")
+        if "tuple" in str(types[key]):
+            items = value.split(",")
+            overrides[key] = tuple(int(x) if "int" in str(types[key]) else x for x in items)
+        else:
+            overrides[key] = int(value) if types[key] in (int, "int") else value
+    return overrides
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from naf_bench.dataset import load_dataset, rows_json
+
+    overrides = _overrides(args.set)
+    if args.seed is not None:
+        overrides["seed"] = args.seed
+    dataset = load_dataset(args.config, cache_dir=args.cache_dir, **overrides)
+    splits = [args.split] if args.split else list(dataset)
+    for split in splits:
+        part = dataset[split]
+        if args.out is None:
+            print(f"{args.config}/{split}: {part.num_rows} rows")
+            continue
+        out = Path(args.out if len(splits) == 1 else f"{Path(args.out).with_suffix('')}-{split}{Path(args.out).suffix}")
+        if out.suffix == ".parquet":
+            part.to_parquet(str(out))
+        else:
+            out.write_text(rows_json(part.to_list()), encoding="utf-8")
+        print(f"wrote {out} ({part.num_rows} rows of {args.config}/{split})")
+    return 0
+
+
+def _write_json(payload, out: str | None) -> None:
+    if out:
+        Path(out).write_text(json.dumps(payload, indent=1), encoding="utf-8")
+        print(f"wrote {out}")
+
+
+def _print_records(records: list[dict]) -> None:
+    print(f"{'':30} {'JOINT':>7} {'acc':>7} {'cover':>7}  " + "  ".join(f"{c:>12}" for c in JOINT_CONDITIONS))
+    for r in records:
+        cells = [f"{100 * r['per_semantics'].get(c, 0):12.1f}" for c in JOINT_CONDITIONS]
+        joint = "-" if r["joint"] is None else f"{100 * r['joint']:.1f}"
+        print(f"{r['name'][:30]:30} {joint:>7} {100 * r['per_prompt_accuracy']:7.1f} {100 * r['coverage']:7.1f}  "
+              + "  ".join(cells))  # fmt: skip
+        if r.get("traces"):
+            t = r["traces"]
+            print(f"{'':30} proof accuracy {_pct(t['proof_accuracy'])}, right for the wrong reason {_pct(t['rfwr'])}, "
+                  f"reasoned soundly {_pct(t['reasoned_soundly'])}")  # fmt: skip
+
+
+def _pct(value) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _score(args: argparse.Namespace) -> int:
+    from naf_bench.evaluation import gold_rows, read_submission, score_rows
+
+    rows = gold_rows(args.config, args.split, args.gold)
+    entries, problems = read_submission(args.submission)
+    known = {row["id"] for row in rows}
+    scored_ids = {row["id"] for row in rows if row["gold"] is not None}
+    problems += [f"unknown id {key!r} (not in the gold set)" for key in entries if key not in known]
+    missing = sorted(scored_ids - set(entries))
+    if missing:
+        problems.append(f"{len(missing)} gold ids have no prediction (scored as unanswered), e.g. {missing[:3]}")
+    record = score_rows(rows, entries, name=Path(args.submission).stem)
+    record["problems"] = problems
+    _print_records([record])
+    print(f"format-valid rate {_pct(record['format_valid_rate'])}; JOINT per family: "
+          + ", ".join(f"{k} {_pct(v)}" for k, v in record["joint_per_family"].items()))  # fmt: skip
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    _write_json(record, args.out)
+    return 1 if problems else 0
+
+
+def _baselines(args: argparse.Namespace) -> int:
+    from naf_bench.baselines import reasoner_predictions
+    from naf_bench.evaluation import constant_predictions, gold_rows, score_rows
+
+    rows = gold_rows(args.config, args.split)
+    predictions = {**constant_predictions(rows), **reasoner_predictions(rows)}
+    records = [score_rows(rows, p, name=name) for name, p in predictions.items()]
+    _print_records(records)
+    _write_json(records, args.out)
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from naf_bench.report import load_results, write_report
+
+    print(f"wrote {write_report(load_results(args.results), args.out)}")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from naf_bench.report import load_results, write_report
+    from naf_bench.run import run_model
+
+    out = Path(args.out)
+    budget = f"{args.max_gen_toks} new tokens" if args.max_gen_toks else "up to 2,048 new tokens"
+    print(
+        f"evaluating {args.model} on {', '.join(args.tasks)} ({args.limit or 'all'} documents per task, {budget} "
+        "each) through lm-eval on the CPU; SmolLM2-135M takes about a minute per 3,000 new tokens on 2 cores ...",
+        flush=True,
+    )
+    results = run_model(args.model, out / "lm_eval", tuple(args.tasks), args.limit, args.max_gen_toks)
+    print(f"wrote {results}")
+    records = load_results([out / "lm_eval"])
+    if args.baselines:
+        records = [*load_results([args.baselines]), *records]
+    _print_records([r for r in records if "per_semantics" in r])
+    print(f"wrote {write_report(records, out)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from naf_bench.solvers.sldnf import INFERENCE_LIMIT
 
@@ -92,12 +220,53 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS), metavar="CONFIG")
     export.add_argument("--cache-dir", help="datasets cache folder (default: the datasets default)")
     export.set_defaults(run=_export)
+
+    generate = commands.add_parser("generate", help="generate and certify a config's rows")
+    generate.add_argument("config", choices=list(CONFIGS))
+    generate.add_argument("--split", help="one split (default: all)")
+    generate.add_argument("--seed", type=int, help="root seed")
+    generate.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. depths=2,8")
+    generate.add_argument("--out", help="FILE.jsonl or FILE.parquet (default: print the row counts)")
+    generate.add_argument("--cache-dir", help="datasets cache folder")
+    generate.set_defaults(run=_generate)
+
+    score = commands.add_parser("score", help="score a leaderboard submission ({id, prediction, trace?} JSONL)")
+    score.add_argument("submission")
+    score.add_argument("--config", default="hard", choices=list(CONFIGS))
+    score.add_argument("--split", default="test")
+    score.add_argument("--gold", help="gold rows as JSONL instead of --config/--split")
+    score.add_argument("--out", help="write the scores as JSON")
+    score.set_defaults(run=_score)
+
+    baselines = commands.add_parser("baselines", help="input-blind and reasoner baselines on a config")
+    baselines.add_argument("config", choices=list(CONFIGS))
+    baselines.add_argument("--split", default="test")
+    baselines.add_argument("--out", help="write the scores as JSON")
+    baselines.set_defaults(run=_baselines)
+
+    report = commands.add_parser("report", help="markdown report and plots from results")
+    report.add_argument("results", nargs="+", help="score/baselines JSON files or lm-eval output folders")
+    report.add_argument("--out", default="out/report")
+    report.set_defaults(run=_report)
+
+    run = commands.add_parser("run", help="evaluate a transformers model (folder, .gguf or smollm2) with lm-eval")
+    run.add_argument("model")
+    run.add_argument("--tasks", nargs="+", default=["naf_bench"])
+    run.add_argument("--limit", type=int, help="documents per task")
+    run.add_argument("--max-gen-toks", type=int, help="new tokens per answer (default: the tasks' 2,048)")
+    run.add_argument("--baselines", help="a baselines JSON to show beside the model")
+    run.add_argument("--out", default="out/run")
+    run.set_defaults(run=_run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except ConfigError as exc:
+        print(f"naf-bench {args.command}: {exc}", file=sys.stderr)
+        return EXIT_PARSE
 
 
 if __name__ == "__main__":

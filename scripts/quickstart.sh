@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# The main job: set up, certify the example programs under all four readings of negation, then generate,
-# certify and export the main benchmark (600 rows) as a Hub-style dataset folder.
+# The main job: set up; certify the example programs under all four readings of negation; generate, certify
+# and export the main benchmark (600 rows); score the baselines; evaluate SmolLM2-135M-Instruct on a small
+# sample through lm-eval with our tasks; write the report (markdown + plots) to out/main-job.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 naf-bench certify examples/*.lp
 naf-bench export --out out/naf-bench --configs main
+naf-bench baselines main --out out/baselines-main.json
+naf-bench run smollm2 --limit 2 --max-gen-toks 256 --baselines out/baselines-main.json --out out/main-job
+echo "report: out/main-job/report.md"

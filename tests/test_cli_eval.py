@@ -1,0 +1,133 @@
+"""The generate / score / baselines / report / run commands."""
+
+import json
+import struct
+
+import pytest
+
+from naf_bench.cli import main
+from naf_bench.evaluation import constant_predictions, gold_rows
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return gold_rows("main", "test")
+
+
+def write_jsonl(path, records):
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records))
+    return path
+
+
+def test_score_gold_letters_gives_joint_100(rows, tmp_path, capsys):
+    submission = write_jsonl(
+        tmp_path / "gold.jsonl", [{"id": r["id"], "prediction": r["gold"]} for r in rows if r["gold"]]
+    )
+    assert main(["score", str(submission), "--config", "main", "--out", str(tmp_path / "s.json")]) == 0
+    scores = json.loads((tmp_path / "s.json").read_text())
+    assert (scores["joint"], scores["per_prompt_accuracy"], scores["coverage"], scores["problems"]) == (
+        1.0,
+        1.0,
+        1.0,
+        [],
+    )
+    assert "100.0" in capsys.readouterr().out
+
+
+def test_score_matches_the_baseline_command(rows, tmp_path):
+    best = constant_predictions(rows)["best_constant_per_condition"]
+    submission = write_jsonl(
+        tmp_path / "best.jsonl", [{"id": k, "prediction": v["prediction"]} for k, v in best.items()]
+    )
+    assert main(["score", str(submission), "--config", "main", "--out", str(tmp_path / "s.json")]) == 0
+    assert main(["baselines", "main", "--out", str(tmp_path / "b.json")]) == 0
+    scored = json.loads((tmp_path / "s.json").read_text())
+    baseline = next(
+        r for r in json.loads((tmp_path / "b.json").read_text()) if r["name"] == "best_constant_per_condition"
+    )
+    for key in ("joint", "per_prompt_accuracy", "per_semantics", "joint_per_family"):
+        assert scored[key] == baseline[key]
+
+
+def test_score_reports_every_problem_by_line(rows, tmp_path, capsys):
+    named = [r for r in rows if r["gold"]]
+    submission = write_jsonl(tmp_path / "bad.jsonl", [
+        {"id": named[0]["id"], "prediction": named[0]["gold"]},
+        "{not json",
+        {"id": named[0]["id"], "prediction": "B"},
+        {"id": "prod-odd-i999-wfs::wfs", "prediction": "C"},
+        {"prediction": "A"},
+        {"id": named[1]["id"], "prediction": 3},
+        {"id": named[2]["id"], "prediction": "A", "trace": ["x"]},
+    ])  # fmt: skip
+    assert main(["score", str(submission), "--config", "main", "--out", str(tmp_path / "s.json")]) == 1
+    problems = json.loads((tmp_path / "s.json").read_text())["problems"]
+    assert problems == [
+        "line 2: malformed JSON (Expecting property name enclosed in double quotes, column 2)",
+        f"line 3: duplicate id {named[0]['id']!r} (first on line 1); kept the first",
+        "line 5: needs a string 'id'",
+        f"line 6: id {named[1]['id']!r} needs a string 'prediction'",
+        f"line 7: id {named[2]['id']!r} has a 'trace' that is not a string",
+        "unknown id 'prod-odd-i999-wfs::wfs' (not in the gold set)",
+        f"{len(named) - 1} gold ids have no prediction (scored as unanswered), e.g. "
+        f"{sorted({r['id'] for r in named} - {named[0]['id']})[:3]}",
+    ]
+    assert "warning: line 2: malformed JSON" in capsys.readouterr().err
+
+
+def test_baselines_oracle_and_weak_reasoner(tmp_path):
+    assert main(["baselines", "main", "--out", str(tmp_path / "b.json")]) == 0
+    records = {r["name"]: r for r in json.loads((tmp_path / "b.json").read_text())}
+    oracle = records["oracle"]
+    assert oracle["joint"] == 1.0 and set(oracle["per_semantics"].values()) == {1.0}
+    assert oracle["traces"]["proof_accuracy"] == 1.0 and oracle["traces"]["rfwr"] == 0.0
+    weak = records["forward_chainer"]["by_bin_semantics"]
+    assert set(weak["control"].values()) == {1.0}  # strong on control ...
+    assert weak["odd"]["wfs"] == weak["odd"]["closed_world"] == 0.0  # ... collapsing on divergent bins ...
+    assert (weak["odd"]["skept"], weak["odd"]["cred"]) == (2 / 3, 1 / 3)  # ... skeptical-odd right more often ...
+    traces = records["forward_chainer"]["traces"]
+    assert (traces["unearned_correct"], traces["rfwr"]) == (20, 0.5)  # ... for the wrong reason
+
+
+def png_size(path):
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", header[16:24])
+
+
+def test_report_writes_markdown_and_plots(tmp_path):
+    assert main(["baselines", "main", "--out", str(tmp_path / "b.json")]) == 0
+    assert main(["report", str(tmp_path / "b.json"), "--out", str(tmp_path / "report")]) == 0
+    report = (tmp_path / "report" / "report.md").read_text()
+    assert "| oracle | 100.0 | 100.0–100.0 | 100.0 |" in report and "![JOINT" in report
+    for name in ("accuracy_by_bin.png", "joint.png"):
+        path = tmp_path / "report" / name
+        assert path.stat().st_size > 5000 and png_size(path) == (1000, 400)
+
+
+def test_generate_writes_jsonl_and_parquet(tmp_path, capsys):
+    out = tmp_path / "main.jsonl"
+    assert main(["generate", "main", "--set", "programs_per_cell=2", "--set", "depths=3", "--out", str(out)]) == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 40 and {r["depth"] for r in lines} == {3}
+    assert (
+        main(["generate", "main", "--seed", "5", "--set", "programs_per_cell=1", "--out", str(tmp_path / "m.parquet")])
+        == 0
+    )
+    assert (tmp_path / "m.parquet").stat().st_size > 0
+    assert main(["generate", "main", "--set", "depth=3"]) == 2
+    assert "expected KEY=VALUE with KEY one of" in capsys.readouterr().err
+
+
+def test_run_a_tiny_model_end_to_end(tmp_path):
+    pytest.importorskip("lm_eval")
+    from conftest import build_tiny_lm
+
+    build_tiny_lm(tmp_path / "tiny")
+    assert (
+        main(["run", str(tmp_path / "tiny"), "--limit", "1", "--max-gen-toks", "4", "--out", str(tmp_path / "run")])
+        == 0
+    )
+    assert list((tmp_path / "run" / "lm_eval").glob("samples_naf_bench_wfs_*.jsonl"))
+    report = (tmp_path / "run" / "report.md").read_text()
+    assert "| tiny |" in report and png_size(tmp_path / "run" / "joint.png") == (1000, 400)
