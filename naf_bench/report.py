@@ -10,7 +10,7 @@ from pathlib import Path
 
 from naf_bench.evaluation import score_rows
 from naf_bench.scoring.consistency import compute_consistency
-from naf_bench.scoring.constraints import constraint_formulas, row_events
+from naf_bench.scoring.constraints import constraints_of_samples
 from naf_bench.scoring.labels import JOINT_CONDITIONS, LETTERS
 
 FIGSIZE, DPI = (10, 4), 100  # every plot is 1000 x 400 pixels
@@ -71,17 +71,12 @@ def _flip_rate(samples) -> float | None:
 def _rho(samples) -> list[float]:
     import math
 
-    by_program = defaultdict(list)
-    for s in samples:
-        letters = {x: {"p": math.exp(float(r[0][0]))} for x, r in zip(LETTERS, s["resps"], strict=True)}
-        by_program[s["doc"]["program_id"]].append((s["doc"], letters))
-    formulas, events = [], []
-    for rows in by_program.values():
-        probs = row_events([letters for _, letters in rows])
-        for _, formula in constraint_formulas([doc for doc, _ in rows]):
-            formulas.append(formula)
-            events.append(probs)
-    return compute_consistency(formulas, events)["rho"] if formulas else []
+    pairs = [(s["doc"], {x: {"p": math.exp(float(r[0][0]))} for x, r in zip(LETTERS, s["resps"], strict=True)})
+             for s in samples]  # fmt: skip
+    constraints = constraints_of_samples(pairs)
+    if not constraints:
+        return []
+    return compute_consistency([f for _, f, _ in constraints], [e for _, _, e in constraints])["rho"]
 
 
 def write_report(records: list[dict], out: str | Path) -> Path:

@@ -4,7 +4,7 @@ from collections import Counter, defaultdict
 
 from naf_bench import load_dataset
 from naf_bench.scoring.consistency import compute_consistency
-from naf_bench.scoring.constraints import FAMILIES, constraint_formulas, row_events
+from naf_bench.scoring.constraints import FAMILIES, constraints_of_samples
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import joint_from_items
 from naf_bench.verbalize.mitigation import answer_from_translation, render_translation_prompt, render_verify_prompt
@@ -93,46 +93,18 @@ def process_letters(doc, results):  # multiple choice: loglikelihoods of " A", "
 
 
 def _consistency(items, family, key):
-    by_program = defaultdict(list)
-    for doc, letters in items:
-        by_program[doc["program_id"]].append((doc, letters))
-    formulas, events = [], []
-    for rows in by_program.values():
-        probs = row_events([letters for _, letters in rows])
-        for name, formula in constraint_formulas([doc for doc, _ in rows]):
-            if name == family:
-                formulas.append(formula)
-                events.append(probs)
-    return compute_consistency(formulas, events)[f"mean_{key}"] if formulas else 0.0
+    chosen = [(formula, events) for name, formula, events in constraints_of_samples(items) if name == family]
+    return compute_consistency(*zip(*chosen, strict=True))[f"mean_{key}"] if chosen else 0.0
 
 
-def rho_one_letter(items):
-    return _consistency(items, "one_letter", "rho")
+def _aggregation(family, key):
+    def aggregate(items):
+        return _consistency(items, family, key)
+
+    return aggregate
 
 
-def cacc_one_letter(items):
-    return _consistency(items, "one_letter", "cacc")
-
-
-def rho_invariance(items):
-    return _consistency(items, "invariance", "rho")
-
-
-def cacc_invariance(items):
-    return _consistency(items, "invariance", "cacc")
-
-
-def rho_inclusion(items):
-    return _consistency(items, "inclusion", "rho")
-
-
-def cacc_inclusion(items):
-    return _consistency(items, "inclusion", "cacc")
-
-
-def rho_certified(items):
-    return _consistency(items, "certified", "rho")
-
-
-def cacc_certified(items):
-    return _consistency(items, "certified", "cacc")
+rho_one_letter, cacc_one_letter = _aggregation("one_letter", "rho"), _aggregation("one_letter", "cacc")
+rho_invariance, cacc_invariance = _aggregation("invariance", "rho"), _aggregation("invariance", "cacc")
+rho_inclusion, cacc_inclusion = _aggregation("inclusion", "rho"), _aggregation("inclusion", "cacc")
+rho_certified, cacc_certified = _aggregation("certified", "rho"), _aggregation("certified", "cacc")

@@ -51,3 +51,15 @@ def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
 def row_events(letter_probabilities: Sequence[Mapping]) -> dict:
     """Event probabilities ``r{k}_{L}`` from per-row letter probabilities (as ``letter_probabilities`` gives)."""
     return {f"r{k}_{letter}": value[letter] for k, value in enumerate(letter_probabilities) for letter in LETTERS}
+
+
+def constraints_of_samples(samples: Sequence[tuple[Mapping, Mapping]]) -> list[tuple[str, str, dict]]:
+    """(family, formula, event probabilities) for (row, letter probabilities) pairs, grouped by program."""
+    by_program: dict[str, list] = {}
+    for row, letters in samples:
+        by_program.setdefault(row["program_id"], []).append((row, letters))
+    out = []
+    for pairs in by_program.values():
+        events = row_events([letters for _, letters in pairs])
+        out.extend((family, formula, events) for family, formula in constraint_formulas([row for row, _ in pairs]))
+    return out
