@@ -97,10 +97,14 @@ def png_size(path):
 
 def test_report_writes_markdown_and_plots(tmp_path):
     assert main(["baselines", "main", "--out", str(tmp_path / "b.json")]) == 0
+    records = json.loads((tmp_path / "b.json").read_text())
+    records[0]["flip_rate"] = 0.25
+    (tmp_path / "b.json").write_text(json.dumps(records))
     assert main(["report", str(tmp_path / "b.json"), "--out", str(tmp_path / "report")]) == 0
     report = (tmp_path / "report" / "report.md").read_text()
     assert "| oracle | 100.0 | 100.0–100.0 | 100.0 |" in report and "![JOINT" in report
-    for name in ("accuracy_by_bin.png", "joint.png"):
+    assert "Flip rate across rule orders: constant_A 25.0" in report
+    for name in ("accuracy_by_bin.png", "joint.png", "flip_rate.png"):
         path = tmp_path / "report" / name
         assert path.stat().st_size > 5000 and png_size(path) == (1000, 400)
 
