@@ -77,7 +77,6 @@ def _export(args: argparse.Namespace) -> int:
 
 def _overrides(pairs: list[str]) -> dict:
     """``--set depths=2,8 --set seed=3`` into typed config overrides."""
-    from naf_bench.errors import ConfigError
     from naf_bench.generate.config import GenerationConfig
 
     types = {name: field.type for name, field in GenerationConfig.__dataclass_fields__.items()}
@@ -86,11 +85,14 @@ def _overrides(pairs: list[str]) -> dict:
         key, _, value = pair.partition("=")
         if key not in types or not value:
             raise ConfigError(f"--set {pair!r}: expected KEY=VALUE with KEY one of {sorted(types)}")
-        if "tuple" in str(types[key]):
-            items = value.split(",")
-            overrides[key] = tuple(int(x) if "int" in str(types[key]) else x for x in items)
-        else:
-            overrides[key] = int(value) if types[key] in (int, "int") else value
+        try:
+            if "tuple" in str(types[key]):
+                items = value.split(",")
+                overrides[key] = tuple(int(x) if "int" in str(types[key]) else x for x in items)
+            else:
+                overrides[key] = int(value) if types[key] in (int, "int") else value
+        except ValueError as exc:
+            raise ConfigError(f"--set {pair!r}: {types[key]} expected ({exc})") from exc
     return overrides
 
 
