@@ -61,9 +61,17 @@ def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
 
 
 def score_rows(
-    rows: Sequence[Mapping], predictions: Mapping[str, Mapping], name: str = "submission", n_bootstrap: int = 1000
+    rows: Sequence[Mapping],
+    predictions: Mapping[str, Mapping],
+    name: str = "submission",
+    n_bootstrap: int = 1000,
+    extractor: str = SUBMISSION_EXTRACTOR,
 ) -> dict:
-    """The result record of ``predictions`` (id -> {"prediction", "trace"}) on the named-condition ``rows``."""
+    """The result record of ``predictions`` (id -> {"prediction", "trace"}) on the named-condition ``rows``.
+
+    Submissions are read like the reference leaderboard reads them (letters or words); model outputs from
+    lm-eval are read with ``extractor="strict"``, as the tasks themselves read them.
+    """
     named = [row for row in rows if row["gold"] is not None]
     texts = [predictions.get(row["id"], {}).get("prediction") for row in named]
     scores = compute_label_metrics(
@@ -72,7 +80,7 @@ def score_rows(
         conditions=[row["condition"] for row in named],
         program_ids=[row["program_id"] for row in named],
         bins=[row["family"] for row in named],
-        extractor=SUBMISSION_EXTRACTOR,
+        extractor=extractor,
         n_bootstrap=n_bootstrap,
     )
     submitted = [p["prediction"] for p in predictions.values()]
@@ -85,12 +93,10 @@ def score_rows(
         "accuracy": scores["accuracy"],
         "coverage": scores["coverage"],
         "format_valid_rate": (
-            sum(extract_answer(t, SUBMISSION_EXTRACTOR) is not None for t in submitted) / len(submitted)
-            if submitted
-            else 0.0
+            sum(extract_answer(t, extractor) is not None for t in submitted) / len(submitted) if submitted else 0.0
         ),
         "per_semantics": {c: v["strict_accuracy"] for c, v in scores.get("per_condition", {}).items()},
-        "by_bin_semantics": _by_bin_semantics(named, texts),
+        "by_bin_semantics": _by_bin_semantics(named, texts, extractor),
         "joint_per_family": {},
     }
     for family in sorted({row["family"] for row in named}):
@@ -100,16 +106,14 @@ def score_rows(
             [named[i]["gold"] for i in part],
             conditions=[named[i]["condition"] for i in part],
             program_ids=[named[i]["program_id"] for i in part],
-            extractor=SUBMISSION_EXTRACTOR,
+            extractor=extractor,
             n_bootstrap=0,
         ).get("joint")
     traced = [i for i, row in enumerate(named) if predictions.get(row["id"], {}).get("trace")]
     if traced and all("certificate" in named[i] for i in traced):
         proof = compute_proof_metrics(
             [
-                predictions[named[i]["id"]]["trace"]
-                + "\nANSWER: "
-                + (extract_answer(texts[i], SUBMISSION_EXTRACTOR) or "")
+                predictions[named[i]["id"]]["trace"] + "\nANSWER: " + (extract_answer(texts[i], extractor) or "")
                 for i in traced
             ],
             [named[i] for i in traced],
@@ -119,11 +123,11 @@ def score_rows(
     return record
 
 
-def _by_bin_semantics(rows, texts) -> dict:
+def _by_bin_semantics(rows, texts, extractor: str) -> dict:
     cells: dict = {}
     for row, text in zip(rows, texts, strict=True):
         cell = cells.setdefault(row["family"], {}).setdefault(row["condition"], [0, 0])
-        cell[0] += extract_answer(text, SUBMISSION_EXTRACTOR) == row["gold"]
+        cell[0] += extract_answer(text, extractor) == row["gold"]
         cell[1] += 1
     return {family: {c: right / n for c, (right, n) in sorted(by.items())} for family, by in sorted(cells.items())}
 

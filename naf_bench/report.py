@@ -40,7 +40,7 @@ def _from_lm_eval(folder: Path) -> list[dict]:
         generated = [s for task, items in tasks.items() if task != "naf_bench_mc" for s in items]
         rows = {s["doc"]["id"]: s["doc"] for s in generated if s["doc"].get("gold")}
         predictions = {s["doc"]["id"]: {"prediction": s["resps"][0][0]} for s in generated}
-        record = score_rows(list(rows.values()), predictions, name=name) if rows else {"name": name}
+        record = score_rows(list(rows.values()), predictions, name, extractor="strict") if rows else {"name": name}
         if "naf_bench_order" in tasks:
             record["flip_rate"] = _flip_rate(tasks["naf_bench_order"])
         if "naf_bench_mc" in tasks:
