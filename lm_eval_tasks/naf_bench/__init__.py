@@ -1,0 +1,1 @@
+"""The naf_bench tasks: yaml configs and their utils (loaded by lm-eval from this folder)."""
