@@ -31,7 +31,7 @@ from naf_bench.errors import ParseError
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.syntax.analysis import dependencies, relevant_atoms, strongly_connected_components
 from naf_bench.syntax.parse import parse_program
-from naf_bench.verbalize.prompt import SEMANTICS_OF
+from naf_bench.verbalize.prompt import SEMANTICS_OF, gold_letter
 from naf_bench.verbalize.trace import Trace, parse_trace, verdict
 
 AUDIT_CLASSES = ("sound", "contradicted", "unverifiable", "no_derivation")
@@ -59,8 +59,6 @@ def check_steps(response: str, certificate: Certificate, condition: str) -> dict
     flags["linear"] = _linear(trace, program)
     label = certificate.labels[SEMANTICS_OF[condition]]
     expected = verdict(condition, certificate.query, label, certificate.n_stable_models)
-    from naf_bench.verbalize.prompt import gold_letter
-
     flags["connects"] = trace.verdict == expected and trace.answer == gold_letter(condition, certificate.labels)
     return flags
 
@@ -242,8 +240,6 @@ def compute_proof_metrics(
         if condition not in SEMANTICS_OF:
             raise ValueError(f"references[{i}]['condition'] must be a named condition, got {condition!r}")
         certificate = _certificate(reference)
-        from naf_bench.verbalize.prompt import gold_letter
-
         gold = gold_letter(condition, certificate.labels)
         correct.append(extract_answer(prediction, extractor) == gold)
         flags_list.append(check_steps(prediction or "", certificate, condition))

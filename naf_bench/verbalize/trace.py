@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from naf_bench.errors import ParseError
 from naf_bench.syntax.analysis import relevant_atoms
 from naf_bench.syntax.ast import Program
+from naf_bench.verbalize.prompt import SEMANTICS_OF, gold_letter
 
 _WORD = {"T": "true", "F": "false", "u": "undefined"}
 _VALUE = {word: value for value, word in _WORD.items()}
@@ -158,8 +159,6 @@ def render_gold_trace(program: Program, certificate, condition: str) -> str:
     """The certified derivation of ``certificate.query`` under the row's condition ('' for ``none``)."""
     if condition == "none":
         return ""
-    from naf_bench.verbalize.prompt import SEMANTICS_OF, gold_letter
-
     query = certificate.query
     lines = [_step_text(i, step) for i, step in enumerate(derivation(program, query, certificate.wfs_values), 1)]
     if condition in ("cred", "skept"):
