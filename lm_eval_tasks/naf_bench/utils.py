@@ -1,12 +1,12 @@
 """lm-eval glue for naf-bench: documents from our generator, scoring from naf_bench.scoring."""
 
-from collections import Counter, defaultdict
+from collections import Counter
 
 from naf_bench import load_dataset
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import FAMILIES, constraints_of_samples
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import joint_from_items
+from naf_bench.scoring.labels import flip_rate_from_items, joint_from_items
 from naf_bench.verbalize.mitigation import answer_from_translation, render_translation_prompt, render_verify_prompt
 
 
@@ -56,14 +56,7 @@ def joint(items):
 
 
 def flip_rate(items):
-    groups = defaultdict(set)
-    counts = Counter()
-    for program_id, condition, answer in items:
-        if answer is not None:
-            groups[(program_id, condition)].add(answer)
-            counts[(program_id, condition)] += 1
-    flippable = [key for key in groups if counts[key] >= 2]
-    return sum(len(groups[key]) > 1 for key in flippable) / len(flippable) if flippable else 0.0
+    return flip_rate_from_items(items)[0] or 0.0
 
 
 def majority(items):

@@ -23,6 +23,11 @@ _KEYWORDS = (
 )
 
 
+def strip_thinking(text: str) -> str:
+    """The text without ``<think>…</think>`` blocks (an unclosed one runs to the end)."""
+    return _THINK.sub("", text)
+
+
 def _letter(word: str) -> str | None:
     word = word.strip().strip("*.()").upper()
     if word in ("A", "B", "C"):
@@ -39,7 +44,7 @@ def extract_answer(text: str | None, extractor: str = "strict") -> str | None:
         raise ValueError(f"extractor must be one of {EXTRACTORS}, got {extractor!r}")
     if text is None:
         return None
-    visible = _THINK.sub("", text)
+    visible = strip_thinking(text)
     for pattern in (_ANSWER, _FINAL, _LETTER_LINE):
         matches = pattern.findall(visible)
         if matches:

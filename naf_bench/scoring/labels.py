@@ -58,6 +58,17 @@ def joint_from_items(items) -> float | None:
     return _joint(answers, golds)
 
 
+def flip_rate_from_items(items) -> tuple[float | None, int]:
+    """(flip rate, groups) from (program_id, condition, answer) tuples: among (program, condition) groups
+    with at least two parsed answers, the share whose answer is not constant."""
+    groups = defaultdict(list)
+    for program_id, condition, answer in items:
+        if answer is not None:
+            groups[(program_id, condition)].append(answer)
+    flippable = [g for g in groups.values() if len(g) >= 2]
+    return (sum(len(set(g)) > 1 for g in flippable) / len(flippable) if flippable else None), len(flippable)
+
+
 def _joint(answers: dict, golds: dict) -> float | None:
     """answers/golds: program -> {condition: letter}; share of programs with all four readings correct."""
     programs = [p for p in golds if any(c in golds[p] for c in JOINT_CONDITIONS)]
@@ -140,13 +151,9 @@ def _program_metrics(answers, references, conditions, program_ids, variants, maj
         }
         out["baselines_joint"]["majority"] = out["baselines_joint"][f"constant_{majority}"] if majority else None
     else:
-        groups = defaultdict(list)
-        for i, answer in enumerate(answers):
-            if references[i] is not None and answer is not None:
-                groups[(program_ids[i], conditions[i])].append(answer)
-        flippable = [g for g in groups.values() if len(g) >= 2]
-        out["flip_rate"] = sum(len(set(g)) > 1 for g in flippable) / len(flippable) if flippable else None
-        out["n_flip_groups"] = len(flippable)
+        out["flip_rate"], out["n_flip_groups"] = flip_rate_from_items(
+            (program_ids[i], conditions[i], answer) for i, answer in enumerate(answers) if references[i] is not None
+        )
     default = {program_ids[i]: answers[i] for i in range(len(answers)) if conditions[i] == "none"}
     if default:
         wrong = [

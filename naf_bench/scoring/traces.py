@@ -28,14 +28,13 @@ from collections.abc import Mapping, Sequence
 
 from naf_bench.certify import Certificate
 from naf_bench.errors import ParseError
-from naf_bench.scoring.extract import extract_answer
-from naf_bench.syntax.analysis import dependencies, relevant_atoms, strongly_connected_components
+from naf_bench.scoring.extract import extract_answer, strip_thinking
+from naf_bench.syntax.analysis import dependencies, is_recursive, relevant_atoms, strongly_connected_components
 from naf_bench.syntax.parse import parse_program
 from naf_bench.verbalize.prompt import SEMANTICS_OF, gold_letter
 from naf_bench.verbalize.trace import Trace, parse_trace, verdict
 
 AUDIT_CLASSES = ("sound", "contradicted", "unverifiable", "no_derivation")
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 
 
 def _certificate(reference: Mapping) -> Certificate:
@@ -48,7 +47,7 @@ def _certificate(reference: Mapping) -> Certificate:
 def check_steps(response: str, certificate: Certificate, condition: str) -> dict[str, bool]:
     """The four step-checker flags of one response."""
     flags = dict.fromkeys(("parsed", "valid", "linear", "connects"), False)
-    text = _THINK.sub("", response or "").strip()
+    text = strip_thinking(response or "").strip()
     try:
         trace = parse_trace(text)
     except ParseError:
@@ -183,10 +182,8 @@ def stated_value(text: str, atom: str) -> str | None:
 def bridge_atom(program, query: str) -> str | None:
     """Where a negation cycle meets the chain: the first relevant non-recursive atom reading a recursive one."""
     deps = dependencies(program)
-    recursive = set()
-    for component in strongly_connected_components(deps):
-        if len(component) > 1 or component[0] in deps[component[0]]:
-            recursive.update(component)
+    components = strongly_connected_components(deps)
+    recursive = {atom for component in components if is_recursive(component, deps) for atom in component}
     for atom in relevant_atoms(program, query):
         if atom not in recursive and any(d in recursive for d in deps.get(atom, ())):
             return atom
@@ -195,7 +192,7 @@ def bridge_atom(program, query: str) -> str | None:
 
 def audit(response: str, certificate: Certificate, condition: str) -> dict:
     """Trace audit of free-form reasoning: class, and whether a correct skeptical-odd answer is earned."""
-    text = _THINK.sub("", response or "")
+    text = strip_thinking(response or "")
     reasoning = re.sub(r"ANSWER\s*:\s*\S*", "", text).strip()
     label = certificate.labels[SEMANTICS_OF[condition]]
     query_value = stated_value(reasoning, certificate.query)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import product
 
 from naf_bench.solvers.wfs import WFSResult, _Reducts
-from naf_bench.syntax.analysis import dependencies, strongly_connected_components
+from naf_bench.syntax.analysis import dependencies, is_recursive, strongly_connected_components
 from naf_bench.syntax.ast import Program
 
 GUESS_LIMIT = 4096  # candidate assignments at most; larger programs skip this check
@@ -27,7 +27,7 @@ def enumerate_stable_models(program: Program, wfs: WFSResult, guess_limit: int =
     for component in strongly_connected_components(deps):
         atoms = [a for a in component if a in undefined]
         if atoms:
-            steps.append((atoms, len(component) > 1 or component[0] in deps[component[0]]))
+            steps.append((atoms, is_recursive(component, deps)))
     if 2 ** sum(len(atoms) for atoms, recursive in steps if recursive) > guess_limit:
         return None
     rules = program.rules_by_head

@@ -72,6 +72,11 @@ def strongly_connected_components(graph: dict[str, tuple[str, ...]]) -> list[tup
     return components
 
 
+def is_recursive(component: tuple[str, ...], graph: dict[str, tuple[str, ...]]) -> bool:
+    """A component lies on a cycle: it has several atoms, or its one atom depends on itself."""
+    return len(component) > 1 or component[0] in graph.get(component[0], ())
+
+
 def _refine(colors: dict, neighbours: dict) -> dict:
     """Colour refinement to a stable partition; colour ids are canonical (ranked signatures)."""
     while True:
