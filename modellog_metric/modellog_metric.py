@@ -34,7 +34,7 @@ Args (config `label`):
     references (list of str or None): gold letters A/B/C; None for condition `none` (never scored).
     conditions, program_ids, variants, bins (lists, optional): enable per-condition/per-bin accuracy,
         JOINT, flip rate and default correspondence.
-    extractor ("strict" or "reasoning"): how answers are read.
+    extractor ("strict", "flexible" or "reference"): how answers are read (see naf_bench.scoring.extract).
 Args (config `proof`):
     predictions (list of str): reasoning traces.
     references (list of dict): each with the row's `certificate` (JSON) and `condition`.

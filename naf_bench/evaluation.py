@@ -17,7 +17,7 @@ from naf_bench.scoring.labels import JOINT_CONDITIONS, compute_label_metrics
 from naf_bench.scoring.traces import compute_proof_metrics
 
 # Submissions may answer in words, as the reference leaderboard accepts ("yes", "cannot be determined").
-SUBMISSION_EXTRACTOR = "reasoning"
+SUBMISSION_EXTRACTOR = "flexible"
 
 
 def gold_rows(config: str = "hard", split: str = "test", gold: str | Path | None = None) -> list[dict]:

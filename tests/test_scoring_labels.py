@@ -5,7 +5,7 @@ from naf_bench.scoring.labels import compute_label_metrics
 
 
 @pytest.mark.parametrize(
-    ("text", "strict", "reasoning"),
+    ("text", "strict", "flexible"),
     [
         ("ANSWER: B", "B", "B"),
         ("ANSWER: A\nthen ANSWER: C", "C", "C"),
@@ -22,9 +22,9 @@ from naf_bench.scoring.labels import compute_label_metrics
         (None, None, None),
     ],
 )
-def test_extraction(text, strict, reasoning):
+def test_extraction(text, strict, flexible):
     assert extract_answer(text) == strict
-    assert extract_answer(text, "reasoning") == reasoning
+    assert extract_answer(text, "flexible") == flexible
 
 
 def test_unknown_extractor():

@@ -1,61 +1,224 @@
 """Answer extraction from model text: A (definitely yes), B (definitely no), C (cannot be determined).
 
-``strict``: the last ``ANSWER: X`` (after removing ``<think>…</think>``), else a "final answer is X"
-phrase, else a line that is only the letter. Nothing else: no guessing from the last capital letter, so
-an unparseable response is visibly unanswered (None). ``reasoning`` adds the last ``\\boxed{…}`` and a
-keyword reading of the concluding sentence, for reasoning models that answer in their own format.
+Three named modes (lm-eval calls them filters); each returns the letter or None, and None is counted as
+unanswered, never as a wrong letter:
+
+``strict``
+    The last ``ANSWER: X`` (markdown emphasis and parentheses allowed around X), else the last "final answer
+    is X", else the last line that is only the letter. ``<think>…</think>`` is removed first (an unclosed
+    block runs to the end). The instructed format and nothing else.
+``flexible``
+    ``strict``, else the last ``\\boxed{…}`` (a letter or an answer word), else option lines such as
+    ``C. Cannot be determined``, ``**B**`` or ``(A)`` when they all name one letter (a restated option list
+    names three and is ignored), else "the answer is X", else the option wording ("definitely no", "无法确定")
+    or a truth word (true / false / undefined) in the concluding sentence. Hedges such as "the answer is
+    probably A" stay unanswered.
+``reference``
+    The NAF-Bench authors' reasoning extractor, as their tables used it: their instructed-format parser (an
+    ``ANSWER: X`` not followed by a letter, in the visible text and then in the raw text; an answer phrase;
+    a line that is only the letter), then a free-form conclusion about the query atom: the last ``\\boxed{}``,
+    else up to 160 characters after the last "answer"/"conclusion", else the last 200 characters, read for
+    undefined / false / true keywords in that order, the query atom's name meaning true. Only closed
+    ``<think>`` blocks are removed, as theirs does.
+
+Every mode runs in time linear in the text: patterns are anchored on literals, whitespace runs are single
+character classes, and lines are scanned one by one.
 """
 
 from __future__ import annotations
 
 import re
 
-EXTRACTORS = ("strict", "reasoning")
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
-_ANSWER = re.compile(r"ANSWER\s*:\s*\**\s*\(?([ABC])\b", re.IGNORECASE)
-_FINAL = re.compile(r"final answer\s*(?:is|:)\s*[:*\s]*\(?([ABC])\b", re.IGNORECASE)
-_LETTER_LINE = re.compile(r"^\s*\**\(?([ABCabc])[).:]?\**\s*$", re.MULTILINE)
-_BOXED = re.compile(r"\\boxed\{\s*(?:\\text\{)?\s*([^{}]*?)\s*\}?\s*\}")
+EXTRACTORS = ("strict", "flexible", "reference")
+
+# (keyword, letter): a lower-case letter counts only after an upper-case ANSWER ("we answer: a cycle…" is prose)
+_ANSWER = re.compile(r"(answer)[ \t]*:[\s*_]*\(?([ABC])\b", re.IGNORECASE)
+_FINAL = re.compile(r"(final answer)[ \t]*(?:is|:)[\s:*_]*\(?([ABC])\b", re.IGNORECASE)
+_LETTER_ONLY = re.compile(r"[*_(\[]*([ABCabc])[*_)\].:]*")
+_OPTION_LINE = re.compile(r"[#>*_ \t-]*\(?([ABC])(?:\)|\.|:|\*\*|[ \t]*$)[*_ \t]*(.*)")
+_PHRASE = re.compile(r"\bthe answer is[ \t]*[*_(]*([ABC])(?![A-Za-z])", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+
+_OPTION_WORDS = {
+    "A": ("definitely yes", "一定是"),
+    "B": ("definitely no", "一定否"),
+    "C": ("cannot be determined", "can't be determined", "无法确定", "不能确定"),
+}
 _KEYWORDS = (
-    ("C", re.compile(r"cannot be determined|can't be determined|undetermined|undefined|unknown", re.IGNORECASE)),
-    ("B", re.compile(r"\b(?:false|no)\b", re.IGNORECASE)),
-    ("A", re.compile(r"\b(?:true|yes)\b", re.IGNORECASE)),
+    ("C", re.compile(r"cannot be determined|can't be determined|undetermined|undefined|unknown|无法确定")),
+    ("B", re.compile(r"\b(?:false|no)\b")),
+    ("A", re.compile(r"\b(?:true|yes)\b")),
 )
 
 
 def strip_thinking(text: str) -> str:
     """The text without ``<think>…</think>`` blocks (an unclosed one runs to the end)."""
-    return _THINK.sub("", text)
+    lowered, kept, start = text.lower(), [], 0
+    while (opening := lowered.find("<think>", start)) >= 0:
+        kept.append(text[start:opening])
+        closing = lowered.find("</think>", opening + 7)
+        if closing < 0:
+            return "".join(kept)
+        start = closing + 8
+    kept.append(text[start:])
+    return "".join(kept)
 
 
-def _letter(word: str) -> str | None:
-    word = word.strip().strip("*.()").upper()
-    if word in ("A", "B", "C"):
-        return word
+def _boxed(text: str, end_at_first_brace: bool) -> str | None:
+    """The content of the last ``\\boxed{…}``: up to the first ``}`` (the reference's reading) or balanced."""
+    last, start = None, 0
+    while (opening := text.find("\\boxed{", start)) >= 0:
+        content_start = opening + 7
+        if end_at_first_brace:
+            closing = text.find("}", content_start)
+        else:
+            depth, closing = 1, -1
+            for i in range(content_start, min(len(text), content_start + 400)):
+                depth += {"{": 1, "}": -1}.get(text[i], 0)
+                if depth == 0:
+                    closing = i
+                    break
+        if closing < 0:
+            return last
+        last, start = text[content_start:closing], closing + 1
+    return last
+
+
+def _word_letter(word: str) -> str | None:
+    """A letter for a short answer: the letter itself, an option's wording, or a truth word."""
+    word = word.replace("\\text{", "").replace("\\textbf{", "").replace("{", "").replace("}", "")
+    bare = word.strip().strip("*_.():$ ").upper()
+    if bare in ("A", "B", "C"):
+        return bare
+    return _keyword_letter(word.lower())
+
+
+def _keyword_letter(text: str) -> str | None:
+    for letter, words in _OPTION_WORDS.items():
+        if any(w in text for w in words):
+            return letter
     for letter, pattern in _KEYWORDS:
-        if pattern.search(word):
+        if pattern.search(text):
             return letter
     return None
 
 
-def extract_answer(text: str | None, extractor: str = "strict") -> str | None:
-    """The answer letter, or None when the response states none."""
+def _strict(visible: str) -> str | None:
+    for pattern in (_ANSWER, _FINAL):
+        letters = [letter for keyword, letter in pattern.findall(visible) if letter.isupper() or keyword.isupper()]
+        if letters:
+            return letters[-1].upper()
+    for line in reversed(visible.split("\n")):
+        if match := _LETTER_ONLY.fullmatch(line.strip()):
+            return match.group(1).upper()
+    return None
+
+
+def _flexible(visible: str) -> str | None:
+    boxed = _boxed(visible, end_at_first_brace=False)
+    if boxed is not None and (letter := _word_letter(boxed)):
+        return letter
+    named, prose = set(), []
+    for line in visible.split("\n"):
+        match = _OPTION_LINE.match(line)
+        if match and (not match.group(2) or _keyword_letter(match.group(2).lower()) in (None, match.group(1))):
+            named.add(match.group(1))
+        else:
+            prose.append(line)
+    if len(named) == 1:
+        return named.pop()
+    rest = "\n".join(prose)  # option lines naming several letters restate the options: not a conclusion
+    if matches := _PHRASE.findall(rest):
+        return matches[-1].upper()
+    sentences = [s for s in _SENTENCE_END.split(rest.strip()) if s.strip()]
+    return _keyword_letter(sentences[-1].lower()) if sentences else None
+
+
+_REF_ANSWER = re.compile(r"ANSWER:\s*\(?([ABC])\)?(?![A-Za-z])", re.IGNORECASE)
+_REF_PHRASE = re.compile(r"\b(?:final\s+)?answer\b\s*(?:is|:|=|->)\s*\(?([ABC])\)?\b", re.IGNORECASE)
+_REF_SOLE = re.compile(r"\s*\(?([ABC])\)?[.):]?\s*")
+_REF_CUE = re.compile(r"(?:final answer|answer|conclusion)\b", re.IGNORECASE)
+_REF_KEYS = (
+    (
+        "C",
+        (
+            "cannot be determined",
+            "cannot determine",
+            "cannot be established",
+            "cannot conclude",
+            "not be determined",
+            "undefined",
+            "unknown",
+            "insufficient",
+            "indeterminate",
+        ),
+        (),
+    ),
+    ("B", ("not true", "is false", "does not hold", "cannot be true"), (r"\bfalse\b", r"\bno\b")),
+    ("A", ("is true", "holds", "must be true", "definitely yes"), (r"\btrue\b", r"\byes\b")),
+)
+
+
+def _strip_closed_thinking(text: str) -> str:
+    """The reference's removal: closed ``<think>…</think>`` blocks only, case-sensitive."""
+    kept, start = [], 0
+    while (opening := text.find("<think>", start)) >= 0:
+        closing = text.find("</think>", opening + 7)
+        if closing < 0:
+            break
+        kept.append(text[start:opening])
+        start = closing + 8
+    kept.append(text[start:])
+    return "".join(kept)
+
+
+def _reference(text: str, query: str) -> str | None:
+    visible = _strip_closed_thinking(text)
+    for pattern in (_REF_ANSWER, _REF_PHRASE):
+        for source in (visible, text):
+            if matches := pattern.findall(source):
+                return matches[-1].upper()
+    for line in reversed(visible.splitlines()):
+        if match := _REF_SOLE.fullmatch(line):
+            return match.group(1).upper()
+    if not text:
+        return None
+    boxed = _boxed(visible, end_at_first_brace=True)
+    if boxed is not None:
+        candidate = boxed.strip()
+    elif cues := list(_REF_CUE.finditer(visible)):
+        end = cues[-1].end()
+        end += len(visible[end:]) - len(visible[end:].lstrip())
+        if visible[end : end + 1] in (":", "-"):
+            end += 1
+            end += len(visible[end:]) - len(visible[end:].lstrip())
+        candidate = visible[end : end + 160]
+    else:
+        candidate = visible[-200:]
+    bare = candidate.strip().strip(".):(").upper()
+    if bare in ("A", "B", "C"):
+        return bare
+    lowered = candidate.lower()
+    for letter, phrases, patterns in _REF_KEYS:
+        if any(p in lowered for p in phrases) or any(re.search(p, lowered) for p in patterns):
+            return letter
+    return "A" if re.search(rf"\b{re.escape(query)}\b", candidate) else None
+
+
+def extract_answer(text: str | None, extractor: str = "strict", *, query: str = "q") -> str | None:
+    """The answer letter under the named extractor, or None when the response states none.
+
+    ``query`` (the queried atom) is read only by the ``reference`` extractor, which takes a bare mention of
+    the query atom in the conclusion as "true".
+    """
     if extractor not in EXTRACTORS:
         raise ValueError(f"extractor must be one of {EXTRACTORS}, got {extractor!r}")
     if text is None:
         return None
+    if extractor == "reference":
+        return _reference(text, query)
     visible = strip_thinking(text)
-    for pattern in (_ANSWER, _FINAL, _LETTER_LINE):
-        matches = pattern.findall(visible)
-        if matches:
-            return matches[-1].upper()
-    if extractor == "reasoning":
-        boxed = _BOXED.findall(visible)
-        if boxed and (letter := _letter(boxed[-1])):
-            return letter
-        sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", visible.strip()) if s.strip()]
-        if sentences:
-            for letter, pattern in _KEYWORDS:
-                if pattern.search(sentences[-1]):
-                    return letter
-    return None
+    letter = _strict(visible)
+    if letter is None and extractor == "flexible":
+        letter = _flexible(visible)
+    return letter
