@@ -18,7 +18,7 @@ def test_load_dataset_generates_then_reads_the_cache(cache):
     assert dataset["test"].num_rows == 600
     assert dataset["test"].features == features()
     first = dataset["test"][0]
-    assert first["id"] == "prod-control-i0-none::none" and first["gold"] is None
+    assert first["id"] == "nb-main-control-i0-none::none" and first["gold"] is None
     cached = builder("main", cache_dir=cache)
     assert cached.info.splits["test"].num_examples == 600  # prepared already: read back, not regenerated
     assert naf_bench.load_dataset("main", cache_dir=cache)["test"].to_list() == dataset["test"].to_list()
