@@ -341,7 +341,8 @@ FIELD_DOCS = {
     "so no id names a reference program (`-o{k}` marks rule order k)",
     "program_id": "shared by all rows of one program (the reference's `rec_id`); JOINT groups by it",
     "config": "the config the row belongs to",
-    "family": "divergence bin (control, even_one_sided, odd, even_both_sided) or leaderboard family "
+    "family": "divergence bin (control, even_one_sided, odd, even_both_sided; wfs44 adds control_false FFFF and "
+    "even_conjunctive FFuloop) or leaderboard family "
     "(cnf, decided, loopy, parity, coupled, control; the id names the tier, e.g. cnf_n8)",
     "condition": "none (C0, no semantics named), closed_world (scored against SLDNF), cred, skept, wfs",
     "gold": "A/B/C under the row's condition; null for `none`",

@@ -269,3 +269,15 @@ def test_training_and_evaluation_draw_from_disjoint_halves():
 def test_prefixes_never_take_a_reference_format():
     with pytest.raises(ConfigError, match="prefix must start with 'nb-'"):
         get_config("main", prefix="prod")
+
+
+def test_score_records_slice_accuracy_by_distance(main_rows):
+    from naf_bench.evaluation import constant_predictions, score_rows
+
+    record = score_rows(main_rows, constant_predictions(main_rows)["constant_C"], n_bootstrap=0)
+    assert record["by_distance_semantics"] == {
+        0: dict.fromkeys(("closed_world", "cred", "skept", "wfs"), 0.0),
+        2: {"closed_world": 1.0, "cred": 0.0, "skept": 0.0, "wfs": 1.0},
+    }
+    without = [{k: v for k, v in row.items() if k != "distance"} for row in main_rows]
+    assert "by_distance_semantics" not in score_rows(without, {}, n_bootstrap=0)

@@ -82,9 +82,11 @@ class CellStats:
 def is_training_key(key: str) -> bool:
     """The half of the canonical-key space that training splits draw from; evaluation splits use the other.
 
-    A fixed hash partition keeps every training program (``sft``, any ``train`` split) out of every evaluation
-    config (``main``, ``zh``, ``order``, ``framing``, ``wfs44``, ``sweep``, any test split), whatever the
-    seeds, sizes and overrides, without generating the other configs first.
+    A fixed hash partition keeps every training program of a bin config (``sft``, any ``train`` split) out of
+    every evaluation config (``main``, ``zh``, ``order``, ``framing``, ``wfs44``, ``sweep``, any test split),
+    whatever the seeds, sizes and overrides, without generating the other configs first. The leaderboard
+    families need no partition: their query's one rule is positive, a bin program's reads the chain negated,
+    so no family program is a bin program; ``seen`` keeps their own splits apart.
     """
     return hashlib.sha256(key.encode()).digest()[0] % 2 == 1
 

@@ -146,7 +146,9 @@ CONFIGS: dict[str, GenerationConfig] = {
             "wfs44",
             "44 structurally diverse WFS programs (E6, the mitigation set): even cycles of length 2, 4 and 6 with "
             "conjunctive support (the query needs an atom of each side: FFuloop) or disjunctive support (either "
-            "side: TTuloop), 4 programs each, and 20 controls (10 answered yes, 10 no); gold A 10 / B 10 / C 24.",
+            "side: TTuloop), 4 programs each, and 20 controls (10 answered yes, 10 no); gold A 10 / B 10 / C 24, "
+            "so always-C scores 54.5%. Unlike the authors' bare gadgets, each sits under a depth-3 negated chain and "
+            "a width-2 block as in the main set, and the controls are such chains rather than default/stack templates.",
             prefix="nb-wfs44",
             depths=(3,),
             widths=(2,),
@@ -158,7 +160,8 @@ CONFIGS: dict[str, GenerationConfig] = {
         GenerationConfig(
             "sft",
             "Fine-tuning rows: chat messages whose assistant turn is the certified gold trace and 'ANSWER: X', "
-            "spanning the abstract and the three narrative framings; train and validation are disjoint.",
+            "spanning the abstract and the three narrative framings; train and validation are disjoint, and their "
+            "programs come from the training half of the canonical-key partition, so none is in an evaluation config.",
             prefix="nb-sft",
             programs_per_cell=8,
             conditions=("closed_world", "cred", "skept", "wfs"),
