@@ -89,9 +89,11 @@ def _overrides(pairs: list[str]) -> dict:
             if "tuple" in str(types[key]):
                 items = value.split(",")
                 overrides[key] = tuple(int(x) if "int" in str(types[key]) else x for x in items)
+            elif types[key] in (bool, "bool"):
+                overrides[key] = {"true": True, "false": False}[value.lower()]
             else:
                 overrides[key] = int(value) if types[key] in (int, "int") else value
-        except ValueError as exc:
+        except (ValueError, KeyError) as exc:
             raise ConfigError(f"--set {pair!r}: {types[key]} expected ({exc})") from exc
     return overrides
 

@@ -125,6 +125,7 @@ def test_item_seeds_are_hashed_not_offset():
         ({"language": "fr"}, "unknown language 'fr'"),
         ({"depths": (0,)}, "depths must be >= 1"),
         ({"depth": 3}, "unknown config fields ['depth']"),
+        ({"training": "0"}, "training must be true or false, got '0'"),
     ],
 )
 def test_bad_configs_raise(overrides, message):
@@ -281,3 +282,12 @@ def test_score_records_slice_accuracy_by_distance(main_rows):
     }
     without = [{k: v for k, v in row.items() if k != "distance"} for row in main_rows]
     assert "by_distance_semantics" not in score_rows(without, {}, n_bootstrap=0)
+
+
+def test_training_is_set_from_the_command_line_as_a_bool():
+    from naf_bench.cli import _overrides
+
+    assert _overrides(["training=true", "splits=train"]) == {"training": True, "splits": ("train",)}
+    assert get_config("main", **_overrides(["training=True"])).is_training("test")
+    with pytest.raises(ConfigError, match="training=0"):
+        _overrides(["training=0"])

@@ -72,6 +72,8 @@ class GenerationConfig:
             problems.append(
                 f"programs_per_split needs 77 or 192 per split {self.splits}, got {self.programs_per_split}"
             )
+        if not isinstance(self.training, bool):
+            problems.append(f"training must be true or false, got {self.training!r}")
         if self.n_orders < 1:
             problems.append(f"n_orders must be >= 1, got {self.n_orders}")
         if problems:
