@@ -70,7 +70,7 @@ def _certify(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from naf_bench.dataset import export
 
-    out = export(args.out, tuple(args.configs), cache_dir=args.cache_dir)
+    out = export(args.out, tuple(args.configs), cache_dir=args.cache_dir, include_test_gold=args.include_test_gold)
     print(f"wrote {out} (configs: {', '.join(args.configs)}); load it with datasets.load_dataset({str(out)!r}, CONFIG)")
     return 0
 
@@ -89,9 +89,11 @@ def _overrides(pairs: list[str]) -> dict:
             if "tuple" in str(types[key]):
                 items = value.split(",")
                 overrides[key] = tuple(int(x) if "int" in str(types[key]) else x for x in items)
+            elif types[key] in (bool, "bool"):
+                overrides[key] = {"true": True, "false": False}[value.lower()]
             else:
                 overrides[key] = int(value) if types[key] in (int, "int") else value
-        except ValueError as exc:
+        except (ValueError, KeyError) as exc:
             raise ConfigError(f"--set {pair!r}: {types[key]} expected ({exc})") from exc
     return overrides
 
@@ -221,6 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", required=True, help="folder to write (name it naf-bench for the familiar load)")
     export.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS), metavar="CONFIG")
     export.add_argument("--cache-dir", help="datasets cache folder (default: the datasets default)")
+    export.add_argument(
+        "--include-test-gold", action="store_true", help="keep the gold of hard test (withheld by default; private use)"
+    )
     export.set_defaults(run=_export)
 
     generate = commands.add_parser("generate", help="generate and certify a config's rows")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from naf_bench.errors import ConfigError
 from naf_bench.generate.algorithm import CellStats, Instance, generate_cell, generate_tier
-from naf_bench.generate.bins import Cell
+from naf_bench.generate.bins import Cell, distance
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
 from naf_bench.generate.families import TIERS, Tier, tier_counts
 from naf_bench.syntax.render import render_asp
@@ -48,6 +48,7 @@ def features():
             "gold": string,
             "labels": {key: string for key in LABEL_KEYS},
             "signature": string,
+            "distance": int32,
             "program": string,
             "query": string,
             "depth": int32,
@@ -79,7 +80,9 @@ def generate_instances(
                 instances.extend(kept)
         return instances, stats
     for cell, count in config.cells():
-        kept, cell_stats = generate_cell(config.seed, config.name, split, cell, count, seen, config.n_orders)
+        kept, cell_stats = generate_cell(
+            config.seed, config.name, split, cell, count, seen, config.n_orders, training=config.is_training(split)
+        )
         instances.extend(kept)
         stats[cell] = cell_stats
     return instances, stats
@@ -106,6 +109,7 @@ def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> I
                 "gold": gold_letter(condition, certificate.labels),
                 "labels": dict(certificate.labels),
                 "signature": certificate.signature,
+                "distance": distance(certificate.labels),
                 "program": render_asp(program),
                 "query": instance.query,
                 "depth": instance.cell.depth,
@@ -216,18 +220,51 @@ def load_dataset(config: str = "main", cache_dir: str | None = None, **overrides
     return dataset_builder.as_dataset()
 
 
-def export(out: str | Path, configs: tuple[str, ...] = tuple(CONFIGS), cache_dir: str | None = None) -> Path:
-    """Write a Hub-style dataset folder: ``data/<config>/<split>-00000-of-00001.parquet`` and ``README.md``."""
+# Splits released without their answers, as the paper's leaderboard releases its hard test split.
+WITHHELD = {"hard": ("test",)}
+
+
+def withhold_gold(row: dict) -> dict:
+    """The row as a hidden test split releases it: prompt and provenance, nothing that gives the answer away."""
+    return {
+        **row,
+        "gold": None,
+        "labels": dict.fromkeys(LABEL_KEYS),
+        "signature": None,
+        "distance": None,
+        "n_stable_models": None,
+        "effort": dict.fromkeys(EFFORT_KEYS),  # a spent inference limit would reveal the SLDNF loop
+        "certificate": None,
+        "gold_trace": None,
+        "messages": row["messages"][:1],
+    }
+
+
+def export(
+    out: str | Path,
+    configs: tuple[str, ...] = tuple(CONFIGS),
+    cache_dir: str | None = None,
+    include_test_gold: bool = False,
+) -> Path:
+    """Write a Hub-style dataset folder: ``data/<config>/<split>-00000-of-00001.parquet`` and ``README.md``.
+
+    The splits in ``WITHHELD`` are written without gold unless ``include_test_gold`` (for private use).
+    """
     out = Path(out)
     entries = []
     for name in configs:
         dataset = load_dataset(name, cache_dir)
         files = []
         for split, part in dataset.items():
+            withheld = not include_test_gold and split in WITHHELD.get(name, ())
+            if withheld:
+                part = part.map(withhold_gold, features=part.features)
             path = out / "data" / name / f"{split}-00000-of-00001.parquet"
             path.parent.mkdir(parents=True, exist_ok=True)
             part.to_parquet(str(path))
-            files.append({"split": split, "path": f"data/{name}/{split}-*.parquet", "rows": len(part)})
+            files.append(
+                {"split": split, "path": f"data/{name}/{split}-*.parquet", "rows": len(part), "gold_withheld": withheld}
+            )
         entries.append((CONFIGS[name], files))
     (out / "README.md").write_text(dataset_card(entries), encoding="utf-8")
     return out
@@ -250,6 +287,16 @@ def dataset_card(entries) -> str:
         for config, files in entries
     )
     fields_doc = "\n".join(f"| `{name}` | {doc} |" for name, doc in FIELD_DOCS.items())
+    withheld = [f"`{config.name}` {f['split']}" for config, files in entries for f in files if f["gold_withheld"]]
+    gold_note = (
+        f"\n\n**Gold withheld** from {', '.join(withheld)}, as the paper's leaderboard releases it: `gold`, `labels`, "
+        "`signature`, `distance`, `n_stable_models`, `effort`, `certificate` and `gold_trace` are null and `messages` "
+        "holds the user turn only. `naf-bench score SUBMISSION.jsonl` scores against the gold the generator "
+        "regenerates (or `--gold FILE.jsonl`, a private gold file from `naf-bench generate hard --split test --out "
+        "FILE.jsonl`); `naf-bench export --include-test-gold` writes the gold for private use."
+        if withheld
+        else ""
+    )
     return (
         "\n".join(yaml)
         + f"""
@@ -260,7 +307,8 @@ Ground normal logic programs, each certified under four readings of default nega
 `loop` for non-termination), the well-founded semantics (`u` for undefined), and credulous and skeptical
 stable models — rendered into prompts whose answer is A (definitely yes), B (definitely no) or
 C (cannot be determined). Generated by [naf-bench](https://github.com/14H034160212/NAFBench)-compatible code:
-ids, labels and signatures use the reference implementation's formats.
+labels and signatures use the reference implementation's formats; ids follow its layout under an `nb-` prefix,
+so that no id names one of the reference's programs.
 
 ```python
 import datasets
@@ -271,7 +319,7 @@ ds = datasets.load_dataset("naf-bench", "main")  # from the folder that contains
 
 | config | rows | content |
 |---|---|---|
-{sizes}
+{sizes}{gold_note}
 
 ## Fields
 
@@ -289,15 +337,19 @@ ds = datasets.load_dataset("naf-bench", "main")  # from the folder that contains
 
 
 FIELD_DOCS = {
-    "id": "`{prefix}-{family}-i{index}-{condition}::{condition}` (reference format; `-o{k}` marks rule order k)",
+    "id": "`nb-{config}-{family}-i{index}-{condition}::{condition}`: the reference's layout under an `nb-` prefix, "
+    "so no id names a reference program (`-o{k}` marks rule order k)",
     "program_id": "shared by all rows of one program (the reference's `rec_id`); JOINT groups by it",
     "config": "the config the row belongs to",
-    "family": "divergence bin (control, even_one_sided, odd, even_both_sided) or leaderboard family "
+    "family": "divergence bin (control, even_one_sided, odd, even_both_sided; wfs44 adds control_false FFFF and "
+    "even_conjunctive FFuloop) or leaderboard family "
     "(cnf, decided, loopy, parity, coupled, control; the id names the tier, e.g. cnf_n8)",
     "condition": "none (C0, no semantics named), closed_world (scored against SLDNF), cred, skept, wfs",
     "gold": "A/B/C under the row's condition; null for `none`",
     "labels": "certified labels: cred/skept T|F, wfs T|F|u, sldnf T|F|loop",
     "signature": "cred+skept+wfs+sldnf, e.g. FTuloop",
+    "distance": "divergence distance (Figure 1): how many of the cred, skept and wfs gold letters differ from the "
+    "closed_world one, 0-3; 0 when the four readings agree (controls, decided), 2 on the four divergence bins",
     "program": "the program in ASP syntax, rules in the order the prompt lists them",
     "query": "the queried atom",
     "depth": "length of the negated chain from the query (hard: of the padding chain)",

@@ -1,8 +1,9 @@
 """Scoring of whole runs: leaderboard submissions, baselines, and the shared result record for reports.
 
 A result record (a dict) holds JOINT with its program-clustered interval, per-prompt (strict) accuracy,
-accuracy over parsed answers, coverage, format-valid rate, accuracy per semantics and per bin x semantics,
-JOINT per family, and — when traces are given — the trace audit and the step checker's scores.
+accuracy over parsed answers, coverage, format-valid rate, accuracy per semantics, per bin x semantics and per
+divergence distance x semantics, JOINT per family, and — when traces are given — the trace audit and the step
+checker's scores.
 """
 
 from __future__ import annotations
@@ -99,6 +100,8 @@ def score_rows(
         "by_bin_semantics": _by_bin_semantics(named, texts, extractor),
         "joint_per_family": {},
     }
+    if named and all(row.get("distance") is not None for row in named):
+        record["by_distance_semantics"] = _by_bin_semantics(named, texts, extractor, column="distance")
     for family in sorted({row["family"] for row in named}):
         part = [i for i, row in enumerate(named) if row["family"] == family]
         record["joint_per_family"][family] = compute_label_metrics(
@@ -123,10 +126,11 @@ def score_rows(
     return record
 
 
-def _by_bin_semantics(rows, texts, extractor: str) -> dict:
+def _by_bin_semantics(rows, texts, extractor: str, column: str = "family") -> dict:
+    """Accuracy per (``column`` value: bin or distance) x condition."""
     cells: dict = {}
     for row, text in zip(rows, texts, strict=True):
-        cell = cells.setdefault(row["family"], {}).setdefault(row["condition"], [0, 0])
+        cell = cells.setdefault(row[column], {}).setdefault(row["condition"], [0, 0])
         cell[0] += extract_answer(text, extractor) == row["gold"]
         cell[1] += 1
     return {family: {c: right / n for c, (right, n) in sorted(by.items())} for family, by in sorted(cells.items())}

@@ -40,7 +40,8 @@ def main() -> None:
         print(
             f"  {bin_name:<16} attempts {attempts:5d}  rejection rate {rejected / attempts:6.1%}  (wrong signature "
             f"{sum(c.wrong_signature for c in cells)}, duplicates {sum(c.duplicates for c in cells)}, "
-            f"order-sensitive {sum(c.order_sensitive for c in cells)})"
+            f"order-sensitive {sum(c.order_sensitive for c in cells)}; left to the other side of the "
+            f"training/evaluation partition {sum(c.other_side for c in cells)})"
         )
 
 

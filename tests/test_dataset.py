@@ -18,7 +18,7 @@ def test_load_dataset_generates_then_reads_the_cache(cache):
     assert dataset["test"].num_rows == 600
     assert dataset["test"].features == features()
     first = dataset["test"][0]
-    assert first["id"] == "prod-control-i0-none::none" and first["gold"] is None
+    assert first["id"] == "nb-main-control-i0-none::none" and first["gold"] is None
     cached = builder("main", cache_dir=cache)
     assert cached.info.splits["test"].num_examples == 600  # prepared already: read back, not regenerated
     assert naf_bench.load_dataset("main", cache_dir=cache)["test"].to_list() == dataset["test"].to_list()
@@ -56,3 +56,29 @@ def test_export_command(cache, tmp_path, capsys):
     assert sorted(set(zip(sweep["depth"], sweep["width"], strict=True))) == [
         (d, w) for d in (2, 8, 16) for w in (0, 4, 8)
     ]
+
+
+def test_export_withholds_the_gold_of_hard_test(cache, tmp_path):
+    out = export(tmp_path / "naf-bench", configs=("hard",), cache_dir=cache)
+    card = (out / "README.md").read_text()
+    assert "**Gold withheld** from `hard` test" in card and "--include-test-gold" in card
+    hub = datasets.load_dataset(str(out), "hard", cache_dir=str(tmp_path / "hub"))
+    test, train = hub["test"].to_list(), hub["train"].to_list()
+    assert len(test) == 385 and {r["id"][:8] for r in test} == {"nb-hard-"}
+    for row in test:
+        assert row["gold"] is row["signature"] is row["certificate"] is row["gold_trace"] is row["distance"] is None
+        assert set(row["labels"].values()) == set(row["effort"].values()) == {None}
+        assert [m["role"] for m in row["messages"]] == ["user"] and row["prompt"]
+    assert {r["gold"] for r in train} == {None, "A", "B", "C"} and all(r["certificate"] for r in train)
+    private = export(tmp_path / "private", configs=("hard",), cache_dir=cache, include_test_gold=True)
+    assert "Gold withheld" not in (private / "README.md").read_text()
+    full = datasets.load_dataset(str(private), "hard", cache_dir=str(tmp_path / "hub2"))["test"]
+    assert full.to_list() == naf_bench.load_dataset("hard", cache_dir=cache)["test"].to_list()
+
+
+def test_baselines_on_wfs44_print_the_constant_answers(capsys):
+    assert main(["baselines", "wfs44"]) == 0
+    lines = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines() if line.strip()}
+    # columns: JOINT acc cover closed_world cred skept wfs; wfs44 asks only under wfs (gold A 10 / B 10 / C 24)
+    assert [lines[f"constant_{x}"][-1] for x in "ABC"] == ["22.7", "22.7", "54.5"]
+    assert lines["oracle"][-1] == "100.0"

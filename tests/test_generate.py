@@ -7,8 +7,8 @@ import pytest
 
 from naf_bench import ConfigError, certify
 from naf_bench.dataset import build_rows, rows_json
-from naf_bench.generate.algorithm import generate_cell
-from naf_bench.generate.bins import BINS, Cell, assemble
+from naf_bench.generate.algorithm import generate_cell, is_training_key
+from naf_bench.generate.bins import BINS, Cell, assemble, distance
 from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.generate.seeds import item_seed
 from naf_bench.syntax import canonical_key, parse_program
@@ -125,6 +125,7 @@ def test_item_seeds_are_hashed_not_offset():
         ({"language": "fr"}, "unknown language 'fr'"),
         ({"depths": (0,)}, "depths must be >= 1"),
         ({"depth": 3}, "unknown config fields ['depth']"),
+        ({"training": "0"}, "training must be true or false, got '0'"),
     ],
 )
 def test_bad_configs_raise(overrides, message):
@@ -151,12 +152,25 @@ def test_framing_config_renders_each_group_three_ways():
         assert len({r["gold"] for r in group}) == 1 and len({r["prompt"] for r in group}) == 3
 
 
-def test_wfs44_spans_cycle_lengths_and_support():
+def test_wfs44_is_the_papers_set():
     rows = [r for r in build_rows(get_config("wfs44"))["test"] if r["condition"] == "wfs"]
     assert len(rows) == 44
-    assert Counter(r["family"] for r in rows) == {"control": 8, "even_one_sided": 15, "odd": 6, "even_both_sided": 15}
-    assert {r["cycle_len"] for r in rows if r["family"].startswith("even")} == {2, 4, 6}
-    assert Counter(r["gold"] for r in rows) == {"A": 8, "C": 36}
+    assert Counter(r["family"] for r in rows) == {
+        "control": 10,
+        "control_false": 10,
+        "even_conjunctive": 12,
+        "even_both_sided": 12,
+    }
+    assert Counter((r["family"], r["cycle_len"]) for r in rows if r["family"].startswith("even")) == {
+        (support, k): 4 for support in ("even_conjunctive", "even_both_sided") for k in (2, 4, 6)
+    }
+    assert {r["family"]: r["signature"] for r in rows} == {
+        "control": "TTTT",
+        "control_false": "FFFF",
+        "even_conjunctive": "FFuloop",
+        "even_both_sided": "TTuloop",
+    }
+    assert Counter(r["gold"] for r in rows) == {"A": 10, "B": 10, "C": 24}
 
 
 def test_sft_rows_are_chats_ending_in_the_answer():
@@ -179,7 +193,7 @@ def test_hard_splits_sizes_and_disjointness(hard_rows):
     keys = {split: {canonical_key(parse_program(r["program"]), "q") for r in rows} for split, rows in hard_rows.items()}
     assert [len(k) for k in keys.values()] == [192, 77, 77]
     assert not (keys["train"] & keys["validation"] or keys["train"] & keys["test"] or keys["validation"] & keys["test"])
-    assert hard_rows["test"][0]["id"] == "hv3-cnf_n8-i0-none::none"
+    assert hard_rows["test"][0]["id"] == "nb-hard-cnf_n8-i0-none::none"
 
 
 def test_hard_families_have_their_signatures(hard_rows):
@@ -201,3 +215,79 @@ def test_cnf_needs_search_and_controls_do_not(hard_rows):
         if row["family"] in ("cnf", "control") and row["condition"] == "none":
             conflicts = search_conflicts(parse_program(row["program"]))
             assert (conflicts > 0) == (row["family"] == "cnf"), row["id"]
+
+
+def test_supporting_facts_are_distinct_atoms_at_a_fixed_total():
+    spreads = set()
+    for seed in range(30):
+        program = assemble(Cell(5, 4, "even_both_sided", 4), random.Random(seed))
+        assert len(set(program.rules)) == len(program.rules), seed
+        facts = [rule.head for rule in program.rules if not rule.body]
+        assert len(facts) == len(set(facts)) == 2 * 4 + 1  # the supporting facts and the guard, each once
+        supported = [r for r in program.rules if r.body and all(lit.positive and lit.atom in facts for lit in r.body)]
+        assert sum(len(r.body) for r in supported) == 8 and len(supported) == 4
+        spreads.add(tuple(sorted(len(r.body) for r in supported)))
+    assert len(spreads) > 2  # the spread varies; the total does not
+
+
+@pytest.mark.parametrize(
+    ("labels", "expected"),
+    [
+        ({"cred": "T", "skept": "T", "wfs": "T", "sldnf": "T"}, 0),
+        ({"cred": "F", "skept": "F", "wfs": "F", "sldnf": "F"}, 0),
+        ({"cred": "T", "skept": "F", "wfs": "u", "sldnf": "loop"}, 2),
+        ({"cred": "F", "skept": "F", "wfs": "F", "sldnf": "loop"}, 3),
+        ({"cred": "T", "skept": "T", "wfs": "u", "sldnf": "T"}, 1),
+    ],
+)
+def test_distance_counts_readings_off_the_closed_world_answer(labels, expected):
+    assert distance(labels) == expected
+
+
+def test_rows_carry_their_distance(main_rows, hard_rows):
+    assert {(r["family"], r["distance"]) for r in main_rows} == {
+        ("control", 0),
+        ("even_one_sided", 2),
+        ("odd", 2),
+        ("even_both_sided", 2),
+    }
+    assert {r["distance"] for r in hard_rows["test"] if r["family"] == "decided"} == {0}
+    assert {r["distance"] for r in hard_rows["test"] if r["family"] == "loopy"} == {3}
+
+
+def test_training_and_evaluation_draw_from_disjoint_halves():
+    small = {"depths": (2,), "widths": (2,), "programs_per_cell": 2}
+    evaluation = build_rows(get_config("main", **small))["test"]
+    training = [r for rows in build_rows(get_config("sft", **small)).values() for r in rows]
+    evaluation_keys = {canonical_key(parse_program(r["program"]), "q") for r in evaluation}
+    training_keys = {canonical_key(parse_program(r["program"]), "q") for r in training}
+    assert len(evaluation_keys) == 8 and len(training_keys) == 16
+    assert not any(is_training_key(k) for k in evaluation_keys) and all(map(is_training_key, training_keys))
+    assert get_config("main").is_training("train") and not get_config("main").is_training("test")
+    assert get_config("sft").is_training("validation")
+
+
+def test_prefixes_never_take_a_reference_format():
+    with pytest.raises(ConfigError, match="prefix must start with 'nb-'"):
+        get_config("main", prefix="prod")
+
+
+def test_score_records_slice_accuracy_by_distance(main_rows):
+    from naf_bench.evaluation import constant_predictions, score_rows
+
+    record = score_rows(main_rows, constant_predictions(main_rows)["constant_C"], n_bootstrap=0)
+    assert record["by_distance_semantics"] == {
+        0: dict.fromkeys(("closed_world", "cred", "skept", "wfs"), 0.0),
+        2: {"closed_world": 1.0, "cred": 0.0, "skept": 0.0, "wfs": 1.0},
+    }
+    without = [{k: v for k, v in row.items() if k != "distance"} for row in main_rows]
+    assert "by_distance_semantics" not in score_rows(without, {}, n_bootstrap=0)
+
+
+def test_training_is_set_from_the_command_line_as_a_bool():
+    from naf_bench.cli import _overrides
+
+    assert _overrides(["training=true", "splits=train"]) == {"training": True, "splits": ("train",)}
+    assert get_config("main", **_overrides(["training=True"])).is_training("test")
+    with pytest.raises(ConfigError, match="training=0"):
+        _overrides(["training=0"])

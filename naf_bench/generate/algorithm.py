@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from naf_bench.certify import Certificate, certify
@@ -37,6 +38,7 @@ class CellStats:
     duplicates: int = 0
     uncertifiable: int = 0
     order_sensitive: int = 0
+    other_side: int = 0  # canonical key on the other side of the training/evaluation partition (by design)
     signatures: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -49,7 +51,8 @@ class CellStats:
         if self.attempts >= budget * count:
             raise ConfigError(
                 f"{what} yielded {kept} of {count} distinct programs in {self.attempts} attempts "
-                f"(signatures seen: {self.signatures}, duplicates: {self.duplicates}); ask for fewer"
+                f"(signatures seen: {self.signatures}, duplicates: {self.duplicates}, "
+                f"left to the other side of the training/evaluation partition: {self.other_side}); ask for fewer"
             )
         self.attempts += 1
         return self.attempts - 1
@@ -63,12 +66,29 @@ class CellStats:
         self.signatures[certificate.signature] = self.signatures.get(certificate.signature, 0) + 1
         return certificate
 
-    def unseen_key(self, program: Program, seen: set[str]) -> str | None:
-        key = canonical_key(program, "q")
+    def on_side(self, key: str, training: bool) -> bool:
+        if is_training_key(key) != training:
+            self.other_side += 1
+            return False
+        return True
+
+    def unseen(self, key: str, seen: set[str]) -> bool:
         if key in seen:
             self.duplicates += 1
-            return None
-        return key
+            return False
+        return True
+
+
+def is_training_key(key: str) -> bool:
+    """The half of the canonical-key space that training splits draw from; evaluation splits use the other.
+
+    A fixed hash partition keeps every training program of a bin config (``sft``, any ``train`` split) out of
+    every evaluation config (``main``, ``zh``, ``order``, ``framing``, ``wfs44``, ``sweep``, any test split),
+    whatever the seeds, sizes and overrides, without generating the other configs first. The leaderboard
+    families need no partition: their query's one rule is positive, a bin program's reads the chain negated,
+    so no family program is a bin program; ``seen`` keeps their own splits apart.
+    """
+    return hashlib.sha256(key.encode()).digest()[0] % 2 == 1
 
 
 def generate_cell(
@@ -80,12 +100,14 @@ def generate_cell(
     seen: set[str],
     n_orders: int = 1,
     max_attempts_per_item: int = 50,
+    training: bool = False,
 ) -> tuple[list[Instance], CellStats]:
     """``count`` certified programs of ``cell`` whose signature is the bin's and whose key is unseen.
 
     ``seen`` holds the canonical keys already used (across cells and splits) and is updated. With
     ``n_orders`` > 1 every seeded rule order is certified too, and a program is kept only if its labels
-    (SLDNF included) are the same under all of them.
+    (SLDNF included) are the same under all of them. Only keys on the ``training`` side of
+    :func:`is_training_key` are kept.
     """
     target = BINS[cell.bin]
     kept: list[Instance] = []
@@ -94,14 +116,16 @@ def generate_cell(
         attempt = stats.next_attempt(f"cell {cell}", len(kept), count, max_attempts_per_item)
         coordinates = (root_seed, config, split, cell.bin, cell.depth, cell.width, cell.cycle_len, attempt)
         program = assemble(cell, item_rng(*coordinates))
+        key = canonical_key(program, "q")
+        if not stats.on_side(key, training):
+            continue
         certificate = stats.certified(program)
         if certificate is None:
             continue
         if certificate.signature != target:
             stats.wrong_signature += 1
             continue
-        key = stats.unseen_key(program, seen)
-        if key is None:
+        if not stats.unseen(key, seen):
             continue
         seed = item_seed(*coordinates)
         orders = [(program, certificate)]
@@ -146,8 +170,8 @@ def generate_tier(
             if needs_search != (tier.family == "cnf") or (quota is not None and quota.get(signature[:2], 0) == 0):
                 stats.wrong_signature += 1
                 continue
-        key = stats.unseen_key(program, seen)
-        if key is None:
+        key = canonical_key(program, "q")
+        if not stats.unseen(key, seen):
             continue
         if quota is not None:
             quota[signature[:2]] -= 1

@@ -12,11 +12,21 @@ control            TTTT        none on the query's path: the chain ends in a fac
 even_one_sided     TFuloop     even cycle; the bridge reads one side (true in one stable model)
 odd                FTuloop     odd cycle: no stable model (skeptical vacuously true)
 even_both_sided    TTuloop     even cycle; the bridge reads both sides (true in every model)
+control_false      FFFF        a control whose chain ends in the guard's negation (wfs44 only)
+even_conjunctive   FFuloop     even cycle; the bridge needs an atom of each side at once (wfs44 only)
 =================  ==========  ================================================================
 
+The first four are seed 000's divergence bins (the main set); the last two complete its 44-program WFS
+set (E6): conjunctive query support, and controls whose answer is no.
+
 Per-cell variation (Algorithm 1) samples: where the aggregators attach along the chain, how many
-aggregators there are, how supporting facts are spread over the shared subgoals and the guard, whether
-cycle rules carry an always-true guard literal, and the rule order. Candidates are certified by the caller.
+aggregators there are, how the cell's fixed total of supporting facts (two per shared subgoal) is spread
+over the shared subgoals — each subgoal reads its own distinct fact atoms, at least one — whether the cycle
+rules, and which chain rule, carry the always-true guard literal, and the rule order. No program repeats a
+rule. Candidates are certified by the caller.
+
+A row's *distance* (Figure 1's "divergence bin & distance") counts the named readings (credulous,
+skeptical, WFS) whose gold answer differs from the closed-world (SLDNF) answer: 0 when all four agree.
 """
 
 from __future__ import annotations
@@ -26,13 +36,17 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from naf_bench.syntax.ast import Literal, Program, Rule
+from naf_bench.verbalize.prompt import gold_letter
 
 BINS = {
     "control": "TTTT",
     "even_one_sided": "TFuloop",
     "odd": "FTuloop",
     "even_both_sided": "TTuloop",
+    "control_false": "FFFF",
+    "even_conjunctive": "FFuloop",
 }
+SEED_BINS = ("control", "even_one_sided", "odd", "even_both_sided")  # seed 000's four divergence bins
 _LETTERS = "abcdefghijklmnoprstuvwxyz"  # no q: the query is q
 
 
@@ -44,6 +58,12 @@ class Cell:
     cycle_len: int
 
 
+def distance(labels: dict[str, str]) -> int:
+    """How many of the credulous, skeptical and WFS answers differ from the closed-world (SLDNF) answer (0-3)."""
+    closed_world = gold_letter("closed_world", labels)
+    return sum(gold_letter(condition, labels) != closed_world for condition in ("cred", "skept", "wfs"))
+
+
 def _names(rng: random.Random, count: int) -> list[str]:
     """Distinct atom names like ``r3``, ``t7`` (letter + number), never ``q``."""
     names: set[str] = set()
@@ -52,14 +72,23 @@ def _names(rng: random.Random, count: int) -> list[str]:
     return rng.sample(sorted(names), count)
 
 
+def _supporting_facts(rng: random.Random, width: int) -> list[int]:
+    """Distinct facts behind each shared subgoal: at least one each, ``2 * width`` in all, spread at random."""
+    counts = [1] * width
+    for _ in range(width):
+        counts[rng.randrange(width)] += 1
+    return counts
+
+
 def assemble(cell: Cell, rng: random.Random) -> Program:
     """One candidate program of the cell; its signature is certified (and filtered) by the caller."""
     d, w, k = cell.depth, cell.width, cell.cycle_len
     n_aggregators = rng.randint(1, max(1, w - 1)) if w >= 2 else 0
-    names = iter(_names(rng, d + 2 * w + n_aggregators + k + 3))
+    support = _supporting_facts(rng, w)
+    names = iter(_names(rng, d + w + sum(support) + n_aggregators + k + 2))
     chain = ["q"] + [next(names) for _ in range(d)]
     shared = [next(names) for _ in range(w)]
-    facts = [next(names) for _ in range(w)]
+    facts = [[next(names) for _ in range(count)] for count in support]
     aggregators = [next(names) for _ in range(n_aggregators)]
     guard, bridge = next(names), next(names)
     ring = [next(names) for _ in range(k)]
@@ -76,30 +105,36 @@ def assemble(cell: Cell, rng: random.Random) -> Program:
             body_of[parent].append(subgoal)
     for aggregator in aggregators:
         rules.append(Rule(aggregator, tuple(Literal(s) for s in body_of[aggregator] or shared[:1])))
-    support = [rng.randint(1, 2) for _ in shared]  # facts behind each shared subgoal, spread at random
-    for subgoal, fact, count in zip(shared, facts, support, strict=True):
-        rules.append(Rule(subgoal, (Literal(fact),)))
-        rules.extend(Rule(fact) for _ in range(count))
+    for subgoal, own_facts in zip(shared, facts, strict=True):
+        rules.append(Rule(subgoal, tuple(Literal(f) for f in own_facts)))
+        rules.extend(Rule(f) for f in own_facts)
 
-    # the chain: c_i :- not c_{i+1}, <aggregators attached here>; its bottom reads the core
+    # the chain: c_i :- <aggregators attached here>, not c_{i+1}; its bottom reads the core
+    guard_reader = rng.randrange(d + 1)  # a chain rule that also reads the always-true guard (d: none does)
     for i, (upper, lower) in enumerate(pairwise(chain)):
         extra = [Literal(a) for a in readers[i]] + [Literal(s) for s in body_of.get(upper, [])]
+        extra += [Literal(guard)] if i == guard_reader else []
         rules.append(Rule(upper, (*extra, Literal(lower, positive=False))))
     bottom_extra = [Literal(a) for a in readers[len(chain) - 1]] + [Literal(s) for s in body_of.get(chain[-1], [])]
     # q must equal the bottom's value: an even number of negations down the chain, else negate the bottom
     bottom_positive = d % 2 == 0
-    rules.extend(Rule(guard) for _ in range(rng.randint(1, 2)))
-    if cell.bin == "control":
-        rules.append(Rule(chain[-1], (*bottom_extra, Literal(guard, bottom_positive))))
+    rules.append(Rule(guard))
+    guarded = rng.random() < 0.5  # an always-true guard literal on the cycle rules
+    cycle = [
+        Rule(atom, (Literal(ring[(i + 1) % k], positive=False), *((Literal(guard),) if guarded else ())))
+        for i, atom in enumerate(ring)
+    ]
+    if cell.bin in ("control", "control_false"):
+        # control_false reads the guard's negation: the query is false under every reading
+        rules.append(Rule(chain[-1], (*bottom_extra, Literal(guard, bottom_positive == (cell.bin == "control")))))
         if rng.random() < 0.5:  # an even cycle the query does not read (as in the reference's controls)
-            rules.extend(Rule(a, (Literal(ring[(i + 1) % k], positive=False),)) for i, a in enumerate(ring))
+            rules.extend(cycle)
     else:
         rules.append(Rule(chain[-1], (*bottom_extra, Literal(bridge, bottom_positive))))
-        guarded = rng.random() < 0.5  # an always-true guard literal on the cycle rules
-        for i, atom in enumerate(ring):
-            body = (Literal(ring[(i + 1) % k], positive=False), *((Literal(guard),) if guarded else ()))
-            rules.append(Rule(atom, body))
-        if cell.bin == "even_one_sided" and k >= 4 and rng.random() < 0.5:
+        rules.extend(cycle)
+        if cell.bin == "even_conjunctive":  # an atom of each side at once: true in no stable model
+            rules.append(Rule(bridge, (Literal(ring[0]), Literal(ring[rng.randrange(1, k, 2)]))))
+        elif cell.bin == "even_one_sided" and k >= 4 and rng.random() < 0.5:
             rules.append(Rule(bridge, (Literal(ring[0]), Literal(ring[2]))))  # conjunctive: one side twice
         else:
             rules.append(Rule(bridge, (Literal(ring[0]),)))

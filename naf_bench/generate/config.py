@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from naf_bench.errors import ConfigError
-from naf_bench.generate.bins import BINS, Cell
+from naf_bench.generate.bins import BINS, SEED_BINS, Cell
 from naf_bench.generate.families import FAMILIES
 from naf_bench.verbalize.framing import FRAMINGS
 from naf_bench.verbalize.prompt import CONDITIONS
@@ -18,11 +18,11 @@ class GenerationConfig:
 
     name: str
     description: str
-    prefix: str  # row ids: {prefix}-{family}-i{index}-{condition}::{condition} (reference format)
+    prefix: str  # row ids: {prefix}-{family}-i{index}-{condition}::{condition}; nb-* never names a reference id
     seed: int = 0
     depths: tuple[int, ...] = (8,)
     widths: tuple[int, ...] = (4,)
-    bins: tuple[str, ...] = tuple(BINS)
+    bins: tuple[str, ...] = SEED_BINS
     even_cycle_lens: tuple[int, ...] = (4,)
     odd_cycle_len: int = 3
     programs_per_cell: int = 30
@@ -34,9 +34,16 @@ class GenerationConfig:
     splits: tuple[str, ...] = ("test",)
     families: tuple[str, ...] = ()  # leaderboard families instead of bins (the hard config)
     programs_per_split: tuple[int, ...] = ()  # with families: 77 or 192 programs per split
+    training: bool = False  # every split is training data (else only a split named "train")
+
+    def is_training(self, split: str) -> bool:
+        """Training splits draw programs from the other half of the canonical-key space than evaluation ones."""
+        return self.training or split == "train"
 
     def validate(self) -> GenerationConfig:
         problems = []
+        if not self.prefix.startswith("nb-"):
+            problems.append(f"prefix must start with 'nb-' (reference ids name other programs), got {self.prefix!r}")
         if any(d < 1 for d in self.depths):
             problems.append(f"depths must be >= 1, got {self.depths}")
         if any(w < 0 for w in self.widths):
@@ -65,6 +72,8 @@ class GenerationConfig:
             problems.append(
                 f"programs_per_split needs 77 or 192 per split {self.splits}, got {self.programs_per_split}"
             )
+        if not isinstance(self.training, bool):
+            problems.append(f"training must be true or false, got {self.training!r}")
         if self.n_orders < 1:
             problems.append(f"n_orders must be >= 1, got {self.n_orders}")
         if problems:
@@ -101,13 +110,13 @@ CONFIGS: dict[str, GenerationConfig] = {
         GenerationConfig(
             "main",
             "Seed 000's main set: depth 8, width 4, 4 bins x 30 programs x 5 conditions (600 rows).",
-            prefix="prod",
+            prefix="nb-main",
         ),
         GenerationConfig(
             "hard",
             "The leaderboard set: six solver-certified families (cnf, decided, loopy, parity, coupled, control) with "
             "a signature quota on cnf; train 192 / validation 77 / test 77 programs x 5 conditions, seed-disjoint.",
-            prefix="hv3",
+            prefix="nb-hard",
             families=FAMILIES,
             splits=("train", "validation", "test"),
             programs_per_split=(192, 77, 77),
@@ -115,14 +124,14 @@ CONFIGS: dict[str, GenerationConfig] = {
         GenerationConfig(
             "zh",
             "The main set rendered in Chinese.",
-            prefix="prodzh",
+            prefix="nb-zh",
             language="zh",
         ),
         GenerationConfig(
             "order",
             "Order invariance: 40 programs x 4 named conditions (160 groups) x 4 rule orders (640 rows); "
             "only programs whose SLDNF label is the same under every order are kept.",
-            prefix="order",
+            prefix="nb-order",
             programs_per_cell=10,
             conditions=("closed_world", "cred", "skept", "wfs"),
             n_orders=4,
@@ -130,36 +139,42 @@ CONFIGS: dict[str, GenerationConfig] = {
         GenerationConfig(
             "framing",
             "Framing invariance: 8 programs x 4 named conditions (32 groups) x 3 narrative framings (96 rows).",
-            prefix="framing",
+            prefix="nb-framing",
             programs_per_cell=2,
             conditions=("closed_world", "cred", "skept", "wfs"),
             framings=("escalation", "sensor", "audit"),
         ),
         GenerationConfig(
             "wfs44",
-            "44 structurally diverse WFS programs (the mitigation set): even cycles of length 2, 4 and 6 read "
-            "on one side (conjunctive support) or both (disjunctive support), odd cycles, and controls.",
-            prefix="wfs44",
+            "44 structurally diverse WFS programs (E6, the mitigation set): even cycles of length 2, 4 and 6 with "
+            "conjunctive support (the query needs an atom of each side: FFuloop) or disjunctive support (either "
+            "side: TTuloop), 4 programs each, and 20 controls (10 answered yes, 10 no); gold A 10 / B 10 / C 24, "
+            "so always-C scores 54.5%. Unlike the authors' bare gadgets, each sits under a depth-3 negated chain and "
+            "a width-2 block as in the main set, and the controls are such chains rather than default/stack templates.",
+            prefix="nb-wfs44",
             depths=(3,),
             widths=(2,),
+            bins=("control", "control_false", "even_conjunctive", "even_both_sided"),
             even_cycle_lens=(2, 4, 6),
-            programs_per_bin=(8, 15, 6, 15),
+            programs_per_bin=(10, 10, 12, 12),
             conditions=("none", "wfs"),
         ),
         GenerationConfig(
             "sft",
             "Fine-tuning rows: chat messages whose assistant turn is the certified gold trace and 'ANSWER: X', "
-            "spanning the abstract and the three narrative framings; train and validation are disjoint.",
-            prefix="sft",
+            "spanning the abstract and the three narrative framings; train and validation are disjoint, and their "
+            "programs come from the training half of the canonical-key partition, so none is in an evaluation config.",
+            prefix="nb-sft",
             programs_per_cell=8,
             conditions=("closed_world", "cred", "skept", "wfs"),
             framings=("abstract", "escalation", "sensor", "audit"),
             splits=("train", "validation"),
+            training=True,
         ),
         GenerationConfig(
             "sweep",
             "Size sweep: depths {2, 8, 16} x widths {0, 4, 8} x 4 bins x 2 programs x 5 conditions.",
-            prefix="sweep",
+            prefix="nb-sweep",
             depths=(2, 8, 16),
             widths=(0, 4, 8),
             programs_per_cell=2,

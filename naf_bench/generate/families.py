@@ -81,7 +81,15 @@ def _constraint(literals: list[str]) -> Rule:
 
 
 def _clauses(rng: random.Random, n: int, ratio: float) -> list[list[tuple[int, bool]]]:
-    return [[(v, rng.random() < 0.5) for v in rng.sample(range(n), 3)] for _ in range(max(1, round(ratio * n)))]
+    """``ratio * n`` distinct 3-clauses: a clause drawn again (in any literal order) is drawn anew."""
+    clauses: list[list[tuple[int, bool]]] = []
+    drawn: set[frozenset[tuple[int, bool]]] = set()
+    while len(clauses) < max(1, round(ratio * n)):
+        clause = [(v, rng.random() < 0.5) for v in rng.sample(range(n), 3)]
+        if frozenset(clause) not in drawn:
+            drawn.add(frozenset(clause))
+            clauses.append(clause)
+    return clauses
 
 
 def _cnf(rng: random.Random, n: int, ratio: float) -> tuple[list[Rule], str]:
