@@ -34,6 +34,7 @@ class GenerationConfig:
     splits: tuple[str, ...] = ("test",)
     families: tuple[str, ...] = ()  # leaderboard families instead of bins (the hard config)
     programs_per_split: tuple[int, ...] = ()  # with families: 77 or 192 programs per split
+    traced: bool = False  # prompts number the rules and ask for a trace in the gold-trace grammar
 
     def validate(self) -> GenerationConfig:
         problems = []
@@ -148,13 +149,15 @@ CONFIGS: dict[str, GenerationConfig] = {
         ),
         GenerationConfig(
             "sft",
-            "Fine-tuning rows: chat messages whose assistant turn is the certified gold trace and 'ANSWER: X', "
-            "spanning the abstract and the three narrative framings; train and validation are disjoint.",
+            "Fine-tuning rows: chat messages whose user turn numbers the rules and asks for a trace, and whose "
+            "assistant turn is the certified gold trace in the prompt's words and 'ANSWER: X', spanning the abstract "
+            "and the three narrative framings; train and validation are disjoint.",
             prefix="sft",
             programs_per_cell=8,
             conditions=("closed_world", "cred", "skept", "wfs"),
             framings=("abstract", "escalation", "sensor", "audit"),
             splits=("train", "validation"),
+            traced=True,
         ),
         GenerationConfig(
             "sweep",
