@@ -579,6 +579,7 @@ def render_gold_trace(
 _EMPHASIS = re.compile(r"[*`]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
 _LIST_MARKER = re.compile(r"(?:[-+•]|\d+[.)]) ")
 _SPACE_BEFORE = re.compile(r" (?=[,.:;，。：；])")
+_NO_SPACE_AFTER = re.compile(r"(?<=[,:;])(?=\S)")
 _QUOTED = re.compile(r"[\"“「]([^\"”」\n]*)[\"”」]")
 
 
@@ -587,7 +588,7 @@ def normalize_line(line: str) -> str:
     line = " ".join(_EMPHASIS.sub("", line).split())
     if _LIST_MARKER.match(line):
         line = line[_LIST_MARKER.match(line).end() :]
-    return _SPACE_BEFORE.sub("", line)
+    return _NO_SPACE_AFTER.sub(" ", _SPACE_BEFORE.sub("", line))
 
 
 def _rule_key(text: str) -> str:
@@ -608,9 +609,9 @@ def _cite_numbers(sentence: str, g: Grammar, rule_texts: Sequence[str]) -> str:
         number = numbers.get(_rule_key(match.group(1)))
         if number is None:
             raise ValueError(f"cites a rule the prompt does not list: {match.group(1)!r}")
-        start = match.start()
-        named = sentence[end:start].endswith(g.words.rule + " ")
-        pieces.append(sentence[end:start] + ("" if named else g.words.rule + " ") + str(number))
+        before = sentence[end : match.start()].rstrip().removesuffix(g.words.rule).rstrip().removesuffix(" the")
+        space = " " if (before[-1:].isascii() and before[-1:].isalnum()) or before.endswith(":") else ""
+        pieces.append(f"{before}{space}{g.words.rule} {number}")
         end = match.end()
     return "".join(pieces) + sentence[end:]
 
