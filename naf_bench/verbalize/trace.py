@@ -271,7 +271,10 @@ class Grammar:
             return verdicts["skept_none"].format(**slots)
         return verdicts[f"{condition}_{label}"].format(**slots)
 
-    def render(self, steps: Sequence[StepKind], verdict: str, answer: str | None, n_stable_models=None) -> str:
+    def render(
+        self, steps: Sequence[StepKind], verdict: str, answer: str | None, n_stable_models: int | None = None
+    ) -> str:
+        """Numbered steps, the number of stable models if given, the verdict line and the answer line if given."""
         lines = [self.words.step.format(n=i) + self.sentence(step) for i, step in enumerate(steps, 1)]
         if n_stable_models is not None:
             lines.append(self.words.stable_models.format(n=n_stable_models))
