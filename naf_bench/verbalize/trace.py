@@ -321,7 +321,9 @@ class Context:
 
 
 class StepKind:
-    """A kind of step: its sentence per language, the value it establishes, its pattern and its check."""
+    """A kind of step: its sentence per language (``TEMPLATE``), the value it establishes, the text of its slots
+    (``slots``), their patterns (``patterns``: the sentence pattern is the template compiled with them), the step
+    read back from a match (``read``) and its local justification (``check``, the step checker's ``valid``)."""
 
     TEMPLATE: ClassVar[dict[str, str]]
     value: ClassVar[str]
