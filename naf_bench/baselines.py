@@ -14,20 +14,21 @@ from collections.abc import Mapping, Sequence
 from naf_bench.certify import Certificate
 from naf_bench.syntax.analysis import dependencies, strongly_connected_components
 from naf_bench.syntax.parse import parse_program
-from naf_bench.verbalize.trace import render_gold_trace
+from naf_bench.verbalize.trace import Derived, Grammar, grammar, render_gold_trace
 
 
-def _steps_text(derived: list[tuple[str, int, str]]) -> list[str]:
-    return [f"Step {i}: {atom} is true by rule {rule}: {body}." for i, (atom, rule, body) in enumerate(derived, 1)]
+def _grammar(row: Mapping) -> Grammar:
+    """The trace grammar of the row's prompt (framing and language)."""
+    return grammar(row["framing"], row["language"], row["query"])
 
 
-def forward_chain(program) -> list[tuple[str, int, str]]:
+def forward_chain(program) -> list[Derived]:
     """Atoms in the order a cycle-blind forward chainer derives them, with the rule used.
 
     Components of the dependency graph are taken dependencies first, so stratified programs get their
     perfect model; inside a cycle, ``not x`` holds whenever x is not derived *yet* (rules in program order).
     """
-    derived: dict[str, tuple[int, str]] = {}
+    derived: dict[str, Derived] = {}
     numbered = list(enumerate(program.rules, start=1))
     for component in strongly_connected_components(dependencies(program)):
         members = set(component)
@@ -38,32 +39,32 @@ def forward_chain(program) -> list[tuple[str, int, str]]:
                 if rule.head not in members or rule.head in derived:
                     continue
                 if all((lit.atom in derived) == lit.positive for lit in rule.body):
-                    body = ", ".join(lit.atom if lit.positive else f"not {lit.atom}" for lit in rule.body)
-                    derived[rule.head] = (number, body or "it is a fact")
+                    derived[rule.head] = Derived(rule.head, number, rule.body)
                     changed = True
-    return [(atom, number, body) for atom, (number, body) in derived.items()]
+    return list(derived.values())
 
 
 def forward_chainer(row: Mapping) -> dict:
     program = parse_program(row["program"])
     derived = forward_chain(program)
-    holds = any(atom == row["query"] for atom, _, _ in derived)
-    letter = "A" if holds else "B"
-    lines = [*_steps_text(derived), f"Verdict: {row['query']} is {'true' if holds else 'false'}."]
-    return {"prediction": f"ANSWER: {letter}", "trace": "\n".join(lines)}
+    holds = any(step.atom == row["query"] for step in derived)
+    g = _grammar(row)
+    trace = g.render(derived, g.statement(row["query"], "T" if holds else "F"), None)
+    return {"prediction": f"ANSWER: {'A' if holds else 'B'}", "trace": trace}
 
 
 def wfs_collapse(row: Mapping) -> dict:
     certificate = Certificate.from_json(row["certificate"])
     value = certificate.wfs_values.get(row["query"], "F")
-    letter = "A" if value == "T" else "B"
-    verdict = "true" if value == "T" else "false"
-    return {"prediction": f"ANSWER: {letter}", "trace": f"Verdict: {row['query']} is {verdict}."}
+    g = _grammar(row)
+    trace = g.render((), g.statement(row["query"], "T" if value == "T" else "F"), None)
+    return {"prediction": f"ANSWER: {'A' if value == 'T' else 'B'}", "trace": trace}
 
 
 def oracle(row: Mapping) -> dict:
     certificate = Certificate.from_json(row["certificate"])
-    trace = render_gold_trace(parse_program(row["program"]), certificate, row["condition"])
+    program = parse_program(row["program"])
+    trace = render_gold_trace(program, certificate, row["condition"], row["framing"], row["language"])
     return {"prediction": f"ANSWER: {row['gold']}", "trace": trace.rsplit("\nANSWER:", 1)[0]}
 
 

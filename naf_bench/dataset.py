@@ -20,6 +20,7 @@ from naf_bench.generate.families import TIERS, Tier, tier_counts
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import gold_letter, render_prompt
 from naf_bench.verbalize.trace import render_gold_trace
+from naf_bench.verbalize.traced import render_traced_prompt
 
 EFFORT_KEYS = ("clingo_choices", "clingo_conflicts", "wfs_iterations", "prolog_inferences", "sldnf_fixpoint_rounds")
 LABEL_KEYS = ("cred", "skept", "wfs", "sldnf")
@@ -95,8 +96,9 @@ def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> I
     for condition in config.conditions:
         for order_id, framing in variants if condition != "none" else variants[:1]:
             program, certificate = instance.orders[order_id]
-            prompt = render_prompt(program, instance.query, condition, config.language, framing)
-            gold_trace = render_gold_trace(program, certificate, condition)
+            render = render_traced_prompt if config.traced else render_prompt
+            prompt = render(program, instance.query, condition, config.language, framing)
+            gold_trace = render_gold_trace(program, certificate, condition, framing, config.language)
             suffix = (f"-o{order_id}" if config.n_orders > 1 else "") + (
                 f"-{framing}" if len(config.framings) > 1 else ""
             )
@@ -361,8 +363,10 @@ FIELD_DOCS = {
     "n_stable_models": "number of stable models (exact up to 1000)",
     "effort": "clingo choices/conflicts, WFS iterations, Prolog inferences, SLDNF fixpoint rounds",
     "certificate": "the full certificate as JSON (naf_bench.Certificate.from_json)",
-    "gold_trace": "certified derivation in the controlled trace grammar (empty for `none`)",
-    "prompt": "the full prompt",
+    "gold_trace": "certified derivation in the controlled trace grammar, in the row's framing and language, "
+    "citing rules by their number in the prompt (empty for `none`)",
+    "prompt": "the full prompt; rules are numbered only where a trace is asked for (sft: the traced prompt with a "
+    "worked example), letter-only prompts list them unnumbered as the reference implementation does",
     "messages": "chat form: the prompt as the user turn and, for named conditions, the gold trace (ending in "
     "'ANSWER: X') as the assistant turn — ready for supervised fine-tuning",
     "seed": "the item's seed, hashed from (root seed, config, split, bin, cell, attempt)",

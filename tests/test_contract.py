@@ -9,7 +9,8 @@ import pytest
 
 from naf_bench.dataset import build_rows, export, features
 from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.verbalize.trace import parse_trace, trace_values
+from naf_bench.scoring.steps import FLAGS, check_row
+from naf_bench.verbalize.trace import grammar, parse_trace, trace_values
 
 SMALL = {"programs_per_cell": 1}
 
@@ -24,19 +25,22 @@ def small_config(name):
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_every_config_validates_and_its_traces_parse(name):
+def test_every_config_validates_and_its_gold_traces_pass_the_step_checker(name):
     rows = build_rows(small_config(name))
     schema = features()
     for split_rows in rows.values():
         assert split_rows, name
         datasets.Dataset.from_list(split_rows, features=schema)  # raises on any schema mismatch
         for row in split_rows:
+            numbered = "\n1. " in row["prompt"].split("\n\n")[1]  # the rules block
+            assert numbered == CONFIGS[name].traced, row["id"]  # only prompts that ask for a trace number rules
             if row["condition"] == "none":
                 assert row["gold"] is None and row["gold_trace"] == ""
                 continue
-            trace = parse_trace(row["gold_trace"])
+            trace = parse_trace(row["gold_trace"], grammar(row["framing"], row["language"], row["query"]))
             assert trace.answer == row["gold"]
             assert trace_values(trace)["q"] == row["labels"]["wfs"]
+            assert check_row(row["gold_trace"], row) == dict.fromkeys(FLAGS, True), row["id"]
 
 
 def test_push_to_hub_dry_run(tmp_path):

@@ -35,6 +35,7 @@ class GenerationConfig:
     families: tuple[str, ...] = ()  # leaderboard families instead of bins (the hard config)
     programs_per_split: tuple[int, ...] = ()  # with families: 77 or 192 programs per split
     training: bool = False  # every split is training data (else only a split named "train")
+    traced: bool = False  # prompts number the rules and ask for a trace in the gold-trace grammar
 
     def is_training(self, split: str) -> bool:
         """Training splits draw programs from the other half of the canonical-key space than evaluation ones."""
@@ -161,15 +162,17 @@ CONFIGS: dict[str, GenerationConfig] = {
         ),
         GenerationConfig(
             "sft",
-            "Fine-tuning rows: chat messages whose assistant turn is the certified gold trace and 'ANSWER: X', "
-            "spanning the abstract and the three narrative framings; train and validation are disjoint, and their "
-            "programs come from the training half of the canonical-key partition, so none is in an evaluation config.",
+            "Fine-tuning rows: chat messages whose user turn numbers the rules and asks for a trace, and whose "
+            "assistant turn is the certified gold trace in the prompt's words and 'ANSWER: X', spanning the abstract "
+            "and the three narrative framings; train and validation are disjoint, and their programs come from the "
+            "training half of the canonical-key partition, so none is in an evaluation config.",
             prefix="nb-sft",
             programs_per_cell=8,
             conditions=("closed_world", "cred", "skept", "wfs"),
             framings=("abstract", "escalation", "sensor", "audit"),
             splits=("train", "validation"),
             training=True,
+            traced=True,
         ),
         GenerationConfig(
             "sweep",

@@ -1,22 +1,6 @@
 """Reasoning scores: the trace audit for free-form reasoning (seed 000, appendix "Trace Analysis") and the
-step checker for traces in the controlled gold-trace grammar (seed 001), with proof accuracy and the
-right-for-the-wrong-reason rate.
-
-Step checker flags, for a trace of the grammar in :mod:`naf_bench.verbalize.trace`:
-
-- ``parsed``: the whole response (after ``<think>`` blocks) is a sentence sequence of the grammar.
-- ``valid``: every step states the certified well-founded value of its atoms and justifies it locally:
-  a *true* step cites a rule of that atom whose body it lists exactly, every literal established (a positive
-  literal's atom true, a negated one's false); *no rule* holds only for an atom without rules; *every rule
-  fails* lists each rule of the atom once with a body literal established false; an *unfounded* set gives
-  every rule of its atoms a literal established false or a positive literal inside the set; an *undefined*
-  step names atoms the trace states undefined, the atom has a rule none of whose literals is established false,
-  and no rule whose literals are all established.
-- ``linear`` (three truth values): a true/false premise is used only after the step that establishes it; an
-  undefined atom may name undefined atoms of its own trailing block (cycles of undefinedness have no order),
-  but all undefined steps come after every true/false step; no atom is established twice.
-- ``connects``: the verdict is the certified verdict on the query under the row's condition, and the
-  answer is the gold letter.
+step checker for traces in the controlled gold-trace grammar (seed 001, :mod:`naf_bench.scoring.steps`,
+re-exported here), with proof accuracy and the right-for-the-wrong-reason rate.
 
 ``proof_accuracy`` is the share with all four; ``rfwr`` = P(label correct and not all four).
 """
@@ -27,12 +11,11 @@ import re
 from collections.abc import Mapping, Sequence
 
 from naf_bench.certify import Certificate
-from naf_bench.errors import ParseError
 from naf_bench.scoring.extract import extract_answer, strip_thinking
+from naf_bench.scoring.steps import check_steps
 from naf_bench.syntax.analysis import dependencies, is_recursive, relevant_atoms, strongly_connected_components
 from naf_bench.syntax.parse import parse_program
 from naf_bench.verbalize.prompt import SEMANTICS_OF, gold_letter
-from naf_bench.verbalize.trace import Trace, parse_trace, verdict
 
 AUDIT_CLASSES = ("sound", "contradicted", "unverifiable", "no_derivation")
 
@@ -42,108 +25,6 @@ def _certificate(reference: Mapping) -> Certificate:
     if certificate is None:
         raise ValueError("each reference needs the row's 'certificate' (and 'condition')")
     return Certificate.from_json(certificate) if isinstance(certificate, str) else certificate
-
-
-def check_steps(response: str, certificate: Certificate, condition: str) -> dict[str, bool]:
-    """The four step-checker flags of one response."""
-    flags = dict.fromkeys(("parsed", "valid", "linear", "connects"), False)
-    text = strip_thinking(response or "").strip()
-    try:
-        trace = parse_trace(text)
-    except ParseError:
-        return flags
-    flags["parsed"] = True
-    program = parse_program(certificate.program)
-    flags["valid"] = _valid(trace, program, certificate)
-    flags["linear"] = _linear(trace, program)
-    label = certificate.labels[SEMANTICS_OF[condition]]
-    expected = verdict(condition, certificate.query, label, certificate.n_stable_models)
-    flags["connects"] = trace.verdict == expected and trace.answer == gold_letter(condition, certificate.labels)
-    return flags
-
-
-def _literal_value(literal: str, known: Mapping[str, str]) -> bool | None:
-    """True/False once the literal is established, None otherwise (unknown or undefined)."""
-    negative = literal.startswith("not ")
-    atom = literal[4:] if negative else literal
-    value = known.get(atom)
-    if value not in ("T", "F"):
-        return None
-    return (value == "T") != negative
-
-
-def _body_text(rule) -> list[str]:
-    return [lit.atom if lit.positive else f"not {lit.atom}" for lit in rule.body]
-
-
-def _valid(trace: Trace, program, certificate: Certificate) -> bool:
-    rules = list(program.rules)
-    rules_of: dict[str, list[int]] = {}
-    for number, rule in enumerate(rules, start=1):
-        rules_of.setdefault(rule.head, []).append(number)
-    stated_undefined = {a for step in trace.steps if step.value == "u" for a in step.atoms}
-    known: dict[str, str] = {}
-    for step in trace.steps:
-        if any(certificate.wfs_values.get(a, "F") != step.value for a in step.atoms):
-            return False
-        atom = step.atoms[0]
-        if step.kind == "rule":
-            if not (1 <= step.rule <= len(rules)) or rules[step.rule - 1].head != atom:
-                return False
-            listed = [lit for _, lit in step.uses]
-            if listed != _body_text(rules[step.rule - 1]) or not all(_literal_value(x, known) for x in listed):
-                return False
-        elif step.kind == "no_rule":
-            if rules_of.get(atom):
-                return False
-        elif step.kind == "every_rule_fails":
-            numbers = [n for n, _ in step.uses]
-            if sorted(numbers) != rules_of.get(atom, []) or not rules_of.get(atom):
-                return False
-            for number, literal in step.uses:
-                if literal not in _body_text(rules[number - 1]) or _literal_value(literal, known) is not False:
-                    return False
-        elif step.kind == "unfounded":
-            members = set(step.atoms)
-            for member in members:
-                for number in rules_of.get(member, []):
-                    body = rules[number - 1].body
-                    if not any(
-                        (lit.positive and lit.atom in members)
-                        or _literal_value(lit.atom if lit.positive else f"not {lit.atom}", known) is False
-                        for lit in body
-                    ):
-                        return False
-        else:  # undefined
-            reads = [a for _, a in step.uses]
-            if not reads or any(a not in stated_undefined for a in reads):
-                return False
-            bodies = [[_literal_value(x, known) for x in _body_text(rules[n - 1])] for n in rules_of.get(atom, [])]
-            if not any(False not in body for body in bodies) or any(all(body) for body in bodies):
-                return False
-        for a in step.atoms:
-            known[a] = step.value
-    return True
-
-
-def _linear(trace: Trace, program) -> bool:
-    established: set[str] = set()
-    seen_undefined = False
-    for step in trace.steps:
-        if any(a in established for a in step.atoms):
-            return False
-        if step.value == "u":
-            seen_undefined = True
-        elif seen_undefined:
-            return False  # a true/false step after the undefined block
-        if step.kind == "rule" or step.kind == "every_rule_fails":
-            premises = [lit[4:] if lit.startswith("not ") else lit for _, lit in step.uses]
-        else:
-            premises = []
-        if any(p not in established for p in premises):
-            return False
-        established.update(step.atoms)
-    return True
 
 
 _VALUE_WORDS = [

@@ -20,20 +20,21 @@ class Framing:
     outcome: str  # "the case is escalated"
     no_outcome: str  # "the case is not escalated"
     question: str  # "Question: Is the case escalated?"
+    subject: str  # the outcome named in a trace: "the escalation"
 
 
 FRAMINGS = {
     "escalation": Framing(
         "reviewer {a}", "{x} signs off", "{x} does not sign off",
-        "the case is escalated", "the case is not escalated", "Question: Is the case escalated?",
+        "the case is escalated", "the case is not escalated", "Question: Is the case escalated?", "the escalation",
     ),
     "sensor": Framing(
         "sensor {a}", "{x} is active", "{x} is not active",
-        "the alarm is raised", "the alarm is not raised", "Question: Is the alarm raised?",
+        "the alarm is raised", "the alarm is not raised", "Question: Is the alarm raised?", "the alarm",
     ),
     "audit": Framing(
         "auditor {a}", "{x} approves", "{x} does not approve",
-        "the override is granted", "the override is not granted", "Question: Is the override granted?",
+        "the override is granted", "the override is not granted", "Question: Is the override granted?", "the override",
     ),
 }  # fmt: skip
 
@@ -58,8 +59,7 @@ def render_framed_rule(rule: Rule, program: Program, query: str, framing: Framin
     return _sentence(f"{head} if " + " and ".join(_phrase(framing, lit, query) for lit in rule.body))
 
 
-def render_framed_rules(program: Program, query: str, framing: str) -> tuple[str, str]:
-    """The rules and the question in a narrative framing."""
+def render_framed_rules(program: Program, query: str, framing: str) -> tuple[tuple[str, ...], str]:
+    """The rules (one sentence each) and the question in a narrative framing."""
     words = FRAMINGS[framing]
-    rules = "\n".join(render_framed_rule(rule, program, query, words) for rule in program.rules)
-    return rules, words.question
+    return tuple(render_framed_rule(rule, program, query, words) for rule in program.rules), words.question

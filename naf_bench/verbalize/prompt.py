@@ -1,8 +1,10 @@
-"""Prompt assembly: rules in a given order, the question, the condition's instruction, the options."""
+"""Prompt assembly: rules in a given order, the question, the condition's instruction, the options, as a
+typed :class:`Prompt` whose parts variants replace (mitigations, traced prompts)."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from naf_bench.errors import ConfigError
 from naf_bench.syntax.ast import Program, Rule
@@ -67,20 +69,61 @@ def check_leakage(text: str, language: str = "en") -> None:
         raise ConfigError(f"rendering leaks the answer through {found}")
 
 
-def render_prompt(program: Program, query: str, condition: str, language: str = "en", framing: str = "abstract") -> str:
-    """The full prompt of one row, laid out like the reference implementation's: instruction, rules,
-    question, the three options, the answer-line instruction."""
+@dataclass(frozen=True)
+class Prompt:
+    """A prompt part by part, so that variants are ``replace(prompt, final=...)`` in any language and framing.
+
+    ``render`` lays the parts out like the reference implementation (instruction, rules, question, options,
+    final instruction), leaving out parts set to ``None``; ``numbered`` prefixes each rule with its number.
+    """
+
+    instruction: str | None
+    intro: str
+    rules: tuple[str, ...]
+    question: str
+    options: str | None
+    final: str | None
+    numbered: bool = False
+
+    def rules_text(self) -> str:
+        return "\n".join(f"{n}. {rule}" if self.numbered else rule for n, rule in enumerate(self.rules, 1))
+
+    def render(self) -> str:
+        parts = (self.instruction, self.intro + "\n" + self.rules_text(), self.question, self.options, self.final)
+        return "\n\n".join(part for part in parts if part is not None)
+
+
+def rule_sentences(
+    program: Program, query: str, language: str = "en", framing: str = "abstract"
+) -> tuple[tuple[str, ...], str]:
+    """The rules (one sentence each, in program order) and the question as a prompt words them."""
+    words = _language(language)
+    if framing == "abstract":
+        return tuple(render_rule(rule, language) for rule in program.rules), words.question.format(q=query)
+    if framing in FRAMINGS and language == "en":
+        return render_framed_rules(program, query, framing)
+    raise ConfigError(f"unknown framing {framing!r} for language {language!r}; expected abstract or {list(FRAMINGS)}")
+
+
+def build_prompt(
+    program: Program,
+    query: str,
+    condition: str,
+    language: str = "en",
+    framing: str = "abstract",
+    numbered: bool = False,
+) -> Prompt:
+    """The prompt of one row: the condition's instruction, the rules, the question, the three options and
+    the answer-line instruction."""
     words = _language(language)
     if condition not in CONDITIONS:
         raise ConfigError(f"unknown condition {condition!r}; expected one of {CONDITIONS}")
-    if framing == "abstract":
-        rules, question = render_rules(program, language), words.question.format(q=query)
-    elif framing in FRAMINGS and language == "en":
-        rules, question = render_framed_rules(program, query, framing)
-    else:
-        raise ConfigError(
-            f"unknown framing {framing!r} for language {language!r}; expected abstract or {list(FRAMINGS)}"
-        )
-    check_leakage(rules + "\n" + question, language)
+    rules, question = rule_sentences(program, query, language, framing)
+    check_leakage("\n".join(rules) + "\n" + question, language)
     options = words.options_title + "\n" + "\n".join(words.options)
-    return "\n\n".join([words.instructions[condition], words.intro + "\n" + rules, question, options, words.final])
+    return Prompt(words.instructions[condition], words.intro, rules, question, options, words.final, numbered)
+
+
+def render_prompt(program: Program, query: str, condition: str, language: str = "en", framing: str = "abstract") -> str:
+    """The letter-only prompt of one row (rules unnumbered), as text."""
+    return build_prompt(program, query, condition, language, framing).render()
