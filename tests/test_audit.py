@@ -21,8 +21,13 @@ CHAIN = "Proposition e is a fact, so e holds. " * 8
 
 CASES = [
     # (program, condition, trace, expected class)
-    ("odd", "wfs", "The cycle b, c, d runs through negation, so b is undefined. Hence a is undefined and q is "
-     "undefined.\nANSWER: C", "sound"),
+    (
+        "odd",
+        "wfs",
+        "The cycle b, c, d runs through negation, so b is undefined. Hence a is undefined and q is "
+        "undefined.\nANSWER: C",
+        "sound",
+    ),
     ("odd", "wfs", "**a** is **undefined**, so q is **undefined**.\n\nANSWER: C", "sound"),
     ("odd", "wfs", "Thus $a$ is \\text{undefined} and \\(q\\) is undefined.\nANSWER: C", "sound"),
     ("odd", "wfs", "`a` is undefined; therefore `q` is undefined.", "sound"),
@@ -44,8 +49,12 @@ CASES = [
     ("odd", "wfs", "a is false, hence q is false.\nANSWER: B", "contradicted"),
     ("odd", "wfs", "a is undefined, so q is true.\nANSWER: A", "contradicted"),
     ("odd", "wfs", CHAIN + "So q is undefined.\nANSWER: C", "contradicted"),
-    ("odd", "closed_world", "The proof of b loops forever through c and d, a cycle, so a does not terminate and q "
-     "does not terminate.", "sound"),
+    (
+        "odd",
+        "closed_world",
+        "The proof of b loops forever through c and d, a cycle, so a does not terminate and q does not terminate.",
+        "sound",
+    ),
     ("odd", "closed_world", "a is undefined, so q cannot be determined.\nANSWER: C", "sound"),
     ("odd", "closed_world", "a fails, so q is false.\nANSWER: B", "contradicted"),
     ("odd", "cred", "The odd cycle b, c, d has no stable model, so q is in no stable model.\nANSWER: B", "sound"),
@@ -54,19 +63,40 @@ CASES = [
     ("odd", "skept", "There are no stable models, so q is vacuously true in every stable model.", "sound"),
     ("odd", "skept", "Forward chaining: q is true.\nANSWER: A", "unverifiable"),
     ("odd", "skept", "q is true in every stable model.\nANSWER: A", "sound"),
-    ("even_one", "skept", "There are two stable models, {x0, cq, q} and {x1}. q is true in one but false in the "
-     "other, so q does not hold in every stable model.\nANSWER: B", "sound"),
-    ("even_one", "skept", "Since q is true in one answer set and false in the other, it does not hold in every "
-     "answer set.", "sound"),
+    (
+        "even_one",
+        "skept",
+        "There are two stable models, {x0, cq, q} and {x1}. q is true in one but false in the "
+        "other, so q does not hold in every stable model.\nANSWER: B",
+        "sound",
+    ),
+    (
+        "even_one",
+        "skept",
+        "Since q is true in one answer set and false in the other, it does not hold in every answer set.",
+        "sound",
+    ),
     ("even_one", "skept", "x0 is true, so cq is true and q holds in every answer set.\nANSWER: A", "contradicted"),
-    ("even_one", "skept", "The statement \"q is in every stable model\" is wrong: q is not in every stable model.",
-     "sound"),
-    ("even_one", "cred", "In the stable model {x0, cq, q}, q is true, so q is true in at least one stable model.",
-     "sound"),
+    (
+        "even_one",
+        "skept",
+        'The statement "q is in every stable model" is wrong: q is not in every stable model.',
+        "sound",
+    ),
+    (
+        "even_one",
+        "cred",
+        "In the stable model {x0, cq, q}, q is true, so q is true in at least one stable model.",
+        "sound",
+    ),
     ("even_one", "cred", "q is not in any stable model.\nANSWER: B", "contradicted"),
     ("even_one", "cred", "Is q in some stable model?\nANSWER: A", "no_derivation"),
-    ("even_one", "wfs", "x0 and x1 form an even cycle through negation, so both are undefined; cq is undefined, "
-     "hence q is undefined.", "sound"),
+    (
+        "even_one",
+        "wfs",
+        "x0 and x1 form an even cycle through negation, so both are undefined; cq is undefined, hence q is undefined.",
+        "sound",
+    ),
     ("even_one", "wfs", "Since x1 is not true, x0 is true, so cq is true and q is true.\nANSWER: A", "contradicted"),
     ("even_both", "skept", "In both stable models cq is true, so q is true in every stable model.", "sound"),
     ("even_both", "wfs", "The negation loop x0, x1 leaves cq undefined, making q undefined.", "sound"),
@@ -127,8 +157,17 @@ def test_normalise_and_clauses():
 
 @pytest.mark.parametrize(
     "adversarial",
-    [" " * 8000, "q " * 20000, "a, " * 20000 + "are undefined", "is " * 20000, '"' * 20000, "*" * 20000,
-     "q is true if " * 5000, "{" * 10000 + "q" + "}" * 10000, "q = a = " * 5000],  # fmt: skip
+    [
+        " " * 8000,
+        "q " * 20000,
+        "a, " * 20000 + "are undefined",
+        "is " * 20000,
+        '"' * 20000,
+        "*" * 20000,
+        "q is true if " * 5000,
+        "{" * 10000 + "q" + "}" * 10000,
+        "q = a = " * 5000,
+    ],
 )
 def test_audit_is_linear_on_adversarial_text(adversarial):
     start = time.perf_counter()
