@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from naf_bench.errors import CertificationError, ConfigError, ParseError, SolverError
+from naf_bench.errors import CertificationError, ConfigError, DataError, ParseError, SolverError
 from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
@@ -203,6 +203,28 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _import_reference(args: argparse.Namespace) -> int:
+    from naf_bench.reference import import_reference
+
+    try:
+        report = import_reference(args.ref, args.out)
+    except DataError as exc:
+        print(f"naf-bench import-reference: error: {exc}", file=sys.stderr)
+        return 1
+    for subset, n in report.rows.items():
+        print(f"{subset}: {n} prompts over {report.programs[subset]} distinct programs, certified by naf-bench")
+    for path in report.written:
+        print(f"wrote {path}")
+    for note in report.notes:
+        print(f"note: {note}")
+    total = sum(report.programs.values())
+    print(f"label disagreements between the reference and our certifier: {len(report.disagreements)} "
+          f"(over {total} certified programs)")  # fmt: skip
+    for line in report.disagreements:
+        print(f"disagreement: {line}", file=sys.stderr)
+    return 1 if report.disagreements else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from naf_bench.solvers.sldnf import INFERENCE_LIMIT
 
@@ -250,6 +272,13 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("results", nargs="+", help="score/baselines JSON files or lm-eval output folders")
     report.add_argument("--out", default="out/report")
     report.set_defaults(run=_report)
+
+    imported = commands.add_parser(
+        "import-reference", help="the NAF-Bench authors' data/ folder as gold rows and submissions"
+    )
+    imported.add_argument("ref", help="a clone of the authors' repository, or any folder with its data/ layout")
+    imported.add_argument("--out", required=True, help="folder for <subset>/gold.jsonl and <subset>/runs/*.jsonl")
+    imported.set_defaults(run=_import_reference)
 
     run = commands.add_parser("run", help="evaluate a transformers model (folder, .gguf or smollm2) with lm-eval")
     run.add_argument("model")
