@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from naf_bench.errors import CertificationError, ConfigError, DataError, ParseError, SolverError
+from naf_bench.scoring.extract import EXTRACTORS
 from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
@@ -127,14 +128,18 @@ def _write_json(payload, out: str | None) -> None:
 def _print_records(records: list[dict]) -> None:
     print(f"{'':30} {'JOINT':>7} {'acc':>7} {'cover':>7}  " + "  ".join(f"{c:>12}" for c in JOINT_CONDITIONS))
     for r in records:
-        cells = [f"{100 * r['per_semantics'].get(c, 0):12.1f}" for c in JOINT_CONDITIONS]
-        joint = "-" if r["joint"] is None else f"{100 * r['joint']:.1f}"
-        print(f"{r['name'][:30]:30} {joint:>7} {100 * r['per_prompt_accuracy']:7.1f} {100 * r['coverage']:7.1f}  "
-              + "  ".join(cells))  # fmt: skip
+        cells = [f"{_pct(r['per_semantics'].get(c)):>12}" for c in JOINT_CONDITIONS]
+        head = [_pct(r["joint"]), _pct(r["per_prompt_accuracy"]), _pct(r["coverage"])]
+        print(f"{r['name'][:30]:30} " + " ".join(f"{x:>7}" for x in head) + "  " + "  ".join(cells))
         if r.get("traces"):
             t = r["traces"]
-            print(f"{'':30} proof accuracy {_pct(t['proof_accuracy'])}, right for the wrong reason {_pct(t['rfwr'])}, "
-                  f"reasoned soundly {_pct(t['reasoned_soundly'])}")  # fmt: skip
+            checked = f"{t['n_checkable']} of {t['n']} checkable"
+            steps = f"proof accuracy n/a ({checked})"
+            if t["n_checkable"]:
+                rfwr = _pct(t["rfwr"])
+                steps = f"proof accuracy {_pct(t['proof_accuracy'])}, right for the wrong reason {rfwr} ({checked})"
+            print(f"{'':30} {steps}; reasoned soundly {_pct(t['reasoned_soundly'])}, contradicted among correct "
+                  f"{_pct(t['contradicted_among_correct'])} (trace audit)")  # fmt: skip
 
 
 def _pct(value) -> str:
@@ -152,9 +157,14 @@ def _score(args: argparse.Namespace) -> int:
     missing = sorted(scored_ids - set(entries))
     if missing:
         problems.append(f"{len(missing)} gold ids have no prediction (scored as unanswered), e.g. {missing[:3]}")
-    record = score_rows(rows, entries, name=Path(args.submission).stem)
+    record = score_rows(rows, entries, name=Path(args.submission).stem, extractor=args.extractor)
     record["problems"] = problems
+    print(f"answers read with the {args.extractor!r} extractor")
     _print_records([record])
+    interval = record["joint_ci95"]
+    if interval:
+        low, high = _pct(interval[0]), _pct(interval[1])
+        print(f"JOINT {_pct(record['joint'])}, 95% program-clustered interval [{low}, {high}]")
     print(f"format-valid rate {_pct(record['format_valid_rate'])}; JOINT per family: "
           + ", ".join(f"{k} {_pct(v)}" for k, v in record["joint_per_family"].items()))  # fmt: skip
     for problem in problems:
@@ -260,6 +270,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--split", default="test")
     score.add_argument("--gold", help="gold rows as JSONL instead of --config/--split")
     score.add_argument("--out", help="write the scores as JSON")
+    from naf_bench.evaluation import SUBMISSION_EXTRACTOR
+
+    score.add_argument(
+        "--extractor",
+        default=SUBMISSION_EXTRACTOR,
+        choices=EXTRACTORS,
+        help=f"how answers are read (default {SUBMISSION_EXTRACTOR}; see naf_bench.scoring.extract)",
+    )
     score.set_defaults(run=_score)
 
     baselines = commands.add_parser("baselines", help="input-blind and reasoner baselines on a config")
