@@ -235,6 +235,32 @@ def _import_reference(args: argparse.Namespace) -> int:
     return 1 if report.disagreements else 0
 
 
+def _analyze(args: argparse.Namespace) -> int:
+    from naf_bench.analysis import analyze, write_analysis
+
+    try:
+        result = analyze(args.runs, args.gold, args.extractor, args.bootstrap)
+    except DataError as exc:
+        print(f"naf-bench analyze: error: {exc}", file=sys.stderr)
+        return 1
+    for note in result["notes"]:
+        print(f"warning: {note}", file=sys.stderr)
+    print(f"answers read with the {args.extractor!r} extractor")
+    for name, run in result["runs"].items():
+        per = ", ".join(
+            f"{c} {_pct(v['accuracy'])} ({v['correct']}/{v['n_parsed']})" for c, v in run["per_semantics"].items()
+        )
+        line = f"{name}: accuracy {_pct(run['accuracy'])} ({run['n_parsed']}/{run['n_prompts']} parsed); {per}"
+        if run.get("audit"):
+            contradicted = run["audit"]["contradicted_among_correct"]
+            line += (f"; contradicted among correct {_pct(contradicted['rate'])} "
+                     f"({contradicted['contradicted']}/{contradicted['auditable']})")  # fmt: skip
+        print(line)
+    for path in write_analysis(result, args.out):
+        print(f"wrote {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from naf_bench.solvers.sldnf import INFERENCE_LIMIT
 
@@ -297,6 +323,14 @@ def build_parser() -> argparse.ArgumentParser:
     imported.add_argument("ref", help="a clone of the authors' repository, or any folder with its data/ layout")
     imported.add_argument("--out", required=True, help="folder for <subset>/gold.jsonl and <subset>/runs/*.jsonl")
     imported.set_defaults(run=_import_reference)
+
+    analysis = commands.add_parser("analyze", help="the paper's tables from model outputs (see naf_bench.analysis)")
+    analysis.add_argument("runs", nargs="+", metavar="RUN", help="submission JSONL files or lm-eval output folders")
+    analysis.add_argument("--gold", required=True, help="gold rows JSONL (e.g. from import-reference)")
+    analysis.add_argument("--extractor", default="strict", choices=EXTRACTORS, help="how answers are read")
+    analysis.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
+    analysis.add_argument("--out", required=True, help="folder for analysis.json, analysis.md and the plots")
+    analysis.set_defaults(run=_analyze)
 
     run = commands.add_parser("run", help="evaluate a transformers model (folder, .gguf or smollm2) with lm-eval")
     run.add_argument("model")
