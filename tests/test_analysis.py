@@ -132,7 +132,8 @@ def test_lm_eval_folder_and_the_command(tmp_path, gold, capsys):
     _write(folder / "samples_naf_bench_wfs_2026.jsonl", samples)
     _write(folder / "samples_naf_bench_verify_2026.jsonl", [dict(s, resps=[["ANSWER: B"]]) for s in samples])
     out = tmp_path / "analysis"
-    assert main(["analyze", str(tmp_path / "lm_eval"), "--gold", str(gold), "--bootstrap", "20", "--out", str(out)]) == 0
+    command = ["analyze", str(tmp_path / "lm_eval"), "--gold", str(gold), "--bootstrap", "20", "--out", str(out)]
+    assert main(command) == 0
     printed = capsys.readouterr().out
     assert "answers read with the 'strict' extractor" in printed
     assert "model: accuracy 100.0 (16/16 parsed)" in printed  # the verify run is not merged into it
