@@ -188,7 +188,11 @@ def _baselines(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from naf_bench.report import load_results, write_report
 
-    print(f"wrote {write_report(load_results(args.results), args.out)}")
+    records = load_results(args.results, args.extractor)
+    used = [f"{r['name']}: {r['extractor']}" for r in records if r.get("extractor")]
+    if used:
+        print("answers read with the extractor named per record: " + ", ".join(used))
+    print(f"wrote {write_report(records, args.out)}")
     return 0
 
 
@@ -315,6 +319,12 @@ def build_parser() -> argparse.ArgumentParser:
     report = commands.add_parser("report", help="markdown report and plots from results")
     report.add_argument("results", nargs="+", help="score/baselines JSON files or lm-eval output folders")
     report.add_argument("--out", default="out/report")
+    report.add_argument(
+        "--extractor",
+        default="strict",
+        choices=EXTRACTORS,
+        help="how answers in lm-eval output folders are read (as the tasks read them: strict)",
+    )
     report.set_defaults(run=_report)
 
     imported = commands.add_parser(

@@ -194,3 +194,4 @@ def test_report_keeps_mitigation_runs_apart(small_gold, tmp_path):
     assert set(records) == {"model", "model [verify]"}
     assert records["model"]["per_prompt_accuracy"] == 1.0
     assert records["model [verify]"]["per_prompt_accuracy"] == 0.0
+    assert {r["extractor"] for r in load_results([tmp_path / "lm_eval"], "flexible")} == {"flexible"}
