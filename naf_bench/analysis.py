@@ -13,8 +13,9 @@ run}}``; a run holds:
     Table 2: the same cells per divergence bin, and the two-sided Fisher exact test of control against the
     divergent bins (parsed answers; ``scipy.stats.fisher_exact``).
 ``flip_rate.{flipped, groups, rate}``
-    Table 4, when gold rows carry a ``variant`` (rule order or framing): groups = (program, condition)
-    with at least two parsed answers; rate None when there are none.
+    Table 4, when a (program, condition) has several gold rows (rule orders or framings: ``variant``,
+    ``order_id``, ``framing``): groups = (program, condition) with at least two parsed answers; rate None
+    when there are none.
 ``wfs_undefined.{n, n_parsed, definite, abstained, definite_share}``
     Table 5 (E5): WFS-condition items whose certified value is undefined.
 ``default_reading.{answers_by_bin, agreement.<reading>, baselines.<constant>.<reading>, best_fit,
@@ -32,7 +33,8 @@ credulous_odd}``
     correctly: the audit's own false-positive rate.
 ``size``
     E3, when depth or width vary: standardised OLS of correctness on depth, width and cycle length
-    (statsmodels) with program-bootstrap intervals on the coefficients, and per-depth / per-width accuracy.
+    (statsmodels) with program-bootstrap intervals on the coefficients, per-depth / per-width accuracy and,
+    where traces were audited, the sound share of auditable traces per slice (label against reasoning).
 """
 
 from __future__ import annotations
@@ -233,7 +235,7 @@ def analyze_run(rows: list[dict], outputs: Mapping[str, str], extractor: str, n_
         by_bin[family]["all"] = _cell([i for i in named if i["family"] == family], n_bootstrap)
     result["by_bin"] = dict(by_bin)
     result["fisher"] = _fisher(named)
-    if any(i.get("variant") is not None for i in named):
+    if len({(i["program_id"], i["condition"]) for i in named}) < len(named):  # rule orders or framings
         rate, groups = flip_rate_from_items((i["program_id"], i["condition"], i["answer"]) for i in named)
         result["flip_rate"] = {
             "flipped": round(rate * groups) if rate is not None else 0,
@@ -249,7 +251,7 @@ def analyze_run(rows: list[dict], outputs: Mapping[str, str], extractor: str, n_
     if named and all(i["id"] in certificates for i in named):
         result["audit"] = _audit(named, certificates)
     if len({(i.get("depth"), i.get("width")) for i in named}) > 1 and all(i.get("depth") is not None for i in named):
-        result["size"] = _size(named, n_bootstrap)
+        result["size"] = _size(named, n_bootstrap, result.get("audit", {}).get("classes"))
     return result
 
 
@@ -383,7 +385,7 @@ def _audit(named: list[dict], certificates: dict) -> dict:
     }
 
 
-def _size(named: list[dict], n_bootstrap: int) -> dict:
+def _size(named: list[dict], n_bootstrap: int, classes: dict | None) -> dict:
     import numpy as np
     import statsmodels.api as sm
 
@@ -410,7 +412,18 @@ def _size(named: list[dict], n_bootstrap: int) -> dict:
         c: {str(v): _parsed_accuracy([i for i in named if i.get(c) == v]) for v in sorted({i[c] for i in named})}
         for c in ("depth", "width")
     }
-    return {"standardised_ols": coefficients, "ci95": intervals, "accuracy_by": slices}
+    result = {"standardised_ols": coefficients, "ci95": intervals, "accuracy_by": slices}
+    if classes:  # label against reasoning: the audit's sound share of auditable traces per slice
+
+        def sound(cell: list[dict]) -> float | None:
+            judged = [classes[i["id"]] for i in cell if classes[i["id"]] in ("sound", "contradicted")]
+            return judged.count("sound") / len(judged) if judged else None
+
+        result["sound_by"] = {
+            c: {str(v): sound([i for i in named if i.get(c) == v]) for v in sorted({i[c] for i in named})}
+            for c in ("depth", "width")
+        }
+    return result
 
 
 def analyze(run_paths, gold_path, extractor: str = "strict", n_bootstrap: int = 1000) -> dict:
@@ -612,6 +625,11 @@ def markdown(result: dict) -> str:
                 + ", ".join(f"{k}: {_pct(v)}" for k, v in s["accuracy_by"]["depth"].items())
                 + "; by width "
                 + ", ".join(f"{k}: {_pct(v)}" for k, v in s["accuracy_by"]["width"].items())
+                + (
+                    "; sound traces by depth " + ", ".join(f"{k}: {_pct(v)}" for k, v in s["sound_by"]["depth"].items())
+                    if "sound_by" in s
+                    else ""
+                )
             )
     return "\n".join(lines) + "\n"
 

@@ -122,6 +122,7 @@ def test_flip_rate_and_size_when_the_gold_varies(tmp_path):
     assert result["flip_rate"] == {"flipped": 6, "groups": 32, "rate": 6 / 32}
     assert set(result["size"]["standardised_ols"]) == {"depth"}
     assert result["size"]["accuracy_by"]["depth"] == {"2": 29 / 32, "8": 29 / 32}
+    assert result["size"]["sound_by"]["depth"]["2"] == 1.0  # the bare reordered answers are not auditable
 
 
 def test_lm_eval_folder_and_the_command(tmp_path, gold, capsys):
