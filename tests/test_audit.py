@@ -104,6 +104,10 @@ CASES = [
     ("control", "closed_world", "blocked fails finitely, so cq succeeds and q succeeds.\nANSWER: A", "sound"),
     ("control", "wfs", "cq is false, so q is false.\nANSWER: B", "contradicted"),
     ("control", "cred", "There is exactly one stable model and q is in some stable model.\nANSWER: A", "sound"),
+    ("control", "wfs", "$q$ is false since $cq$ is false.", "contradicted"),
+    ("control", "wfs", "t0 needs cq, but we are missing confirmed cq=true. q is true.", "sound"),
+    ("odd", "wfs", "<think>a is undefined, so q is undefi", "unverifiable"),
+    ("odd", "cred", "Proposition q is true if proposition a is true, in every stable model.", "no_derivation"),
     ("control", "wfs", "ANSWER: A", "no_derivation"),
     ("control", "wfs", "", "no_derivation"),
 ]

@@ -76,7 +76,7 @@ _COPULA = _words(
     "necessarily ultimately finally"
 )
 _GLUE = _words(", and proposition propositions the atoms also finally ultimately then")
-_DENIAL = _words("no neither nor cannot without t")  # and "not" right before the atom
+_DENIAL = _words("no neither nor cannot without t missing lack lacks lacking never")  # and "not" right before the atom
 _MAKERS = _words("makes making make made leaves leaving leave renders rendering")
 _VALUES = (  # longest first; matched on the tokens after the copula; None: explicitly no verdict
     (("cannot", "be", "proven", "true", "or", "false"), "u"),
