@@ -76,7 +76,8 @@ _COPULA = _words(
     "necessarily ultimately finally"
 )
 _GLUE = _words(", and proposition propositions the atoms also finally ultimately then")
-_DENIAL = _words("no neither nor cannot without t missing lack lacks lacking never")  # and "not" right before the atom
+_DENIAL = _words("no neither nor cannot without missing lack lacks lacking never")  # and "not" right before the atom
+_EPISTEMIC = _words("conclude affirm establish assert say claim confirm guarantee")
 _MAKERS = _words("makes making make made leaves leaving leave renders rendering")
 _VALUES = (  # longest first; matched on the tokens after the copula; None: explicitly no verdict
     (("cannot", "be", "proven", "true", "or", "false"), "u"),
@@ -98,7 +99,6 @@ _VALUES = (  # longest first; matched on the tokens after the copula; None: expl
     (("indeterminate",), "u"),
     (("unknown",), "u"),
     (("does", "not", "terminate"), "loop"),
-    (("doesn", "'", "t", "terminate"), "loop"),
     (("never", "terminates"), "loop"),
     (("fails", "to", "terminate"), "loop"),
     (("non", "terminating"), "loop"),
@@ -110,6 +110,8 @@ _VALUES = (  # longest first; matched on the tokens after the copula; None: expl
     (("diverges",), "loop"),
     (("flounders",), "loop"),
     (("fails", "to", "produce"), "loop"),
+    (("fails", "to", "reach"), "loop"),
+    (("fails", "to", "yield"), "loop"),
     (("neither", "finitely", "succeeds"), "loop"),
     (("not", "true"), NOT_TRUE),
     (("not", "derivable"), NOT_TRUE),
@@ -122,7 +124,6 @@ _VALUES = (  # longest first; matched on the tokens after the copula; None: expl
     (("cannot", "be", "proven"), NOT_TRUE),
     (("cannot", "be", "proved"), NOT_TRUE),
     (("does", "not", "hold"), "F"),
-    (("doesn", "'", "t", "hold"), "F"),
     (("false",), "F"),
     (("unfounded",), "F"),
     (("fails",), "F"),
@@ -162,7 +163,7 @@ def normalise(text: str) -> str:
     text = _QUOTED.sub(" ", text or "")
     for old, new in _TAGS:
         text = text.replace(old, new)
-    return text.lower()
+    return text.lower().replace("can't", "cannot").replace("won't", "will not").replace("n't", " not")
 
 
 def clauses(text: str) -> list[tuple[list[str], bool]]:
@@ -220,18 +221,16 @@ def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]
     stop = [n] * (n + 1)  # first index at or after i that is neither glue nor an atom
     for i in range(n - 1, -1, -1):
         stop[i] = stop[i + 1] if tokens[i] in _GLUE or tokens[i] in atoms else i
-    depth, out, rhs = 0, [], False
+    depth, out, rhs, denied = 0, [], False, False
     for i, token in enumerate(tokens):
         depth += (token == "{") - (token == "}")
         if token == "=" and 0 < i < n - 1 and tokens[i - 1] in atoms and tokens[i + 1] in atoms:
             rhs = True  # "t5 = t6 and cq = true and undefined": the rest substitutes values into an expression
-        if token not in atoms or depth > 0 or rhs:
-            continue  # an atom inside braces is a set member, never a subject
-        before = tokens[max(0, i - 5) : i]
-        if "," in before:
-            before = before[len(before) - before[::-1].index(",") :]
-        if any(t in _DENIAL for t in before) or before[-1:] == ["not"]:
-            continue  # "no rule makes cq true", "not q" (a denial in the atom's own phrase)
+        if token not in atoms or depth > 0 or rhs or denied or (i > 0 and tokens[i - 1] == "not"):
+            # a set member; a denial earlier in the atom's comma segment ("we cannot confirm that cq is
+            # true", "no rule makes cq true"); "not cq"
+            denied = (denied or token in _DENIAL) and token != ","
+            continue
         value = _value_after(tokens, stop[i + 1])
         if value is None and i > 0 and tokens[i - 1] in _MAKERS:
             value = _value_after(tokens, i + 1)
@@ -259,7 +258,12 @@ def _entailment(tokens: list[str], query: str, condition: str) -> str | None:
     i = 0
     while i < len(rest) and (rest[i] in _COPULA or rest[i] in _QUANTIFIER_WORDS):
         i += 1
-    denied = i < len(rest) and rest[i] in ("not", "doesn", "cannot", "isn", "never")
+    denied = i < len(rest) and rest[i] in ("not", "cannot", "never")
+    segment = tokens[: at + 1]
+    start = len(segment) - segment[::-1].index(",") if "," in segment else 0
+    prefaced = any(  # "we cannot (definitively) conclude that q is ..."
+        tokens[k] in ("cannot", "not", "never") and (_EPISTEMIC & set(tokens[k + 1 : k + 3])) for k in range(start, at)
+    )
     if _contains(rest, (("in", "any"),)) and denied:
         return "F"
     value = _value_after(rest, i + 1) if denied else _value_after(rest, i)
@@ -270,7 +274,7 @@ def _entailment(tokens: list[str], query: str, condition: str) -> str | None:
     )
     if value is None and not member:
         return None
-    holds = (value == "T" or (value is None and member)) != denied
+    holds = ((value == "T" or (value is None and member)) != denied) != prefaced
     if value == "F" and denied:
         return None  # "q is not false in ..." asserts nothing checkable
     if forall:  # in every / skeptically
