@@ -62,6 +62,12 @@ CASES = [
     ("odd", "cred", CHAIN + "So q holds in at least one answer set.\nANSWER: A", "contradicted"),
     ("odd", "skept", "There are no stable models, so q is vacuously true in every stable model.", "sound"),
     ("odd", "skept", "Forward chaining: q is true.\nANSWER: A", "unverifiable"),
+    (
+        "odd",
+        "skept",
+        "The other atoms would be fixed by the cycle — but the program has no answer sets. Hence q holds.",
+        "sound",
+    ),
     ("odd", "skept", "q is true in every stable model.\nANSWER: A", "sound"),
     (
         "even_one",
@@ -158,6 +164,8 @@ def test_checkpoints_and_earned_skeptical_answers():
     assert earned["earned"] is True and earned["checkpoints"]["no_stable_model_stated"] is True
     assert audit("q is true in every stable model.", odd, "skept")["earned"] is False
     assert audit("If there were no stable model, q would hold.", odd, "skept")["earned"] is False
+    hedged = audit("The atoms would be fixed — but the program has no answer sets.", odd, "skept")
+    assert hedged["earned"] is True and hedged["entailment"] == "T"
     assert audit("q is true.", CERTIFICATES["control"], "skept")["earned"] is True  # not an incoherent program
     cycle = audit("b, c and d form a cycle; a is undefined.", odd, "wfs")["checkpoints"]
     assert cycle == {"cycle_registered": True}

@@ -48,7 +48,8 @@ AUDIT_CLASSES = ("sound", "contradicted", "unverifiable", "no_derivation")
 NOT_TRUE = "not_T"  # "cq is not true / not derivable": false, undefined or a loop; contradicts only true
 VERBOSE_CHARS = 250  # a trace this long had room to state a checkpoint
 
-_TAGS = (("<think>", "\n"), ("</think>", "\n"), ("**", ""), ("__", " "), ("`", ""), ("$", ""), ("\\(", " "),
+_TAGS = (("—", " , "), (" -- ", " , "),
+         ("<think>", "\n"), ("</think>", "\n"), ("**", ""), ("__", " "), ("`", ""), ("$", ""), ("\\(", " "),
          ("\\)", " "), ("\\[", " "), ("\\]", " "), ("\\text{", " "), ("\\mathrm{", " "), ("\\mathit{", " "),
          ("\\textbf{", " "), ("\\,", " "), ("\\;", " "), ("\\neg", " not "), ("\\lnot", " not "), ("¬", " not "),
          ("<->", " iff "), ("↔", " iff "), ("⇔", " iff "), ("\\leftrightarrow", " iff "), (":-", " if "),
@@ -64,7 +65,7 @@ _SKIP = _words(
     "determine determining evaluate evaluating compute computing consider considering trace tracing if "
     "iff when whenever unless suppose supposing assume assuming assumption were would whether "
     "hypothetically imagine try trying attempt attempting could might may maybe perhaps probably likely "
-    "possibly seems guess candidate want wants need needs require requires required check checking let"
+    "possibly seems guess candidate want wants need needs require requires required let"
 )
 _MODEL_WORDS = _words("case scenario branch model world assignment option alternative interpretation")
 _LOCAL_MODEL = (("in", "one"), ("in", "another"), ("in", "the", "other"), ("in", "the", "first"),
@@ -239,10 +240,24 @@ def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]
     return out
 
 
+def _no_model(tokens: list[str]) -> bool:
+    """The tokens say that no stable model exists (not "no stable model in which q ...")."""
+    at = [i for i in range(len(tokens)) for p in _NO_MODEL if tokens[i] == p[0] and _starts(tokens, i, p)]
+    return bool(at) and not any(t in _NO_MODEL_RESTRICTED for t in tokens[at[0] : at[0] + 5])
+
+
+def _segments(tokens: list[str]) -> list[list[str]]:
+    out, start = [], 0
+    for i, token in enumerate([*tokens, ","]):
+        if token == ",":
+            out.append(tokens[start:i])
+            start = i + 1
+    return out
+
+
 def _entailment(tokens: list[str], query: str, condition: str) -> str | None:
     """The entailment verdict a clause states on the query under cred/skept, or None."""
-    no_model = [i for i in range(len(tokens)) for p in _NO_MODEL if tokens[i] == p[0] and _starts(tokens, i, p)]
-    if no_model and not any(t in _NO_MODEL_RESTRICTED for t in tokens[no_model[0] : no_model[0] + 5]):
+    if _no_model(tokens):
         return "T" if condition == "skept" else "F"
     if query not in tokens:
         return None
@@ -345,13 +360,20 @@ def audit(response: str, certificate: Certificate, condition: str) -> dict:
     for tokens, question in clauses(text):
         cycle_named.update(t for t in tokens if t in cycle)
         many_models = many_models or _contains(tokens, _MANY_MODELS)
-        if question or not _asserted(tokens, global_reading):
+        if question:
             continue
-        for atom, value in _bindings(tokens, atoms):
-            said[atom] = value
-        if not global_reading and (verdict := _entailment(tokens, query, condition)) is not None:
-            entailment = verdict
-        no_model = no_model or _contains(tokens, _NO_MODEL)
+        if _asserted(tokens, global_reading):
+            for atom, value in _bindings(tokens, atoms):
+                said[atom] = value
+            if not global_reading and (verdict := _entailment(tokens, query, condition)) is not None:
+                entailment = verdict
+            no_model = no_model or _contains(tokens, _NO_MODEL)
+            continue
+        # a hedged or hypothetical clause may still assert, in a comma segment of its own, that no model exists
+        if any(_asserted(segment, False) and _no_model(segment) for segment in _segments(tokens)):
+            no_model = True
+            if not global_reading:
+                entailment = "T" if condition == "skept" else "F"
     registered = len(cycle_named) >= min(2, len(cycle)) and any(w in text for w in _CYCLE_WORDS)
     checkpoints = {"cycle_registered": registered if cycle else None}
     if not global_reading:
