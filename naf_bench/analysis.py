@@ -87,13 +87,14 @@ def read_gold(path: str | Path) -> list[dict]:
     return rows
 
 
-def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], list[str]]:
-    """``{run name: {id: output}}`` from submission files and lm-eval folders, and notes; an unknown id or a
-    malformed line is an error naming file and line."""
+def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[str, Path], list[str]]:
+    """``{run name: {id: output}}`` from submission files and lm-eval folders, the file or folder of each run,
+    and notes; an unknown id or a malformed line is an error naming file and line."""
     from naf_bench.evaluation import read_submission
     from naf_bench.report import _model_name
 
     runs: dict[str, dict[str, str]] = {}
+    sources: dict[str, Path] = {}
     for path in map(Path, paths):
         if path.is_dir():
             found = sorted(path.rglob("samples_*.jsonl"))
@@ -107,7 +108,9 @@ def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], list[s
                 model_args = (
                     json.loads(results.read_text())["config"].get("model_args", "model") if results else "model"
                 )
-                outputs = runs.setdefault(_model_name(model_args), {})
+                name = _model_name(model_args)
+                outputs = runs.setdefault(name, {})
+                sources[name] = path
                 for number, line in enumerate(samples.read_text(encoding="utf-8").splitlines(), start=1):
                     if not line.strip():
                         continue
@@ -132,12 +135,13 @@ def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], list[s
         if unknown:
             raise DataError(path, f"unknown id {unknown[0]!r} (not in the gold set)", lines.get(unknown[0]))
         runs[path.stem] = {key: entry["prediction"] for key, entry in entries.items()}
+        sources[path.stem] = path
     notes = []
     for name, outputs in runs.items():
         missing = len(known - set(outputs))
         if missing:
             notes.append(f"{name}: {missing} gold ids have no output (counted as unanswered)")
-    return runs, notes
+    return runs, sources, notes
 
 
 def _ids_by_line(path: Path):
@@ -429,13 +433,13 @@ def _size(named: list[dict], n_bootstrap: int, classes: dict | None) -> dict:
 def analyze(run_paths, gold_path, extractor: str = "strict", n_bootstrap: int = 1000) -> dict:
     """``analysis.json``'s content for the runs against the gold rows."""
     rows = read_gold(gold_path)
-    runs, notes = read_runs(run_paths, {row["id"] for row in rows})
+    runs, sources, notes = read_runs(run_paths, {row["id"] for row in rows})
     out = {"extractor": extractor, "gold": str(gold_path), "notes": notes, "runs": {}}
     for name, outputs in runs.items():
         try:
             out["runs"][name] = analyze_run(rows, outputs, extractor, n_bootstrap)
         except DataError as exc:
-            raise DataError(name, exc.reason) from None
+            raise DataError(sources[name], exc.reason) from None
     perfect = [
         r["audit"]["contradicted_among_correct"]
         for r in out["runs"].values()

@@ -151,7 +151,7 @@ def test_lm_eval_folder_and_the_command(tmp_path, gold, capsys):
                                              {"id": "nope::wfs", "prediction": "A"}]),
          "r.jsonl:2: unknown id 'nope::wfs'"),
         (lambda d, g: _write(d / "r.jsonl", [{"id": "t-odd-d8-wfs::wfs", "prediction": "no letter"}]),
-         "r: no parsable answer with the 'strict' extractor"),
+         "r.jsonl: no parsable answer with the 'strict' extractor"),
         (lambda d, g: d / "missing.jsonl", "missing.jsonl: no such file or folder"),
     ],
 )  # fmt: skip
