@@ -33,6 +33,7 @@ characters), so the audit is linear in the length of the response.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from naf_bench.certify import Certificate
 from naf_bench.syntax.analysis import dependencies, is_recursive, relevant_atoms, strongly_connected_components
@@ -136,6 +137,9 @@ _VALUES = (  # longest first; matched on the tokens after the copula; None: expl
     (("entailed",), "T"),
     (("succeeds",), "T"),
 )
+_VALUES_BY_FIRST_WORD: dict[str, list[tuple[tuple[str, ...], str | None]]] = {}
+for _phrase, _value in _VALUES:  # longest first within each first word, as listed
+    _VALUES_BY_FIRST_WORD.setdefault(_phrase[0], []).append((_phrase, _value))
 _BARE = _words("true false undefined t f u")
 _LETTER_VALUES = {"t": "T", "f": "F", "u": "u"}  # only right after '='
 _CYCLE_WORDS = ("cycl", "loop", "circular", "mutual", "self-referen", "depends on itself", "interdependen")
@@ -181,8 +185,18 @@ def _starts(tokens: list[str], i: int, phrase: tuple[str, ...]) -> bool:
     return tuple(tokens[i : i + len(phrase)]) == phrase
 
 
-def _contains(tokens: list[str], phrases) -> bool:
-    return any(_starts(tokens, i, p) for i in range(len(tokens)) for p in phrases if tokens[i] == p[0])
+@cache
+def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, list[tuple[str, ...]]]:
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        index.setdefault(phrase[0], []).append(phrase)
+    return index
+
+
+def _contains(tokens: list[str], phrases: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether a phrase occurs in the tokens: one dictionary look-up per token."""
+    index = _by_first_word(phrases)
+    return any(_starts(tokens, i, p) for i, token in enumerate(tokens) if token in index for p in index[token])
 
 
 def _asserted(tokens: list[str], global_reading: bool) -> bool:
@@ -207,8 +221,8 @@ def _value_after(tokens: list[str], i: int) -> str | None:
         return None
     if after_equals and tokens[i] in _LETTER_VALUES:
         return _LETTER_VALUES[tokens[i]]
-    for phrase, value in _VALUES:
-        if tokens[i] == phrase[0] and _starts(tokens, i, phrase):
+    for phrase, value in _VALUES_BY_FIRST_WORD.get(tokens[i], ()):
+        if _starts(tokens, i, phrase):
             after = i + len(phrase)
             if value is not None and after + 1 < len(tokens) and tokens[after] == "and" and tokens[after + 1] in _BARE:
                 return None  # a paired listing "t5 = t6 and cq = true and undefined" binds no value to one atom
@@ -222,7 +236,7 @@ def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]
     stop = [n] * (n + 1)  # first index at or after i that is neither glue nor an atom
     for i in range(n - 1, -1, -1):
         stop[i] = stop[i + 1] if tokens[i] in _GLUE or tokens[i] in atoms else i
-    depth, out, rhs, denied = 0, [], False, False
+    depth, out, rhs, denied, read = 0, [], False, False, {}
     for i, token in enumerate(tokens):
         depth += (token == "{") - (token == "}")
         if token == "=" and 0 < i < n - 1 and tokens[i - 1] in atoms and tokens[i + 1] in atoms:
@@ -232,7 +246,9 @@ def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]
             # true", "no rule makes cq true"); "not cq"
             denied = (denied or token in _DENIAL) and token != ","
             continue
-        value = _value_after(tokens, stop[i + 1])
+        if stop[i + 1] not in read:  # atoms of one list share the value after it: read it once
+            read[stop[i + 1]] = _value_after(tokens, stop[i + 1])
+        value = read[stop[i + 1]]
         if value is None and i > 0 and tokens[i - 1] in _MAKERS:
             value = _value_after(tokens, i + 1)
         if value is not None:
@@ -242,8 +258,9 @@ def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]
 
 def _no_model(tokens: list[str]) -> bool:
     """The tokens say that no stable model exists (not "no stable model in which q ...")."""
-    at = [i for i in range(len(tokens)) for p in _NO_MODEL if tokens[i] == p[0] and _starts(tokens, i, p)]
-    return bool(at) and not any(t in _NO_MODEL_RESTRICTED for t in tokens[at[0] : at[0] + 5])
+    index = _by_first_word(_NO_MODEL)
+    at = next((i for i, t in enumerate(tokens) if t in index and any(_starts(tokens, i, p) for p in index[t])), None)
+    return at is not None and not any(t in _NO_MODEL_RESTRICTED for t in tokens[at : at + 5])
 
 
 def _segments(tokens: list[str]) -> list[list[str]]:
