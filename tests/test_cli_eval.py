@@ -190,8 +190,13 @@ def test_report_keeps_mitigation_runs_apart(small_gold, tmp_path):
     verify_run = [{"doc": r, "resps": [["ANSWER: B" if r["gold"] != "B" else "ANSWER: A"]]} for r in rows]
     write_jsonl(folder / "samples_naf_bench_wfs_2026.jsonl", main_run)
     write_jsonl(folder / "samples_naf_bench_verify_2026.jsonl", verify_run)
+    # translate-then-solve: the control program translated right, the odd one translated without its cycle
+    translations = {"t-control": "q :- a.\na :- not b.\nQUERY: q", "t-odd": "q :- a.\na.\nQUERY: q"}
+    t2s_run = [{"doc": r, "resps": [[translations[r["program_id"]]]]} for r in rows]
+    write_jsonl(folder / "samples_naf_bench_t2s_2026.jsonl", t2s_run)
     records = {r["name"]: r for r in load_results([tmp_path / "lm_eval"])}
-    assert set(records) == {"model", "model [verify]"}
+    assert set(records) == {"model", "model [verify]", "model [t2s]"}
+    assert records["model [t2s]"]["per_prompt_accuracy"] == 5 / 8  # control 4/4; odd: only skeptical (A) right
     assert records["model"]["per_prompt_accuracy"] == 1.0
     assert records["model [verify]"]["per_prompt_accuracy"] == 0.0
     assert {r["extractor"] for r in load_results([tmp_path / "lm_eval"], "flexible")} == {"flexible"}
