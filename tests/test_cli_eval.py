@@ -178,6 +178,8 @@ def test_score_names_its_extractor_prints_the_joint_interval_and_no_proof_score_
         None,
     )
     assert "proof accuracy n/a (0 of 8 checkable)" in printed
+    # the same trace, audited against the certificate of each gold row: sound on control, contradicted on odd
+    assert scores["traces"]["audit"] == {"sound": 2, "contradicted": 2, "unverifiable": 4, "no_derivation": 0}
 
 
 def test_report_keeps_mitigation_runs_apart(small_gold, tmp_path):
