@@ -13,9 +13,8 @@ run}}``; a run holds:
     Table 2: the same cells per divergence bin, and the two-sided Fisher exact test of control against the
     divergent bins (parsed answers; ``scipy.stats.fisher_exact``).
 ``flip_rate.{flipped, groups, rate}``
-    Table 4, when a (program, condition) has several gold rows (rule orders or framings: ``variant``,
-    ``order_id``, ``framing``): groups = (program, condition) with at least two parsed answers; rate None
-    when there are none.
+    Table 4 (shown when a (program, condition) has several gold rows: rule orders or framings): groups =
+    (program, condition) with at least two parsed answers; rate None when there are none.
 ``wfs_undefined.{n, n_parsed, definite, abstained, definite_share}``
     Table 5 (E5): WFS-condition items whose certified value is undefined.
 ``default_reading.{answers_by_bin, agreement.<reading>, baselines.<constant>.<reading>, best_fit,
@@ -239,13 +238,9 @@ def analyze_run(rows: list[dict], outputs: Mapping[str, str], extractor: str, n_
         by_bin[family]["all"] = _cell([i for i in named if i["family"] == family], n_bootstrap)
     result["by_bin"] = dict(by_bin)
     result["fisher"] = _fisher(named)
-    if len({(i["program_id"], i["condition"]) for i in named}) < len(named):  # rule orders or framings
-        rate, groups = flip_rate_from_items((i["program_id"], i["condition"], i["answer"]) for i in named)
-        result["flip_rate"] = {
-            "flipped": round(rate * groups) if rate is not None else 0,
-            "groups": groups,
-            "rate": rate,
-        }
+    # rule orders or framings give a (program, condition) several rows; without them no group can flip
+    rate, groups = flip_rate_from_items((i["program_id"], i["condition"], i["answer"]) for i in named)
+    result["flip_rate"] = {"flipped": round(rate * groups) if rate is not None else 0, "groups": groups, "rate": rate}
     certified = [i for i in items if i.get("certificate")]
     certificates = {i["id"]: Certificate.from_json(i["certificate"]) for i in certified}
     result["wfs_undefined"] = _wfs_undefined(named, certificates)
@@ -518,7 +513,7 @@ def markdown(result: dict) -> str:
                 for k in (*NAMED, "all")
             ]
             lines.append(f"| {name} | {family} | " + " | ".join(row) + f" | {test} |")
-    flips = {n: r["flip_rate"] for n, r in runs.items() if "flip_rate" in r}
+    flips = {n: r["flip_rate"] for n, r in runs.items() if r["flip_rate"]["groups"]}
     if flips:
         lines += [
             "",

@@ -89,7 +89,7 @@ def test_tables_of_an_oracle_and_a_forward_chainer(tmp_path, gold):
     assert weak["fisher"]["table"] == [[4, 0], [4, 8]] and round(weak["fisher"]["p_value"], 4) == 0.0769
     assert best["fisher"]["odds_ratio"] is None  # no errors anywhere: undefined, not 0
     assert weak["wfs_undefined"] == {"n": 3, "n_parsed": 3, "definite": 3, "abstained": 0, "definite_share": 1.0}
-    assert "flip_rate" not in best  # no variants in the gold rows
+    assert best["flip_rate"] == {"flipped": 0, "groups": 0, "rate": None}  # no variants: undefined, not 0
     # Tables 9-10: the oracle's untutored answers follow WFS (= consensus here), better than always-C
     reading = best["default_reading"]
     assert reading["agreement"] == {"cred": 1, "skept": 1, "wfs": 4, "closed_world": 4, "consensus": 4}
