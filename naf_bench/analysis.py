@@ -17,7 +17,7 @@ run}}``; a run holds:
     (program, condition) with at least two parsed answers; rate None when there are none.
 ``wfs_undefined.{n, n_parsed, definite, abstained, definite_share}``
     Table 5 (E5): WFS-condition items whose certified value is undefined.
-``default_reading.{answers_by_bin, agreement.<reading>, baselines.<constant>.<reading>, best_fit,
+``default_reading.{by_bin, agreement.<reading>, baselines.<constant>.<reading>, best_fit,
 earned_c}``
     Tables 9–10: the untutored (``none``) answers per bin; agreement (count of prompts) with each reading
     (cred, skept, wfs, closed_world, consensus: the letter all four give when they agree, else C) beside the
@@ -301,9 +301,9 @@ def _wfs_undefined(named: list[dict], certificates: dict) -> dict | None:
 
 
 def _default_reading(untutored: list[dict], certificates: dict) -> dict:
-    answers_by_bin: dict = defaultdict(lambda: dict.fromkeys((*LETTERS, "unparsed"), 0))
+    by_bin: dict = defaultdict(lambda: dict.fromkeys((*LETTERS, "unparsed"), 0))
     for i in untutored:
-        answers_by_bin[i["family"]][i["answer"] or "unparsed"] += 1
+        by_bin[i["family"]][i["answer"] or "unparsed"] += 1
     letters = {i["id"]: reading_letters(certificates[i["id"]].labels) for i in untutored}
     agreement = {r: sum(i["answer"] == letters[i["id"]][r] for i in untutored) for r in READINGS}
     baselines = {
@@ -317,7 +317,7 @@ def _default_reading(untutored: list[dict], certificates: dict) -> dict:
     )
     return {
         "n": len(untutored),
-        "answers_by_bin": dict(answers_by_bin),
+        "by_bin": dict(by_bin),
         "agreement": agreement,
         "baselines": baselines,
         "best_fit": best if beats else None,
@@ -552,8 +552,7 @@ def markdown(result: dict) -> str:
         ]
         for name, d in defaults.items():
             lines += [
-                f"| {name} | {b} | {c['A']} | {c['B']} | {c['C']} | {c['unparsed']} |"
-                for b, c in d["answers_by_bin"].items()
+                f"| {name} | {b} | {c['A']} | {c['B']} | {c['C']} | {c['unparsed']} |" for b, c in d["by_bin"].items()
             ]
         lines += [
             "",
