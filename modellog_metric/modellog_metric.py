@@ -49,6 +49,9 @@ Examples:
     >>> scores = label.compute(predictions=["Reasoning...\\nANSWER: A", "no answer", "C"], references=["A", "B", "C"])
     >>> scores["accuracy"], scores["strict_accuracy"], scores["coverage"], scores["n_unparsed"]
     (1.0, 0.6666666666666666, 0.6666666666666666, 1)
+    >>> scores = label.compute(predictions=["ANSWER: C", "ANSWER: C"], references=[None, "C"], extractor="flexible")
+    >>> scores["accuracy"], scores["n_scored"], scores["extractor"]
+    (1.0, 1, 'flexible')
     >>> consistency = evaluate.load("modellog_metric", "consistency")
     >>> probabilities = [{"a": 0.9, "b": 0.8}, {"a": 0.9, "b": 0.1}]
     >>> scores = consistency.compute(formulas=["a -> b", "a ^ b"], probabilities=probabilities)
@@ -57,6 +60,12 @@ Examples:
 """
 
 CONFIGS = ("label", "proof", "consistency")
+NO_REFERENCE = ""  # how a None reference (condition `none`, never scored) is stored by evaluate
+
+
+def _stored(references):
+    """References as evaluate can type them: a None anywhere (even first) is stored as NO_REFERENCE."""
+    return None if references is None else [NO_REFERENCE if r is None else r for r in references]
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -84,6 +93,8 @@ class ModellogMetric(evaluate.Metric):
         """Compute the scores of the metric's config (probabilities and certificates are serialised here)."""
         if self.config_name == "consistency" and kwargs.get("probabilities") is not None:
             kwargs["probabilities"] = [json.dumps(p) for p in kwargs["probabilities"]]
+        if self.config_name == "label":
+            references = _stored(references)
         if self.config_name == "proof" and references is not None:
             references = [
                 {"certificate": r["certificate"], "condition": r["condition"]}
@@ -95,6 +106,7 @@ class ModellogMetric(evaluate.Metric):
 
     def _compute(self, predictions=None, references=None, formulas=None, probabilities=None, **kwargs):
         if self.config_name == "label":
+            references = [None if r == NO_REFERENCE else r for r in references]
             return compute_label_metrics(predictions, references, **kwargs)
         if self.config_name == "proof":
             return compute_proof_metrics(predictions, references, **kwargs)

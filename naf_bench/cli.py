@@ -7,7 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from naf_bench.errors import CertificationError, ConfigError, ParseError, SolverError
+from naf_bench.errors import CertificationError, ConfigError, DataError, ParseError, SolverError
+from naf_bench.scoring.extract import EXTRACTORS
 from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
@@ -129,14 +130,18 @@ def _write_json(payload, out: str | None) -> None:
 def _print_records(records: list[dict]) -> None:
     print(f"{'':30} {'JOINT':>7} {'acc':>7} {'cover':>7}  " + "  ".join(f"{c:>12}" for c in JOINT_CONDITIONS))
     for r in records:
-        cells = [f"{100 * r['per_semantics'].get(c, 0):12.1f}" for c in JOINT_CONDITIONS]
-        joint = "-" if r["joint"] is None else f"{100 * r['joint']:.1f}"
-        print(f"{r['name'][:30]:30} {joint:>7} {100 * r['per_prompt_accuracy']:7.1f} {100 * r['coverage']:7.1f}  "
-              + "  ".join(cells))  # fmt: skip
+        cells = [f"{_pct(r['per_semantics'].get(c)):>12}" for c in JOINT_CONDITIONS]
+        head = [_pct(r["joint"]), _pct(r["per_prompt_accuracy"]), _pct(r["coverage"])]
+        print(f"{r['name'][:30]:30} " + " ".join(f"{x:>7}" for x in head) + "  " + "  ".join(cells))
         if r.get("traces"):
             t = r["traces"]
-            print(f"{'':30} proof accuracy {_pct(t['proof_accuracy'])}, right for the wrong reason {_pct(t['rfwr'])}, "
-                  f"reasoned soundly {_pct(t['reasoned_soundly'])}")  # fmt: skip
+            checked = f"{t['n_checkable']} of {t['n']} checkable"
+            steps = f"proof accuracy n/a ({checked})"
+            if t["n_checkable"]:
+                rfwr = _pct(t["rfwr"])
+                steps = f"proof accuracy {_pct(t['proof_accuracy'])}, right for the wrong reason {rfwr} ({checked})"
+            print(f"{'':30} {steps}; reasoned soundly {_pct(t['reasoned_soundly'])}, contradicted among correct "
+                  f"{_pct(t['contradicted_among_correct'])} (trace audit)")  # fmt: skip
 
 
 def _pct(value) -> str:
@@ -154,9 +159,14 @@ def _score(args: argparse.Namespace) -> int:
     missing = sorted(scored_ids - set(entries))
     if missing:
         problems.append(f"{len(missing)} gold ids have no prediction (scored as unanswered), e.g. {missing[:3]}")
-    record = score_rows(rows, entries, name=Path(args.submission).stem)
+    record = score_rows(rows, entries, name=Path(args.submission).stem, extractor=args.extractor)
     record["problems"] = problems
+    print(f"answers read with the {args.extractor!r} extractor")
     _print_records([record])
+    interval = record["joint_ci95"]
+    if interval:
+        low, high = _pct(interval[0]), _pct(interval[1])
+        print(f"JOINT {_pct(record['joint'])}, 95% program-clustered interval [{low}, {high}]")
     print(f"format-valid rate {_pct(record['format_valid_rate'])}; JOINT per family: "
           + ", ".join(f"{k} {_pct(v)}" for k, v in record["joint_per_family"].items()))  # fmt: skip
     for problem in problems:
@@ -180,7 +190,11 @@ def _baselines(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from naf_bench.report import load_results, write_report
 
-    print(f"wrote {write_report(load_results(args.results), args.out)}")
+    records = load_results(args.results, args.extractor)
+    used = [f"{r['name']}: {r['extractor']}" for r in records if r.get("extractor")]
+    if used:
+        print("answers read with the extractor named per record: " + ", ".join(used))
+    print(f"wrote {write_report(records, args.out)}")
     return 0
 
 
@@ -202,6 +216,54 @@ def _run(args: argparse.Namespace) -> int:
         records = [*load_results([args.baselines]), *records]
     _print_records([r for r in records if "per_semantics" in r])
     print(f"wrote {write_report(records, out)}")
+    return 0
+
+
+def _import_reference(args: argparse.Namespace) -> int:
+    from naf_bench.reference import import_reference
+
+    try:
+        report = import_reference(args.ref, args.out)
+    except DataError as exc:
+        print(f"naf-bench import-reference: error: {exc}", file=sys.stderr)
+        return 1
+    for subset, n in report.rows.items():
+        print(f"{subset}: {n} prompts over {report.programs[subset]} distinct programs, certified by naf-bench")
+    for path in report.written:
+        print(f"wrote {path}")
+    for note in report.notes:
+        print(f"note: {note}")
+    total = sum(report.programs.values())
+    print(f"label disagreements between the reference and our certifier: {len(report.disagreements)} "
+          f"(over {total} certified programs)")  # fmt: skip
+    for line in report.disagreements:
+        print(f"disagreement: {line}", file=sys.stderr)
+    return 1 if report.disagreements else 0
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    from naf_bench.analysis import analyze, write_analysis
+
+    try:
+        result = analyze(args.runs, args.gold, args.extractor, args.bootstrap)
+    except DataError as exc:
+        print(f"naf-bench analyze: error: {exc}", file=sys.stderr)
+        return 1
+    for note in result["notes"]:
+        print(f"warning: {note}", file=sys.stderr)
+    print(f"answers read with the {args.extractor!r} extractor")
+    for name, run in result["runs"].items():
+        per = ", ".join(
+            f"{c} {_pct(v['accuracy'])} ({v['correct']}/{v['n_parsed']})" for c, v in run["per_semantics"].items()
+        )
+        line = f"{name}: accuracy {_pct(run['accuracy'])} ({run['n_parsed']}/{run['n_prompts']} parsed); {per}"
+        if run.get("audit"):
+            contradicted = run["audit"]["contradicted_among_correct"]
+            line += (f"; contradicted among correct {_pct(contradicted['rate'])} "
+                     f"({contradicted['contradicted']}/{contradicted['auditable']})")  # fmt: skip
+        print(line)
+    for path in write_analysis(result, args.out):
+        print(f"wrote {path}")
     return 0
 
 
@@ -243,6 +305,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--split", default="test")
     score.add_argument("--gold", help="gold rows as JSONL instead of --config/--split")
     score.add_argument("--out", help="write the scores as JSON")
+    from naf_bench.evaluation import SUBMISSION_EXTRACTOR
+
+    score.add_argument(
+        "--extractor",
+        default=SUBMISSION_EXTRACTOR,
+        choices=EXTRACTORS,
+        help=f"how answers are read (default {SUBMISSION_EXTRACTOR}; see naf_bench.scoring.extract)",
+    )
     score.set_defaults(run=_score)
 
     baselines = commands.add_parser("baselines", help="input-blind and reasoner baselines on a config")
@@ -254,7 +324,28 @@ def build_parser() -> argparse.ArgumentParser:
     report = commands.add_parser("report", help="markdown report and plots from results")
     report.add_argument("results", nargs="+", help="score/baselines JSON files or lm-eval output folders")
     report.add_argument("--out", default="out/report")
+    report.add_argument(
+        "--extractor",
+        default="strict",
+        choices=EXTRACTORS,
+        help="how answers in lm-eval output folders are read (as the tasks read them: strict)",
+    )
     report.set_defaults(run=_report)
+
+    imported = commands.add_parser(
+        "import-reference", help="the NAF-Bench authors' data/ folder as gold rows and submissions"
+    )
+    imported.add_argument("ref", help="a clone of the authors' repository, or any folder with its data/ layout")
+    imported.add_argument("--out", required=True, help="folder for <subset>/gold.jsonl and <subset>/runs/*.jsonl")
+    imported.set_defaults(run=_import_reference)
+
+    analysis = commands.add_parser("analyze", help="the paper's tables from model outputs (see naf_bench.analysis)")
+    analysis.add_argument("runs", nargs="+", metavar="RUN", help="submission JSONL files or lm-eval output folders")
+    analysis.add_argument("--gold", required=True, help="gold rows JSONL (e.g. from import-reference)")
+    analysis.add_argument("--extractor", default="strict", choices=EXTRACTORS, help="how answers are read")
+    analysis.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
+    analysis.add_argument("--out", required=True, help="folder for analysis.json, analysis.md and the plots")
+    analysis.set_defaults(run=_analyze)
 
     run = commands.add_parser("run", help="evaluate a transformers model (folder, .gguf or smollm2) with lm-eval")
     run.add_argument("model")

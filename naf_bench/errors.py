@@ -28,3 +28,13 @@ class CertificationError(NafBenchError):
 
 class ConfigError(NafBenchError, ValueError):
     """A generation or dataset configuration that cannot be built."""
+
+
+class DataError(NafBenchError, ValueError):
+    """A data file (reference set, run, gold rows) that cannot be read as promised, with file and line."""
+
+    def __init__(self, path, reason: str, line: int | None = None):
+        self.path = str(path)
+        self.line = line
+        self.reason = reason
+        super().__init__(f"{self.path}{'' if line is None else f':{line}'}: {reason}")

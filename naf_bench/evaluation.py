@@ -88,13 +88,14 @@ def score_rows(
     record = {
         "name": name,
         "n_prompts": len(named),
+        "extractor": extractor,
         "joint": scores.get("joint"),
         "joint_ci95": scores["ci95"].get("joint"),
         "per_prompt_accuracy": scores["strict_accuracy"],
         "accuracy": scores["accuracy"],
         "coverage": scores["coverage"],
         "format_valid_rate": (
-            sum(extract_answer(t, extractor) is not None for t in submitted) / len(submitted) if submitted else 0.0
+            sum(extract_answer(t, extractor) is not None for t in submitted) / len(submitted) if submitted else None
         ),
         "per_semantics": {c: v["strict_accuracy"] for c, v in scores.get("per_condition", {}).items()},
         "by_bin_semantics": _by_bin_semantics(named, texts, extractor),
@@ -120,8 +121,10 @@ def score_rows(
                 for i in traced
             ],
             [named[i] for i in traced],
+            extractor,
         )
-        keys = ("n", "audit", "reasoned_soundly", "unearned_correct", "proof_accuracy", "rfwr")
+        keys = ("n", "n_checkable", "audit", "audit_by_correctness", "contradicted_among_correct", "reasoned_soundly",
+                "unearned_correct", "proof_accuracy", "rfwr")  # fmt: skip
         record["traces"] = {key: proof[key] for key in keys}
     return record
 

@@ -14,21 +14,23 @@ from naf_bench.scoring.constraints import constraints_of_samples
 from naf_bench.scoring.labels import JOINT_CONDITIONS, LETTERS
 
 FIGSIZE, DPI = (10, 4), 100  # every plot is 1000 x 400 pixels
+# Mitigation runs reuse the main documents (same ids): each is its own record, never merged into the main scores.
+MITIGATION_TASKS = ("naf_bench_t2s", "naf_bench_verify")
 
 
-def load_results(paths) -> list[dict]:
+def load_results(paths, extractor: str = "strict") -> list[dict]:
     """Result records from JSON files (one record or a list) and lm-eval output folders (samples_*.jsonl)."""
     records = []
     for path in map(Path, paths):
         if path.is_dir():
-            records.extend(_from_lm_eval(path))
+            records.extend(_from_lm_eval(path, extractor))
         else:
             data = json.loads(path.read_text(encoding="utf-8"))
             records.extend(data if isinstance(data, list) else [data])
     return records
 
 
-def _from_lm_eval(folder: Path) -> list[dict]:
+def _from_lm_eval(folder: Path, extractor: str = "strict") -> list[dict]:
     by_model: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for samples in sorted(folder.rglob("samples_*.jsonl")):
         task = samples.name[len("samples_") :].rsplit("_", 1)[0]
@@ -37,16 +39,33 @@ def _from_lm_eval(folder: Path) -> list[dict]:
         by_model[_model_name(model)][task].extend(json.loads(line) for line in samples.read_text().splitlines() if line)
     records = []
     for name, tasks in by_model.items():
-        generated = [s for task, items in tasks.items() if task != "naf_bench_mc" for s in items]
-        rows = {s["doc"]["id"]: s["doc"] for s in generated if s["doc"].get("gold")}
-        predictions = {s["doc"]["id"]: {"prediction": s["resps"][0][0]} for s in generated}
-        record = score_rows(list(rows.values()), predictions, name, extractor="strict") if rows else {"name": name}
+        apart = ("naf_bench_mc", *MITIGATION_TASKS)
+        record = _scored(name, [s for task, items in tasks.items() if task not in apart for s in items], extractor)
         if "naf_bench_order" in tasks:
             record["flip_rate"] = _flip_rate(tasks["naf_bench_order"])
         if "naf_bench_mc" in tasks:
             record["rho"] = _rho(tasks["naf_bench_mc"])
         records.append(record)
+        for task in MITIGATION_TASKS:
+            if task in tasks:
+                mitigation = _scored(f"{name} [{task.removeprefix('naf_bench_')}]", tasks[task], extractor, task)
+                records.append(mitigation)
     return records
+
+
+def _scored(name: str, samples: list[dict], extractor: str, task: str | None = None) -> dict:
+    """A result record of lm-eval samples; a translate-then-solve run is read by solving its translations."""
+    rows = {s["doc"]["id"]: s["doc"] for s in samples if s["doc"].get("gold")}
+    if not rows:
+        return {"name": name}
+    if task == "naf_bench_t2s":
+        from naf_bench.verbalize.mitigation import answer_from_translation
+
+        translated = [(s["doc"], answer_from_translation(s["resps"][0][0], s["doc"]["condition"])) for s in samples]
+        predictions = {doc["id"]: {"prediction": answer.letter or ""} for doc, answer in translated}
+    else:
+        predictions = {s["doc"]["id"]: {"prediction": s["resps"][0][0]} for s in samples}
+    return score_rows(list(rows.values()), predictions, name, extractor=extractor)
 
 
 def _model_name(model_args) -> str:

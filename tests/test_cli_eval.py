@@ -137,3 +137,68 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
     assert "| tiny |" in report  # the tiny model never writes an answer: no flip rate can be measured
     for plot in ("joint.png", "rho.png"):
         assert png_size(tmp_path / "run" / plot) == (1000, 400)
+
+
+@pytest.fixture(scope="module")
+def small_gold(tmp_path_factory):
+    """Gold rows of two certified programs, written as a --gold JSONL (no dataset build)."""
+    from naf_bench import certify
+    from naf_bench.verbalize.prompt import gold_letter
+
+    rows = []
+    for program_id, family, text in (("t-odd", "odd", "q :- a. a :- not b. b :- not c. c :- not a."),
+                                     ("t-control", "control", "q :- a. a :- not b.")):  # fmt: skip
+        certificate = certify(text)
+        for condition in ("closed_world", "cred", "skept", "wfs"):
+            rows.append({"id": f"{program_id}-{condition}::{condition}", "program_id": program_id, "family": family,
+                         "condition": condition, "gold": gold_letter(condition, certificate.labels),
+                         "certificate": certificate.to_json()})  # fmt: skip
+    return rows, write_jsonl(tmp_path_factory.mktemp("gold") / "gold.jsonl", rows)
+
+
+def test_score_names_its_extractor_prints_the_joint_interval_and_no_proof_score_on_free_form(
+    small_gold, tmp_path, capsys
+):
+    rows, gold = small_gold
+    submission = write_jsonl(tmp_path / "run.jsonl", [
+        {"id": r["id"], "prediction": f"ANSWER: {r['gold'] if r['program_id'] == 't-control' else 'A'}",
+         "trace": "Since a holds, q is true."} for r in rows
+    ])  # fmt: skip
+    out = tmp_path / "s.json"
+    assert main(["score", str(submission), "--gold", str(gold), "--extractor", "strict", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    scores = json.loads(out.read_text())
+    assert (scores["extractor"], scores["joint"], scores["per_prompt_accuracy"]) == ("strict", 0.5, 0.625)
+    assert "answers read with the 'strict' extractor" in printed
+    low, high = scores["joint_ci95"]
+    assert f"JOINT 50.0, 95% program-clustered interval [{100 * low:.1f}, {100 * high:.1f}]" in printed
+    assert (scores["traces"]["n_checkable"], scores["traces"]["proof_accuracy"], scores["traces"]["rfwr"]) == (
+        0,
+        None,
+        None,
+    )
+    assert "proof accuracy n/a (0 of 8 checkable)" in printed
+    # the same trace, audited against the certificate of each gold row: sound on control, contradicted on odd
+    assert scores["traces"]["audit"] == {"sound": 2, "contradicted": 2, "unverifiable": 4, "no_derivation": 0}
+
+
+def test_report_keeps_mitigation_runs_apart(small_gold, tmp_path):
+    from naf_bench.report import load_results
+
+    rows, _ = small_gold
+    folder = tmp_path / "lm_eval" / "model"
+    folder.mkdir(parents=True)
+    main_run = [{"doc": r, "resps": [[f"ANSWER: {r['gold']}"]]} for r in rows]
+    verify_run = [{"doc": r, "resps": [["ANSWER: B" if r["gold"] != "B" else "ANSWER: A"]]} for r in rows]
+    write_jsonl(folder / "samples_naf_bench_wfs_2026.jsonl", main_run)
+    write_jsonl(folder / "samples_naf_bench_verify_2026.jsonl", verify_run)
+    # translate-then-solve: the control program translated right, the odd one translated without its cycle
+    translations = {"t-control": "q :- a.\na :- not b.\nQUERY: q", "t-odd": "q :- a.\na.\nQUERY: q"}
+    t2s_run = [{"doc": r, "resps": [[translations[r["program_id"]]]]} for r in rows]
+    write_jsonl(folder / "samples_naf_bench_t2s_2026.jsonl", t2s_run)
+    records = {r["name"]: r for r in load_results([tmp_path / "lm_eval"])}
+    assert set(records) == {"model", "model [verify]", "model [t2s]"}
+    assert records["model [t2s]"]["per_prompt_accuracy"] == 5 / 8  # control 4/4; odd: only skeptical (A) right
+    assert records["model"]["per_prompt_accuracy"] == 1.0
+    assert records["model [verify]"]["per_prompt_accuracy"] == 0.0
+    assert {r["extractor"] for r in load_results([tmp_path / "lm_eval"], "flexible")} == {"flexible"}

@@ -30,6 +30,19 @@ def test_label_config_from_the_repository_root(at_root):
     assert (scores["accuracy"], scores["joint"], scores["n_scored"]) == (0.5, 0.0, 2)
 
 
+def test_label_config_accepts_none_references_anywhere(at_root):
+    metric = evaluate.load("modellog_metric", "label")
+    scores = metric.compute(
+        predictions=["ANSWER: A", "ANSWER: B", "ANSWER: C"],
+        references=[None, "B", None],
+        conditions=["none", "wfs", "none"],
+        program_ids=["p", "p", "q"],
+    )
+    assert (scores["accuracy"], scores["n_scored"], scores["n_rows"], scores["extractor"]) == (1.0, 1, 3, "strict")
+    only_none = metric.compute(predictions=["ANSWER: A"], references=[None])
+    assert (only_none["accuracy"], only_none["n_scored"]) == (None, 0)
+
+
 def test_path_independent_load_and_proof_config(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     program = "q :- not a. a :- b. b :- a."
@@ -62,4 +75,4 @@ def test_docstring_examples_run(at_root):
     test = parser.get_doctest(module._KWARGS_DESCRIPTION, {}, "examples", None, 0)
     runner = doctest.DocTestRunner()
     runner.run(test)
-    assert (runner.failures, runner.tries) == (0, 8)
+    assert (runner.failures, runner.tries) == (0, 10)

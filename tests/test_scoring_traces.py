@@ -4,7 +4,8 @@ import pytest
 
 from naf_bench import certify, parse_program
 from naf_bench.generate.bins import BINS, Cell, assemble
-from naf_bench.scoring.traces import audit, bridge_atom, check_steps, compute_proof_metrics, stated_value
+from naf_bench.scoring.audit import audit
+from naf_bench.scoring.traces import check_steps, compute_proof_metrics
 from naf_bench.verbalize.trace import render_gold_trace
 
 NAMED = ("closed_world", "cred", "skept", "wfs")
@@ -48,23 +49,18 @@ def test_each_flag_fails_on_its_own_defect():
     assert check_steps("q is true because c holds. ANSWER: A", certificate, "wfs")["parsed"] is False
 
 
-def test_stated_values_and_bridge():
-    assert stated_value("First q is true. On reflection q is undefined.", "q") == "u"
-    assert stated_value("proposition q is not true", "q") == "F"
-    assert stated_value("the proof of q loops forever", "q") == "loop"
-    assert stated_value("nothing is said about it", "q") is None
-    assert stated_value("q does not terminate", "q") == "loop"
-    assert bridge_atom(ODD, "q") == "a"
-
-
 def test_audit_classes_and_earned_answers():
     certificate = certify(ODD)
     assert certificate.signature == "FTuloop"
-    reasoning = "The cycle b, c, d is odd, so there is no stable model; q is true vacuously."
-    assert audit(reasoning, certificate, "skept") == {"class": "sound", "earned": True}
-    assert audit("Everything is derivable, so q is true.", certificate, "skept") == {"class": "sound", "earned": False}
+    reasoning = "The cycle b, c, d is odd, so there is no stable model; q is true vacuously in every stable model."
+    assert (audit(reasoning, certificate, "skept")["class"], audit(reasoning, certificate, "skept")["earned"]) == (
+        "sound",
+        True,
+    )
+    unearned = audit("Everything is derivable, so q is true in every stable model.", certificate, "skept")
+    assert (unearned["class"], unearned["earned"]) == ("sound", False)
     assert audit("Since a is false, q is false.", certificate, "wfs")["class"] == "contradicted"
-    assert audit("Let me think about the rules carefully.", certificate, "wfs")["class"] == "unverifiable"
+    assert audit("Let me think about the rules carefully.", certificate, "wfs")["class"] == "no_derivation"
     assert audit("ANSWER: C", certificate, "wfs")["class"] == "no_derivation"
 
 
@@ -74,14 +70,25 @@ def test_proof_metrics_and_rfwr():
     predictions = [
         render_gold_trace(ODD, certificate, "wfs"),  # right, strict proof
         "a is undefined, so q is undefined.\nANSWER: C",  # right label, no strict proof
-        "q is true in every model.\nANSWER: A",  # right for the wrong reason (no model)
+        "q is true in every stable model.\nANSWER: A",  # right for the wrong reason (no model)
         "ANSWER: A",  # wrong
     ]
     scores = compute_proof_metrics(predictions, references)
-    assert (scores["label_accuracy"], scores["proof_accuracy"], scores["rfwr"]) == (0.75, 0.25, 0.5)
+    # the step checker speaks only for the one trace in its grammar: proof accuracy 1 of 1, no rfwr there
+    assert (scores["label_accuracy"], scores["n_checkable"], scores["proof_accuracy"], scores["rfwr"]) == (
+        0.75,
+        1,
+        1.0,
+        0.0,
+    )
     assert scores["audit"] == {"sound": 3, "contradicted": 0, "unverifiable": 0, "no_derivation": 1}
+    assert scores["audit_by_correctness"]["wrong"]["no_derivation"] == 1
     assert scores["unearned_correct"] == 1
     assert scores["reasoned_soundly"] == 2 / 3
+    assert scores["contradicted_among_correct"] == 0.0
+    free_form = compute_proof_metrics(predictions[1:3], references[1:3])
+    assert (free_form["n_checkable"], free_form["proof_accuracy"], free_form["rfwr"]) == (0, None, None)
+    assert free_form["label_accuracy"] == 1.0
     with pytest.raises(ValueError, match="must be a named condition"):
         compute_proof_metrics(["x"], [{"certificate": certificate.to_json(), "condition": "none"}])
     with pytest.raises(ValueError, match="references has 1 entries but predictions has 2"):

@@ -101,7 +101,9 @@ def compute_label_metrics(
     answers = [extract_answer(p, extractor) for p in predictions]
     scored = [i for i in range(n) if references[i] is not None]
     result = _accuracy([(answers[i], references[i]) for i in scored])
-    result.update(n_rows=n, n_scored=len(scored), n_unparsed=sum(answers[i] is None for i in scored))
+    result.update(
+        n_rows=n, n_scored=len(scored), n_unparsed=sum(answers[i] is None for i in scored), extractor=extractor
+    )
     majority = Counter(references[i] for i in scored).most_common(1)[0][0] if scored else None
     result["majority_letter"] = majority
 
