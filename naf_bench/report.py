@@ -5,13 +5,14 @@ histograms of rho as in seed 002's Figure 3)."""
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 from pathlib import Path
 
 from naf_bench.evaluation import score_rows
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import constraints_of_samples
-from naf_bench.scoring.labels import JOINT_CONDITIONS, LETTERS
+from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 FIGSIZE, DPI = (10, 4), 100  # every plot is 1000 x 400 pixels
 
@@ -28,25 +29,47 @@ def load_results(paths) -> list[dict]:
     return records
 
 
+# lm-eval filter -> the extractor it applies (lm_eval_tasks/naf_bench/utils.py)
+FILTERS = {"strict-match": "strict", "flexible-extract": "flexible"}
+MC_METRICS = ("acc", "rho_certified", "cacc_certified", "rho_one_letter", "cacc_one_letter", "rho_inclusion",
+              "cacc_inclusion")  # fmt: skip
+
+
 def _from_lm_eval(folder: Path) -> list[dict]:
     by_model: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    metrics: dict[str, dict] = defaultdict(dict)
     for samples in sorted(folder.rglob("samples_*.jsonl")):
         task = samples.name[len("samples_") :].rsplit("_", 1)[0]
         results = next(samples.parent.glob("results_*.json"), None)
-        model = json.loads(results.read_text())["config"].get("model_args", "model") if results else "model"
-        by_model[_model_name(model)][task].extend(json.loads(line) for line in samples.read_text().splitlines() if line)
+        data = json.loads(results.read_text()) if results else {}
+        name = _model_name(data.get("config", {}).get("model_args", "model"))
+        metrics[name].update(data.get("results", {}))
+        by_model[name][task].extend(json.loads(line) for line in samples.read_text().splitlines() if line)
     records = []
     for name, tasks in by_model.items():
-        generated = [s for task, items in tasks.items() if task != "naf_bench_mc" for s in items]
-        rows = {s["doc"]["id"]: s["doc"] for s in generated if s["doc"].get("gold")}
-        predictions = {s["doc"]["id"]: {"prediction": s["resps"][0][0]} for s in generated}
-        record = score_rows(list(rows.values()), predictions, name, extractor="strict") if rows else {"name": name}
-        if "naf_bench_order" in tasks:
-            record["flip_rate"] = _flip_rate(tasks["naf_bench_order"])
+        for filter_name, extractor in FILTERS.items():
+            prompts = [pair for items in tasks.values() for s in items if s["filter"] == filter_name
+                       for pair in _prompts(s)]  # fmt: skip
+            rows = {row["id"]: row for row, _ in prompts if row.get("gold")}
+            predictions = {row["id"]: {"prediction": response} for row, response in prompts}
+            label = f"{name} ({filter_name})"
+            record = (
+                score_rows(list(rows.values()), predictions, label, extractor=extractor) if rows else {"name": label}
+            )
+            flip_rate = metrics[name].get("naf_bench_order", {}).get(f"flip_rate,{filter_name}")
+            record["flip_rate"] = None if flip_rate is None or math.isnan(flip_rate) else flip_rate
+            records.append(record)
         if "naf_bench_mc" in tasks:
-            record["rho"] = _rho(tasks["naf_bench_mc"])
-        records.append(record)
+            mc = metrics[name].get("naf_bench_mc", {})
+            records[-2]["mc"] = {"model": name} | {key: mc.get(f"{key},none") for key in MC_METRICS}
+            records[-2]["rho"] = _rho(tasks["naf_bench_mc"])
     return records
+
+
+def _prompts(sample) -> list[tuple[dict, str]]:
+    """(row, response) of each prompt of a logged sample (a program document holds one row per prompt)."""
+    rows = sample["doc"].get("rows", [sample["doc"]])
+    return [(row, response[0]) for row, response in zip(rows, sample["resps"], strict=True)]
 
 
 def _model_name(model_args) -> str:
@@ -57,26 +80,17 @@ def _model_name(model_args) -> str:
     return model_args.get("gguf_file") or Path(str(model_args.get("pretrained", "model"))).name
 
 
-def _flip_rate(samples) -> float | None:
-    from naf_bench.scoring.labels import compute_label_metrics
-
-    scores = compute_label_metrics(
-        [s["resps"][0][0] for s in samples], [s["doc"]["gold"] for s in samples],
-        conditions=[s["doc"]["condition"] for s in samples], program_ids=[s["doc"]["program_id"] for s in samples],
-        variants=[s["doc"]["order_id"] for s in samples], n_bootstrap=0,
-    )  # fmt: skip
-    return scores.get("flip_rate")
-
-
 def _rho(samples) -> list[float]:
-    import math
+    """Per-constraint ρ of the multiple-choice task, nucleus-entropy calibrated at top-p 0.95."""
+    from naf_bench.scoring.lm import option_events
 
-    pairs = [(s["doc"], {x: {"p": math.exp(float(r[0][0]))} for x, r in zip(LETTERS, s["resps"], strict=True)})
-             for s in samples]  # fmt: skip
+    items = [s["rho_certified"] for s in samples]
+    pairs = [(item, option_events(item["loglikelihoods"], 0.95)) for item in items]
     constraints = constraints_of_samples(pairs)
     if not constraints:
         return []
-    return compute_consistency([f for _, f, _ in constraints], [e for _, _, e in constraints])["rho"]
+    formulas, events = [f for _, f, _ in constraints], [e for _, _, e in constraints]
+    return compute_consistency(formulas, events, calibration="nucleus_entropy")["rho"]
 
 
 def write_report(records: list[dict], out: str | Path) -> Path:
@@ -150,7 +164,7 @@ def _save(figure, path: Path, title: str) -> tuple[str, str]:
 
 
 def _percent(value) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
+    return "–" if value is None or math.isnan(value) else f"{100 * value:.1f}"
 
 
 def _markdown(records: list[dict], plots) -> str:
@@ -172,6 +186,12 @@ def _markdown(records: list[dict], plots) -> str:
             f"{_percent(r['traces']['reasoned_soundly'])} |"
             for r in traced
         ]
+    with_mc = [r for r in records if r.get("mc")]
+    if with_mc:
+        header = "| model (multiple choice, %) | " + " | ".join(MC_METRICS) + " |"
+        lines += ["", header, "|---" * (1 + len(MC_METRICS)) + "|"]
+        for r in with_mc:
+            lines.append(f"| {r['mc']['model']} | " + " | ".join(_percent(r["mc"][key]) for key in MC_METRICS) + " |")
     flips = [r for r in records if r.get("flip_rate") is not None]
     if flips:
         lines += [

@@ -144,7 +144,7 @@ def test_undefined_metrics_are_nan(utils):
 
 
 def test_filters_read_letters(utils):
-    responses = [["C. Cannot be determined"], ["Reasoning...\nANSWER: B"], ["So the answer is **A**."], ["I am not sure."]]
+    responses = [["C. Cannot be determined"], ["Reasoning...\nANSWER: B"], ["So the answer is **A**."], ["Not sure."]]
     assert utils.strict_letters(responses, [{}] * 4) == [["[invalid]"], ["B"], ["[invalid]"], ["[invalid]"]]
     assert utils.flexible_letters(responses, [{}] * 4) == [["C"], ["B"], ["A"], ["[invalid]"]]
 
