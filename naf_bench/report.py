@@ -52,7 +52,7 @@ def _from_lm_eval(folder: Path) -> list[dict]:
                        for pair in _prompts(s)]  # fmt: skip
             rows = {row["id"]: row for row, _ in prompts if row.get("gold")}
             predictions = {row["id"]: {"prediction": response} for row, response in prompts}
-            label = f"{name} ({filter_name})"
+            label = f"{filter_name}: {name}"  # the filter first: the command line shows 30 characters
             record = (
                 score_rows(list(rows.values()), predictions, label, extractor=extractor) if rows else {"name": label}
             )

@@ -135,6 +135,6 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
     assert list((tmp_path / "run" / "lm_eval").glob("samples_naf_bench_joint_*.jsonl"))
     report = (tmp_path / "run" / "report.md").read_text()
     # the tiny model never writes an answer: no flip rate can be measured
-    assert "| tiny (strict-match) |" in report and "| tiny (flexible-extract) |" in report
+    assert "| strict-match: tiny |" in report and "| flexible-extract: tiny |" in report
     for plot in ("joint.png", "rho.png"):
         assert png_size(tmp_path / "run" / plot) == (1000, 400)
