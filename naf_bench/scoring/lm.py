@@ -2,7 +2,9 @@
 
 For each prompt, the next-token distribution after ``prompt + answer_prefix`` gives ``p`` for each
 candidate continuation (its first token) and the offsets C of every calibration (Eq. 4 of seed 002), in
-the form :func:`naf_bench.scoring.consistency.compute_consistency` takes.
+the form :func:`naf_bench.scoring.consistency.compute_consistency` takes. Where only the letters'
+log-likelihoods are known (lm-eval's multiple-choice task), :func:`option_events` takes C from the letters'
+own distribution and :func:`consistency_over_top_p` gives ρ and CAcc as mean and std over :data:`TOP_PS`.
 """
 
 from __future__ import annotations
