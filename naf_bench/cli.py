@@ -190,7 +190,7 @@ def _baselines(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from naf_bench.report import load_results, write_report
 
-    records = load_results(args.results, args.extractor)
+    records = load_results(args.results)  # lm-eval folders: one record per filter, read with its extractor
     used = [f"{r['name']}: {r['extractor']}" for r in records if r.get("extractor")]
     if used:
         print("answers read with the extractor named per record: " + ", ".join(used))
@@ -324,12 +324,6 @@ def build_parser() -> argparse.ArgumentParser:
     report = commands.add_parser("report", help="markdown report and plots from results")
     report.add_argument("results", nargs="+", help="score/baselines JSON files or lm-eval output folders")
     report.add_argument("--out", default="out/report")
-    report.add_argument(
-        "--extractor",
-        default="strict",
-        choices=EXTRACTORS,
-        help="how answers in lm-eval output folders are read (as the tasks read them: strict)",
-    )
     report.set_defaults(run=_report)
 
     imported = commands.add_parser(

@@ -5,67 +5,90 @@ histograms of rho as in seed 002's Figure 3)."""
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 from pathlib import Path
 
 from naf_bench.evaluation import score_rows
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import constraints_of_samples
-from naf_bench.scoring.labels import JOINT_CONDITIONS, LETTERS
+from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 FIGSIZE, DPI = (10, 4), 100  # every plot is 1000 x 400 pixels
 # Mitigation runs reuse the main documents (same ids): each is its own record, never merged into the main scores.
-MITIGATION_TASKS = ("naf_bench_t2s", "naf_bench_verify")
+MITIGATION_TASKS = ("naf_bench_wfs44_verify", "naf_bench_wfs44_t2s")
 
 
-def load_results(paths, extractor: str = "strict") -> list[dict]:
+def load_results(paths) -> list[dict]:
     """Result records from JSON files (one record or a list) and lm-eval output folders (samples_*.jsonl)."""
     records = []
     for path in map(Path, paths):
         if path.is_dir():
-            records.extend(_from_lm_eval(path, extractor))
+            records.extend(_from_lm_eval(path))
         else:
             data = json.loads(path.read_text(encoding="utf-8"))
             records.extend(data if isinstance(data, list) else [data])
     return records
 
 
-def _from_lm_eval(folder: Path, extractor: str = "strict") -> list[dict]:
+# lm-eval filter -> the extractor it applies (lm_eval_tasks/naf_bench/utils.py)
+FILTERS = {"strict-match": "strict", "flexible-extract": "flexible"}
+MC_METRICS = ("acc", "rho_certified", "cacc_certified", "rho_one_letter", "cacc_one_letter", "rho_inclusion",
+              "cacc_inclusion")  # fmt: skip
+
+
+def _from_lm_eval(folder: Path) -> list[dict]:
     by_model: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    metrics: dict[str, dict] = defaultdict(dict)
     for samples in sorted(folder.rglob("samples_*.jsonl")):
         task = samples.name[len("samples_") :].rsplit("_", 1)[0]
         results = next(samples.parent.glob("results_*.json"), None)
-        model = json.loads(results.read_text())["config"].get("model_args", "model") if results else "model"
-        by_model[_model_name(model)][task].extend(json.loads(line) for line in samples.read_text().splitlines() if line)
+        data = json.loads(results.read_text()) if results else {}
+        name = _model_name(data.get("config", {}).get("model_args", "model"))
+        metrics[name].update(data.get("results", {}))
+        by_model[name][task].extend(json.loads(line) for line in samples.read_text().splitlines() if line)
     records = []
     for name, tasks in by_model.items():
-        apart = ("naf_bench_mc", *MITIGATION_TASKS)
-        record = _scored(name, [s for task, items in tasks.items() if task not in apart for s in items], extractor)
-        if "naf_bench_order" in tasks:
-            record["flip_rate"] = _flip_rate(tasks["naf_bench_order"])
+        main = {task: items for task, items in tasks.items() if task not in MITIGATION_TASKS}
+        for filter_name, extractor in FILTERS.items():
+            label = f"{filter_name}: {name}"  # the filter first: the command line shows 30 characters
+            record = _scored(label, main.values(), filter_name, extractor)
+            flip_rate = metrics[name].get("naf_bench_order", {}).get(f"flip_rate,{filter_name}")
+            record["flip_rate"] = None if flip_rate is None or math.isnan(flip_rate) else flip_rate
+            records.append(record)
         if "naf_bench_mc" in tasks:
-            record["rho"] = _rho(tasks["naf_bench_mc"])
-        records.append(record)
+            mc = metrics[name].get("naf_bench_mc", {})
+            records[-2]["mc"] = {"model": name} | {key: mc.get(f"{key},none") for key in MC_METRICS}
+            records[-2]["rho"] = _rho(tasks["naf_bench_mc"])
         for task in MITIGATION_TASKS:
-            if task in tasks:
-                mitigation = _scored(f"{name} [{task.removeprefix('naf_bench_')}]", tasks[task], extractor, task)
-                records.append(mitigation)
+            for filter_name, extractor in FILTERS.items():
+                if any(s["filter"] == filter_name for s in tasks.get(task, ())):
+                    label = f"{filter_name}: {name} [{task.removeprefix('naf_bench_')}]"
+                    records.append(_scored(label, [tasks[task]], filter_name, extractor, task))
     return records
 
 
-def _scored(name: str, samples: list[dict], extractor: str, task: str | None = None) -> dict:
-    """A result record of lm-eval samples; a translate-then-solve run is read by solving its translations."""
-    rows = {s["doc"]["id"]: s["doc"] for s in samples if s["doc"].get("gold")}
+def _scored(name: str, runs, filter_name: str, extractor: str, task: str | None = None) -> dict:
+    """A result record of the samples under one filter; a translate-then-solve run is read by solving its
+    translations."""
+    prompts = [pair for items in runs for s in items if s["filter"] == filter_name for pair in _prompts(s)]
+    rows = {row["id"]: row for row, _ in prompts if row.get("gold")}
     if not rows:
         return {"name": name}
-    if task == "naf_bench_t2s":
+    if task == "naf_bench_wfs44_t2s":
         from naf_bench.verbalize.mitigation import answer_from_translation
 
-        translated = [(s["doc"], answer_from_translation(s["resps"][0][0], s["doc"]["condition"])) for s in samples]
-        predictions = {doc["id"]: {"prediction": answer.letter or ""} for doc, answer in translated}
+        answers = {row["id"]: answer_from_translation(response, row["condition"]) for row, response in prompts}
+        predictions = {key: {"prediction": answer.letter or ""} for key, answer in answers.items()}
     else:
-        predictions = {s["doc"]["id"]: {"prediction": s["resps"][0][0]} for s in samples}
+        predictions = {row["id"]: {"prediction": response} for row, response in prompts}
     return score_rows(list(rows.values()), predictions, name, extractor=extractor)
+
+
+def _prompts(sample) -> list[tuple[dict, str]]:
+    """(row, response) of each prompt of a logged sample (a program document holds one row per prompt)."""
+    rows = sample["doc"].get("rows", [sample["doc"]])
+    return [(row, response[0]) for row, response in zip(rows, sample["resps"], strict=True)]
 
 
 def _model_name(model_args) -> str:
@@ -76,26 +99,17 @@ def _model_name(model_args) -> str:
     return model_args.get("gguf_file") or Path(str(model_args.get("pretrained", "model"))).name
 
 
-def _flip_rate(samples) -> float | None:
-    from naf_bench.scoring.labels import compute_label_metrics
-
-    scores = compute_label_metrics(
-        [s["resps"][0][0] for s in samples], [s["doc"]["gold"] for s in samples],
-        conditions=[s["doc"]["condition"] for s in samples], program_ids=[s["doc"]["program_id"] for s in samples],
-        variants=[s["doc"]["order_id"] for s in samples], n_bootstrap=0,
-    )  # fmt: skip
-    return scores.get("flip_rate")
-
-
 def _rho(samples) -> list[float]:
-    import math
+    """Per-constraint ρ of the multiple-choice task, nucleus-entropy calibrated at top-p 0.95."""
+    from naf_bench.scoring.lm import option_events
 
-    pairs = [(s["doc"], {x: {"p": math.exp(float(r[0][0]))} for x, r in zip(LETTERS, s["resps"], strict=True)})
-             for s in samples]  # fmt: skip
+    items = [s["rho_certified"] for s in samples]
+    pairs = [(item, option_events(item["loglikelihoods"], 0.95)) for item in items]
     constraints = constraints_of_samples(pairs)
     if not constraints:
         return []
-    return compute_consistency([f for _, f, _ in constraints], [e for _, _, e in constraints])["rho"]
+    formulas, events = [f for _, f, _ in constraints], [e for _, _, e in constraints]
+    return compute_consistency(formulas, events, calibration="nucleus_entropy")["rho"]
 
 
 def write_report(records: list[dict], out: str | Path) -> Path:
@@ -169,7 +183,7 @@ def _save(figure, path: Path, title: str) -> tuple[str, str]:
 
 
 def _percent(value) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
+    return "–" if value is None or math.isnan(value) else f"{100 * value:.1f}"
 
 
 def _markdown(records: list[dict], plots) -> str:
@@ -191,6 +205,12 @@ def _markdown(records: list[dict], plots) -> str:
             f"{_percent(r['traces']['reasoned_soundly'])} |"
             for r in traced
         ]
+    with_mc = [r for r in records if r.get("mc")]
+    if with_mc:
+        header = "| model (multiple choice, %) | " + " | ".join(MC_METRICS) + " |"
+        lines += ["", header, "|---" * (1 + len(MC_METRICS)) + "|"]
+        for r in with_mc:
+            lines.append(f"| {r['mc']['model']} | " + " | ".join(_percent(r["mc"][key]) for key in MC_METRICS) + " |")
     flips = [r for r in records if r.get("flip_rate") is not None]
     if flips:
         lines += [

@@ -132,9 +132,10 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
     build_tiny_lm(tmp_path / "tiny")
     arguments = ["run", str(tmp_path / "tiny"), "--limit", "2", "--max-gen-toks", "4", "--out", str(tmp_path / "run")]
     assert main([*arguments, "--tasks", "naf_bench", "naf_bench_mc"]) == 0
-    assert list((tmp_path / "run" / "lm_eval").glob("samples_naf_bench_wfs_*.jsonl"))
+    assert list((tmp_path / "run" / "lm_eval").glob("samples_naf_bench_joint_*.jsonl"))
     report = (tmp_path / "run" / "report.md").read_text()
-    assert "| tiny |" in report  # the tiny model never writes an answer: no flip rate can be measured
+    # the tiny model never writes an answer: no flip rate can be measured
+    assert "| strict-match: tiny |" in report and "| flexible-extract: tiny |" in report
     for plot in ("joint.png", "rho.png"):
         assert png_size(tmp_path / "run" / plot) == (1000, 400)
 
@@ -188,17 +189,28 @@ def test_report_keeps_mitigation_runs_apart(small_gold, tmp_path):
     rows, _ = small_gold
     folder = tmp_path / "lm_eval" / "model"
     folder.mkdir(parents=True)
-    main_run = [{"doc": r, "resps": [[f"ANSWER: {r['gold']}"]]} for r in rows]
-    verify_run = [{"doc": r, "resps": [["ANSWER: B" if r["gold"] != "B" else "ANSWER: A"]]} for r in rows]
-    write_jsonl(folder / "samples_naf_bench_wfs_2026.jsonl", main_run)
-    write_jsonl(folder / "samples_naf_bench_verify_2026.jsonl", verify_run)
+    filters = ("strict-match", "flexible-extract")
+    main_run = [{"doc": r, "filter": f, "resps": [[f"ANSWER: {r['gold']}"]]} for r in rows for f in filters]
+    verify_run = [
+        {"doc": r, "filter": f, "resps": [["ANSWER: B" if r["gold"] != "B" else "ANSWER: A"]]}
+        for r in rows
+        for f in filters
+    ]
+    write_jsonl(folder / "samples_naf_bench_wfs44_2026.jsonl", main_run)
+    write_jsonl(folder / "samples_naf_bench_wfs44_verify_2026.jsonl", verify_run)
     # translate-then-solve: the control program translated right, the odd one translated without its cycle
     translations = {"t-control": "q :- a.\na :- not b.\nQUERY: q", "t-odd": "q :- a.\na.\nQUERY: q"}
-    t2s_run = [{"doc": r, "resps": [[translations[r["program_id"]]]]} for r in rows]
-    write_jsonl(folder / "samples_naf_bench_t2s_2026.jsonl", t2s_run)
+    t2s_run = [{"doc": r, "filter": "strict-match", "resps": [[translations[r["program_id"]]]]} for r in rows]
+    write_jsonl(folder / "samples_naf_bench_wfs44_t2s_2026.jsonl", t2s_run)
     records = {r["name"]: r for r in load_results([tmp_path / "lm_eval"])}
-    assert set(records) == {"model", "model [verify]", "model [t2s]"}
-    assert records["model [t2s]"]["per_prompt_accuracy"] == 5 / 8  # control 4/4; odd: only skeptical (A) right
-    assert records["model"]["per_prompt_accuracy"] == 1.0
-    assert records["model [verify]"]["per_prompt_accuracy"] == 0.0
-    assert {r["extractor"] for r in load_results([tmp_path / "lm_eval"], "flexible")} == {"flexible"}
+    assert set(records) == {
+        "strict-match: model",
+        "flexible-extract: model",
+        "strict-match: model [wfs44_verify]",
+        "flexible-extract: model [wfs44_verify]",
+        "strict-match: model [wfs44_t2s]",
+    }
+    assert records["strict-match: model [wfs44_t2s]"]["per_prompt_accuracy"] == 5 / 8  # odd: only skeptical right
+    assert records["strict-match: model"]["per_prompt_accuracy"] == 1.0
+    assert records["flexible-extract: model [wfs44_verify]"]["per_prompt_accuracy"] == 0.0
+    assert records["flexible-extract: model"]["extractor"] == "flexible"

@@ -1,103 +1,220 @@
 """lm-eval glue for naf-bench: documents from our generator, scoring from naf_bench.scoring."""
 
-from collections import Counter
+import functools
+import math
+from copy import deepcopy
 
-from naf_bench import load_dataset
-from naf_bench.scoring.consistency import compute_consistency
-from naf_bench.scoring.constraints import FAMILIES, constraints_of_samples
+from lm_eval.api.instance import Instance
+from lm_eval.api.task import ConfigurableTask
+
+from naf_bench import load_dataset, parse_program
+from naf_bench.scoring import lm
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import flip_rate_from_items, joint_from_items
+from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
+from naf_bench.scoring.traces import check_steps
 from naf_bench.verbalize.mitigation import answer_from_translation, render_translation_prompt, render_verify_prompt
+from naf_bench.verbalize.prompt import render_rules
+from naf_bench.verbalize.trace import render_gold_trace
+
+UNANSWERED = "[invalid]"  # what lm-eval's regex filter leaves when nothing matches
 
 
-def load(config="main", conditions=None, **_):  # lm-eval also passes model args (pretrained=...) and version
+def load(config="main", conditions=None, by_program=False, columns=None, **_):
+    """The config's rows (optionally only some conditions and columns), or one document per program."""
+    import datasets
+
     dataset = load_dataset(config)
-    return dataset.filter(lambda row: row["condition"] in conditions) if conditions else dataset
+    if conditions:
+        dataset = dataset.filter(lambda row: row["condition"] in conditions)
+    if columns:
+        dataset = dataset.select_columns(columns)
+    if by_program:
+        return datasets.DatasetDict({split: _programs(part) for split, part in dataset.items()})
+    return dataset
+
+
+def _programs(rows):
+    import datasets
+
+    programs = {}
+    for row in rows:
+        programs.setdefault(row["program_id"], []).append(row)
+    return datasets.Dataset.from_list([{"program_id": key, "rows": value} for key, value in programs.items()])
+
+
+class NafBenchTask(ConfigurableTask):
+    """Documents come from naf_bench.load_dataset with the task's metadata as arguments."""
+
+    def __init__(self, config):  # lm-eval passes the yaml's `class` key on; TaskConfig has no such field
+        super().__init__(config={key: value for key, value in config.items() if key != "class"})
+
+    def download(self, dataset_kwargs=None, **kwargs):
+        self.dataset = load(**self.config.metadata)
+
+
+class ProgramTask(NafBenchTask):
+    """One document per program and one generation per row of it: JOINT needs every reading of a program."""
+
+    def doc_to_text(self, doc, doc_to_text=None):
+        if "rows" in doc:
+            return [self.doc_to_text(row, doc_to_text) for row in doc["rows"]]
+        return super().doc_to_text(doc, doc_to_text)
+
+    def fewshot_context(self, doc, num_fewshot, **kwargs):
+        return [super(ProgramTask, self).fewshot_context(row, num_fewshot, **kwargs) for row in doc["rows"]]
+
+    def construct_requests(self, doc, ctx, metadata, **_):
+        return [
+            Instance("generate_until", doc, (text, deepcopy(self.config.generation_kwargs)), idx, metadata)
+            for idx, text in enumerate(ctx)
+        ]
+
+
+def strict_letters(resps, docs):
+    return [[extract_answer(text, "strict") or UNANSWERED for text in texts] for texts in resps]
+
+
+def flexible_letters(resps, docs):
+    return [[extract_answer(text, "flexible") or UNANSWERED for text in texts] for texts in resps]
+
+
+def translated_letters(resps, docs):  # translate-then-solve: our strict parser and certifier answer
+    return [
+        [answer_from_translation(text, doc["condition"]).letter or UNANSWERED for text in texts]
+        for texts, doc in zip(resps, docs, strict=True)
+    ]
+
+
+def _answer(filtered):
+    return filtered if filtered in LETTERS else None
 
 
 def process_results(doc, results):
-    return _scores(doc, extract_answer(results[0])) | _baselines(doc)
+    answer = _answer(results[0])
+    return {"acc": answer == doc["gold"], "coverage": answer is not None} | {
+        f"constant_{x}": doc["gold"] == x for x in LETTERS
+    }
 
 
 def process_default(doc, results):  # condition none: no gold; which reading does the model default to?
-    answer = extract_answer(results[0])
-    return {"coverage": answer is not None} | {f"answer_{x}": answer == x for x in "ABC"}
+    answer = _answer(results[0])
+    return {"coverage": answer is not None} | {f"answer_{x}": answer == x for x in LETTERS}
 
 
-def process_translation(doc, results):  # an unparseable program is an unanswered item
-    return _scores(doc, answer_from_translation(results[0], doc["condition"]).letter) | _baselines(doc)
+def process_program(doc, results):
+    answers = [_answer(result) for result in results]
+    correct = [answer == row["gold"] for answer, row in zip(answers, doc["rows"], strict=True)]
+    return {
+        "joint": all(correct),
+        "acc": sum(correct) / len(correct),
+        "coverage": sum(answer is not None for answer in answers) / len(answers),
+    } | {f"acc_{row['condition']}": right for row, right in zip(doc["rows"], correct, strict=True)}
 
 
-def process_joint(doc, results):
-    answer = extract_answer(results[0])
-    return _scores(doc, answer) | {"joint": (doc["program_id"], doc["condition"], answer, doc["gold"])}
-
-
-def process_order(doc, results):
-    answer = extract_answer(results[0])
-    return _scores(doc, answer) | {"flip_rate": (doc["program_id"], doc["condition"], answer)}
-
-
-def _scores(doc, answer):
-    return {"accuracy": (answer, doc["gold"]), "strict_accuracy": answer == doc["gold"], "coverage": answer is not None}
-
-
-def _baselines(doc):
-    return {f"constant_{x}": doc["gold"] == x for x in "ABC"} | {"majority": doc["gold"]}
-
-
-def accuracy(items):
-    parsed = [(a, g) for a, g in items if a is not None]
-    return sum(a == g for a, g in parsed) / len(parsed) if parsed else 0.0
-
-
-def joint(items):
-    return joint_from_items(items) or 0.0
+def process_variants(doc, results):  # rule orders or framings of one (program, condition)
+    answer = _answer(results[0])
+    return {"acc": answer == doc["gold"], "coverage": answer is not None} | {
+        "flip_rate": (doc["program_id"], doc["condition"], answer)
+    }
 
 
 def flip_rate(items):
-    return flip_rate_from_items(items)[0] or 0.0
+    return _defined(flip_rate_from_items(items)[0])
 
 
-def majority(items):
-    return Counter(items).most_common(1)[0][1] / len(items) if items else 0.0
+def process_sweep(doc, results):
+    right = _answer(results[0]) == doc["gold"]
+    return {"acc": right, "coverage": _answer(results[0]) is not None} | {
+        f"acc_{axis}_{value}": right if doc[axis] == value else math.nan
+        for axis, values in SWEEP_AXES.items()
+        for value in values
+    }
+
+
+SWEEP_AXES = {"depth": (2, 8, 16), "width": (0, 4, 8)}
+
+
+def _defined(value):
+    return math.nan if value is None else value
 
 
 def translation_prompt(doc):
-    system, user = render_translation_prompt(_program(doc), doc["query"], doc["framing"])
+    system, user = render_translation_prompt(parse_program(doc["program"]), doc["query"], doc["framing"])
     return f"{system}\n\n{user}"
 
 
 def verify_prompt(doc):
-    return render_verify_prompt(_program(doc), doc["query"], doc["condition"], doc["framing"])
+    return render_verify_prompt(parse_program(doc["program"]), doc["query"], doc["condition"], doc["framing"])
 
 
-def _program(doc):
-    from naf_bench import parse_program
-
-    return parse_program(doc["program"])
+TRACE_EXAMPLE = "f.\nb :- f, not c.\nd :- not f.\nq :- b, not d."
 
 
-def process_letters(doc, results):  # multiple choice: loglikelihoods of " A", " B", " C"
-    import math
-
-    letters = {x: {"p": math.exp(ll)} for x, (ll, _) in zip("ABC", results, strict=True)}
-    return {f"rho_{f}": (doc, letters) for f in FAMILIES} | {f"cacc_{f}": (doc, letters) for f in FAMILIES}
+def traced_prompt(doc):
+    return doc["prompt"].rsplit("\n\n", 1)[0] + "\n\n" + _trace_instruction(doc["condition"])
 
 
-def _consistency(items, family, key):
-    chosen = [(formula, events) for name, formula, events in constraints_of_samples(items) if name == family]
-    return compute_consistency(*zip(*chosen, strict=True))[f"mean_{key}"] if chosen else 0.0
+@functools.cache
+def _trace_instruction(condition):  # one worked example of the trace grammar, in the row's reading
+    from naf_bench import certify
+
+    program = parse_program(TRACE_EXAMPLE)
+    return (
+        "Derive the answer step by step in exactly this format, one sentence per line, numbering the rules in "
+        "the order they are listed, from 1, and nothing else. For example, for the rules\n"
+        f"{render_rules(program)}\nand the question whether proposition q is true:\n\n"
+        + render_gold_trace(program, certify(program, "q"), condition)
+    )
 
 
-def _aggregation(family, key):
+def process_traced(doc, results):  # the raw response: its label and the step checker on its trace
+    from naf_bench import Certificate
+
+    flags = check_steps(results[0], Certificate.from_json(doc["certificate"]), doc["condition"])
+    right = extract_answer(results[0], "strict") == doc["gold"]
+    proved = all(flags.values())
+    return {"acc": right, "proof_accuracy": proved, "rfwr": right and not proved} | flags
+
+
+def letter_prompt(doc):  # multiple choice: no reasoning asked for; the letter follows "ANSWER:"
+    return doc["prompt"].rsplit("\n\n", 1)[0] + "\n\n" + lm.LETTER_INSTRUCTION
+
+
+def _letters(families):
+    metrics = [f"{key}_{family}{suffix}" for family in families for key in ("rho", "cacc") for suffix in ("", "_std")]
+
+    def process(doc, results):
+        loglikelihoods = [loglikelihood for loglikelihood, _ in results]
+        right = LETTERS[max(range(len(LETTERS)), key=loglikelihoods.__getitem__)] == doc["gold"]
+        item = {key: doc[key] for key in ("id", "program_id", "condition", "gold")} | {"loglikelihoods": loglikelihoods}
+        # one-letter choices have one length, so lm-eval's length-normalised acc_norm picks the same letter
+        return {"acc": right, "acc_norm": right} | dict.fromkeys(metrics, item)
+
+    return process
+
+
+process_letters = _letters(("one_letter", "inclusion", "certified"))  # a config without variants
+process_letter_variants = _letters(("one_letter", "invariance", "inclusion", "certified"))
+
+
+def _consistency(family, key, statistic):
     def aggregate(items):
-        return _consistency(items, family, key)
+        return _defined(lm.consistency_over_top_p(items, family)[key][statistic])
 
     return aggregate
 
 
-rho_one_letter, cacc_one_letter = _aggregation("one_letter", "rho"), _aggregation("one_letter", "cacc")
-rho_invariance, cacc_invariance = _aggregation("invariance", "rho"), _aggregation("invariance", "cacc")
-rho_inclusion, cacc_inclusion = _aggregation("inclusion", "rho"), _aggregation("inclusion", "cacc")
-rho_certified, cacc_certified = _aggregation("certified", "rho"), _aggregation("certified", "cacc")
+CONSISTENCY = {
+    f"{key}_{family}{suffix}": _consistency(family, key, statistic)
+    for family in ("one_letter", "invariance", "inclusion", "certified")
+    for key in ("rho", "cacc")
+    for suffix, statistic in (("", "mean"), ("_std", "std"))
+}
+rho_one_letter, rho_one_letter_std = CONSISTENCY["rho_one_letter"], CONSISTENCY["rho_one_letter_std"]
+cacc_one_letter, cacc_one_letter_std = CONSISTENCY["cacc_one_letter"], CONSISTENCY["cacc_one_letter_std"]
+rho_invariance, rho_invariance_std = CONSISTENCY["rho_invariance"], CONSISTENCY["rho_invariance_std"]
+cacc_invariance, cacc_invariance_std = CONSISTENCY["cacc_invariance"], CONSISTENCY["cacc_invariance_std"]
+rho_inclusion, rho_inclusion_std = CONSISTENCY["rho_inclusion"], CONSISTENCY["rho_inclusion_std"]
+cacc_inclusion, cacc_inclusion_std = CONSISTENCY["cacc_inclusion"], CONSISTENCY["cacc_inclusion_std"]
+rho_certified, rho_certified_std = CONSISTENCY["rho_certified"], CONSISTENCY["rho_certified_std"]
+cacc_certified, cacc_certified_std = CONSISTENCY["cacc_certified"], CONSISTENCY["cacc_certified_std"]

@@ -2,14 +2,17 @@
 
 For each prompt, the next-token distribution after ``prompt + answer_prefix`` gives ``p`` for each
 candidate continuation (its first token) and the offsets C of every calibration (Eq. 4 of seed 002), in
-the form :func:`naf_bench.scoring.consistency.compute_consistency` takes.
+the form :func:`naf_bench.scoring.consistency.compute_consistency` takes. Where only the letters'
+log-likelihoods are known (lm-eval's multiple-choice task), :func:`option_events` takes C from the letters'
+own distribution and :func:`consistency_over_top_p` gives ρ and CAcc as mean and std over :data:`TOP_PS`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from naf_bench.scoring.consistency import calibration_offsets
+from naf_bench.scoring.consistency import calibration_offsets, compute_consistency
+from naf_bench.scoring.constraints import LETTERS, constraints_of_samples
 
 
 def letter_probabilities(
@@ -44,3 +47,40 @@ def letter_probabilities(
                 }
             )
     return results
+
+
+# lm-eval's multiple-choice interface: the prompt ends where the letter goes and lm-eval returns the
+# log-likelihood of each letter, not the whole next-token distribution.
+LETTER_INSTRUCTION = "Reply with the letter of your answer only."
+TOP_PS = (0.8, 0.85, 0.9, 0.95)  # seed 002 reports calibrated scores as mean and std over these nucleus sizes
+
+
+def option_events(loglikelihoods: Sequence[float], top_p: float, letters: Sequence[str] = LETTERS) -> dict:
+    """Event probabilities of the letters from their log-likelihoods: ``p`` is the raw token probability and
+    ``nucleus_entropy`` the entropy of the top-p nucleus of the model's distribution restricted to the letters
+    (the offset C of Eq. 4 when only the options' log-likelihoods are known)."""
+    import numpy as np
+
+    probabilities = np.exp(np.asarray(loglikelihoods, dtype=np.float64))
+    offset = calibration_offsets(probabilities / probabilities.sum(), top_p)["nucleus_entropy"]
+    return {
+        letter: {"p": float(p), "nucleus_entropy": offset} for letter, p in zip(letters, probabilities, strict=True)
+    }
+
+
+def consistency_over_top_p(items: Sequence[Mapping], family: str) -> dict[str, dict[str, float | None]]:
+    """Mean and std over :data:`TOP_PS` of the nucleus-entropy-calibrated mean ρ and CAcc of one constraint
+    family; ``items`` are rows (``program_id``, ``condition``, ``gold``) with the letters' ``loglikelihoods``.
+    None where the items give the family no constraint."""
+    import numpy as np
+
+    scores: dict[str, list[float]] = {"rho": [], "cacc": []}
+    for top_p in TOP_PS:
+        pairs = [(item, option_events(item["loglikelihoods"], top_p)) for item in items]
+        chosen = [(formula, events) for name, formula, events in constraints_of_samples(pairs) if name == family]
+        if not chosen:
+            return {key: {"mean": None, "std": None} for key in scores}
+        result = compute_consistency(*zip(*chosen, strict=True), calibration="nucleus_entropy")
+        for key in scores:
+            scores[key].append(result[f"mean_{key}"])
+    return {key: {"mean": float(np.mean(values)), "std": float(np.std(values))} for key, values in scores.items()}
