@@ -1,6 +1,5 @@
 """lm-eval glue for naf-bench: documents from our generator, scoring from naf_bench.scoring."""
 
-import functools
 import math
 from copy import deepcopy
 
@@ -11,10 +10,9 @@ from naf_bench import load_dataset, parse_program
 from naf_bench.scoring import lm
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
-from naf_bench.scoring.traces import check_steps
+from naf_bench.scoring.steps import check_row
 from naf_bench.verbalize.mitigation import answer_from_translation, render_translation_prompt, render_verify_prompt
-from naf_bench.verbalize.prompt import render_rules
-from naf_bench.verbalize.trace import render_gold_trace
+from naf_bench.verbalize.traced import render_row_prompt
 
 UNANSWERED = "[invalid]"  # what lm-eval's regex filter leaves when nothing matches
 
@@ -139,38 +137,22 @@ def _defined(value):
 
 
 def translation_prompt(doc):
-    system, user = render_translation_prompt(parse_program(doc["program"]), doc["query"], doc["framing"])
+    program = parse_program(doc["program"])
+    system, user = render_translation_prompt(program, doc["query"], doc["framing"], doc["language"])
     return f"{system}\n\n{user}"
 
 
 def verify_prompt(doc):
-    return render_verify_prompt(parse_program(doc["program"]), doc["query"], doc["condition"], doc["framing"])
+    program = parse_program(doc["program"])
+    return render_verify_prompt(program, doc["query"], doc["condition"], doc["framing"], doc["language"])
 
 
-TRACE_EXAMPLE = "f.\nb :- f, not c.\nd :- not f.\nq :- b, not d."
-
-
-def traced_prompt(doc):
-    return doc["prompt"].rsplit("\n\n", 1)[0] + "\n\n" + _trace_instruction(doc["condition"])
-
-
-@functools.cache
-def _trace_instruction(condition):  # one worked example of the trace grammar, in the row's reading
-    from naf_bench import certify
-
-    program = parse_program(TRACE_EXAMPLE)
-    return (
-        "Derive the answer step by step in exactly this format, one sentence per line, numbering the rules in "
-        "the order they are listed, from 1, and nothing else. For example, for the rules\n"
-        f"{render_rules(program)}\nand the question whether proposition q is true:\n\n"
-        + render_gold_trace(program, certify(program, "q"), condition)
-    )
+def traced_prompt(doc):  # numbered rules, a request for a trace and one worked example, in the row's words
+    return render_row_prompt(doc)
 
 
 def process_traced(doc, results):  # the raw response: its label and the step checker on its trace
-    from naf_bench import Certificate
-
-    flags = check_steps(results[0], Certificate.from_json(doc["certificate"]), doc["condition"])
+    flags = check_row(results[0], doc)
     right = extract_answer(results[0], "strict") == doc["gold"]
     proved = all(flags.values())
     return {"acc": right, "proof_accuracy": proved, "rfwr": right and not proved} | flags
