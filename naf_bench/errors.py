@@ -28,3 +28,12 @@ class CertificationError(NafBenchError):
 
 class ConfigError(NafBenchError, ValueError):
     """A generation or dataset configuration that cannot be built."""
+
+
+class BudgetExceeded(CertificationError):
+    """Certification stopped at a bound on solver work (``certify(..., budget=...)``): no label either way."""
+
+    def __init__(self, budget: str, limit: int, detail: str):
+        self.budget = budget
+        self.limit = limit
+        super().__init__(f"budget {budget}={limit:,} exceeded: {detail}")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from naf_bench.errors import SolverError
+from naf_bench.errors import BudgetExceeded, SolverError
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.render import render_asp
 
 MODEL_CAP = 1000  # stable models are counted exactly up to this many
+CONFLICT_LIMIT = 100_000  # conflicts per clingo search (brave, cautious, count); about a second of search
 
 
 @dataclass(frozen=True)
@@ -67,26 +68,43 @@ def search_conflicts(program: Program) -> int:
     return _statistic(control, "solving", "solvers", "conflicts")
 
 
-def solve_stable(program: Program, model_cap: int = MODEL_CAP) -> StableResult:
-    """Credulous/skeptical consequences from clingo's brave/cautious modes (no full enumeration)."""
+def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: int = CONFLICT_LIMIT) -> StableResult:
+    """Credulous/skeptical consequences from clingo's brave/cautious modes (no full enumeration).
+
+    Each of the three searches stops after ``conflict_limit`` conflicts: :class:`BudgetExceeded`.
+    Models are counted by clingo's statistics; only the last brave and cautious model become names.
+    """
     clingo = _clingo()
     control = clingo.Control(["--warn=none"])
     control.add("base", [], render_asp(program))
     control.ground([("base", [])])
+    control.configuration.solve.solve_limit = str(int(conflict_limit))
     effort = [0, 0]
 
-    def consequences(mode: str, models: int) -> list[frozenset[str]]:
+    def search(mode: str, models: int) -> tuple[int, list | None]:
+        """(models found, the last model's shown symbols)."""
         control.configuration.solve.enum_mode = mode
         control.configuration.solve.models = str(models)
-        found: list[frozenset[str]] = []
-        control.solve(on_model=lambda m: found.append(frozenset(s.name for s in m.symbols(shown=True))))
+        last: list = [None]
+
+        def keep(model) -> None:
+            last[0] = model.symbols(shown=True)
+
+        result = control.solve(on_model=None if mode == "auto" else keep)
         effort[0] += _statistic(control, "solving", "solvers", "choices")
         effort[1] += _statistic(control, "solving", "solvers", "conflicts")
-        return found
+        found = _statistic(control, "summary", "models", "enumerated")
+        if not result.exhausted and (models == 0 or found < models):
+            raise BudgetExceeded(
+                "clingo_conflicts", conflict_limit, f"clingo's {mode} search was still running ({found} models)"
+            )
+        return found, last[0]
 
-    brave = consequences("brave", 0)
-    if not brave:
+    found, brave = search("brave", 0)
+    if not found:
         return StableResult(frozenset(), None, 0, model_cap, *effort)
-    cautious = consequences("cautious", 0)
-    n_models = len(consequences("auto", model_cap + 1))
-    return StableResult(brave[-1], cautious[-1], n_models, model_cap, *effort)
+    cautious = search("cautious", 0)[1]
+    n_models = search("auto", model_cap + 1)[0]
+    return StableResult(
+        frozenset(s.name for s in brave), frozenset(s.name for s in cautious), n_models, model_cap, *effort
+    )

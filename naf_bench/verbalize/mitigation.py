@@ -1,7 +1,9 @@
 """The two mitigation prompts of seed 000's appendix: translate-then-solve and verify-before-answer.
 
-Translate-then-solve: the model only writes a program; our strict parser reads it (nothing else reaches
-an engine) and our certifier answers. A translation that does not parse is an unanswered item.
+Translate-then-solve: the model only writes a program (after its ``<think>`` block, which is dropped);
+our strict parser reads it (nothing else reaches an engine) and our certifier answers. A translation that
+does not parse, that the engines cannot certify, or that exceeds the certification budget is an
+unanswered item with the reason.
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from naf_bench.errors import CertificationError, ParseError
+from naf_bench.errors import NafBenchError, ParseError
+from naf_bench.scoring.extract import strip_thinking
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_atom, parse_program
 from naf_bench.verbalize.prompt import gold_letter, render_prompt
@@ -64,7 +67,7 @@ def answer_from_translation(text: str, condition: str) -> Translation:
     """Parse a model's program strictly, certify it, and answer under ``condition``."""
     from naf_bench.certify import certify
 
-    lines = [line for line in _FENCE.sub("", text).splitlines() if line.strip()]
+    lines = [line for line in _FENCE.sub("", strip_thinking(text)).splitlines() if line.strip()]
     queries = [line.split(":", 1)[1].strip() for line in lines if line.strip().startswith("QUERY:")]
     if len(queries) != 1:
         return Translation(None, None, None, f"expected one QUERY line, found {len(queries)}")
@@ -76,6 +79,6 @@ def answer_from_translation(text: str, condition: str) -> Translation:
         return Translation(None, None, None, f"unparseable translation: {exc}")
     try:
         certificate = certify(program, query)
-    except CertificationError as exc:
-        return Translation(program, query, None, f"uncertifiable translation: {exc}")
+    except NafBenchError as exc:  # disagreement, budget exceeded, engine failure: never ends the run
+        return Translation(program, query, None, f"uncertifiable translation ({type(exc).__name__}): {exc}")
     return Translation(program, query, gold_letter(condition, certificate.labels), None)
