@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
-from naf_bench.errors import CertificationError, ConfigError, ParseError, SolverError
+from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
 from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
+# exit status of each error class at the command-line boundary (the first match in this order)
+EXIT_STATUS = ((ParseError, EXIT_PARSE), (ConfigError, EXIT_PARSE), (SolverError, EXIT_SOLVER),
+               (CertificationError, EXIT_CERTIFICATION), (NafBenchError, 1))  # fmt: skip
 
 
 def _print_certificate(name: str, certificate) -> None:
@@ -32,9 +36,15 @@ def _certify(args: argparse.Namespace) -> int:
     for path in args.files:
         name = "<stdin>" if path == "-" else path
         try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+            data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+            text = data.decode("utf-8")
         except OSError as exc:
             print(f"{name}: error: {exc.strerror}", file=sys.stderr)
+            status = max(status, EXIT_PARSE)
+            continue
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            print(f"{name}:{line}: error: not UTF-8 text (byte 0x{data[exc.start]:02x})", file=sys.stderr)
             status = max(status, EXIT_PARSE)
             continue
         query = args.query or parse_header(text).get("query", "q")
@@ -266,9 +276,15 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
-    except ConfigError as exc:
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly, also at interpreter exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except NafBenchError as exc:
+        print(f"naf-bench {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return next(status for kind, status in EXIT_STATUS if isinstance(exc, kind))
+    except OSError as exc:
         print(f"naf-bench {args.command}: {exc}", file=sys.stderr)
-        return EXIT_PARSE
+        return 1
 
 
 if __name__ == "__main__":
