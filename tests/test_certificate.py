@@ -53,7 +53,7 @@ def test_prolog_limit_is_raised_on_a_finite_tree_up_to_the_budget():
     raised = certify(chain, inference_limit=10)
     assert raised.labels["sldnf"] == "T"
     assert "sldnf:swi-prolog=exact-reference (inference limit raised to 100)" in raised.checks
-    with pytest.raises(BudgetExceeded, match="prolog_inferences=20 exceeded.*exact procedure: T") as caught:
+    with pytest.raises(BudgetExceeded, match=r"prolog_inferences=20 exceeded.*exact procedure: T") as caught:
         certify(chain, inference_limit=10, budget=Budget(prolog_inferences=20))
     assert isinstance(caught.value, CertificationError) and caught.value.budget == "prolog_inferences"
 

@@ -76,8 +76,11 @@ class WFSServer:
         if self.process is not None:
             self.process.kill()
             self.process.wait()
-            self.process.stdin.close()
-            self.process.stdout.close()
+            for stream in (self.process.stdin, self.process.stdout):
+                try:
+                    stream.close()
+                except OSError:  # unsent bytes of a request to a dead worker
+                    pass
         self.process = None
         self._buffer = b""
         self._pending = None
