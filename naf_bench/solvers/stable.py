@@ -68,43 +68,52 @@ def search_conflicts(program: Program) -> int:
     return _statistic(control, "solving", "solvers", "conflicts")
 
 
-def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: int = CONFLICT_LIMIT) -> StableResult:
-    """Credulous/skeptical consequences from clingo's brave/cautious modes (no full enumeration).
+FEW_MODELS = 8  # up to this many models, brave and cautious consequences come from the models themselves
 
-    Each of the three searches stops after ``conflict_limit`` conflicts: :class:`BudgetExceeded`.
-    Models are counted by clingo's statistics; only the last brave and cautious model become names.
+
+def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: int = CONFLICT_LIMIT) -> StableResult:
+    """Credulous/skeptical consequences and the capped model count from clingo.
+
+    One enumeration counts the models up to ``model_cap + 1`` (by clingo's statistics, no Python per model)
+    and keeps the first :data:`FEW_MODELS`; when that was all of them, their union and intersection are the
+    brave and cautious consequences, else clingo's brave and cautious modes compute them. Symbols become
+    names once, for the brave atoms. (The program goes in as text: clingo's backend, fed the same rules
+    atom by atom, lost a stable model of a main-config program.) Each search stops
+    after ``conflict_limit`` conflicts: :class:`BudgetExceeded`.
     """
-    clingo = _clingo()
-    control = clingo.Control(["--warn=none"])
+    control = _clingo().Control(["--warn=none", f"--models={model_cap + 1}", f"--solve-limit={int(conflict_limit)}"])
     control.add("base", [], render_asp(program))
     control.ground([("base", [])])
-    control.configuration.solve.solve_limit = str(int(conflict_limit))
     effort = [0, 0]
 
-    def search(mode: str, models: int) -> tuple[int, list | None]:
-        """(models found, the last model's shown symbols)."""
-        control.configuration.solve.enum_mode = mode
-        control.configuration.solve.models = str(models)
-        last: list = [None]
-
-        def keep(model) -> None:
-            last[0] = model.symbols(shown=True)
-
-        result = control.solve(on_model=None if mode == "auto" else keep)
+    def search(limit: int, on_model=None) -> int:
+        result = control.solve(on_model=on_model)
         effort[0] += _statistic(control, "solving", "solvers", "choices")
         effort[1] += _statistic(control, "solving", "solvers", "conflicts")
         found = _statistic(control, "summary", "models", "enumerated")
-        if not result.exhausted and (models == 0 or found < models):
-            raise BudgetExceeded(
-                "clingo_conflicts", conflict_limit, f"clingo's {mode} search was still running ({found} models)"
-            )
-        return found, last[0]
+        if not result.exhausted and (limit == 0 or found < limit):
+            raise BudgetExceeded("clingo_conflicts", conflict_limit, f"clingo was still searching ({found} models)")
+        return found
 
-    found, brave = search("brave", 0)
-    if not found:
+    first: list = []
+
+    def keep(model) -> None:
+        if len(first) < FEW_MODELS:
+            first.append(model.symbols(shown=True))
+
+    n_models = search(model_cap + 1, keep)
+    if not n_models:
         return StableResult(frozenset(), None, 0, model_cap, *effort)
-    cautious = search("cautious", 0)[1]
-    n_models = search("auto", model_cap + 1)[0]
-    return StableResult(
-        frozenset(s.name for s in brave), frozenset(s.name for s in cautious), n_models, model_cap, *effort
-    )
+    if n_models <= min(FEW_MODELS, model_cap):  # all models seen
+        brave, cautious = set(first[0]).union(*first[1:]), set(first[0]).intersection(*first[1:])
+    else:
+        consequences = []
+        for mode in ("brave", "cautious"):
+            control.configuration.solve.enum_mode = mode
+            control.configuration.solve.models = "0"
+            last: list = [None]
+            search(0, lambda model, last=last: last.__setitem__(0, model.symbols(shown=True)))
+            consequences.append(last[0])
+        brave, cautious = consequences
+    names = {symbol: symbol.name for symbol in brave}
+    return StableResult(frozenset(names.values()), frozenset(names[s] for s in cautious), n_models, model_cap, *effort)

@@ -14,6 +14,7 @@ second failure is an error.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import select
 import subprocess
@@ -34,12 +35,13 @@ class _WorkerFault(Exception):
 
 
 def _request(program: Program, method: str, request_id: int) -> bytes:
+    names = {atom: _PREFIX + atom for atom in program.atoms}
     rules = ",".join(
-        f"rule({_PREFIX}{r.head},[{','.join(_PREFIX + a for a in r.positive_body)}],"
-        f"[{','.join(_PREFIX + a for a in r.negative_body)}])"
+        f"rule({names[r.head]},[{','.join(names[lit.atom] for lit in r.body if lit.positive)}],"
+        f"[{','.join(names[lit.atom] for lit in r.body if not lit.positive)}])"
         for r in program.rules
     )
-    return f"{method}({request_id},[{rules}],[{','.join(_PREFIX + a for a in program.atoms)}]).\n".encode()
+    return f"{method}({request_id},[{rules}],[{','.join(names.values())}]).\n".encode()
 
 
 class WFSServer:
@@ -77,10 +79,8 @@ class WFSServer:
             self.process.kill()
             self.process.wait()
             for stream in (self.process.stdin, self.process.stdout):
-                try:
+                with contextlib.suppress(OSError):  # unsent bytes of a request to a dead worker
                     stream.close()
-                except OSError:  # unsent bytes of a request to a dead worker
-                    pass
         self.process = None
         self._buffer = b""
         self._pending = None
