@@ -60,6 +60,9 @@ def main() -> int:
             continue
         signatures[certificate.signature] += 1
         checks.update(c.split(" (")[0] + (" (fallback)" if " (" in c else "") for c in certificate.checks)
+        if (seed + 1 - args.start) % 10_000 == 0:
+            done = seed + 1 - args.start
+            print(f"{done} programs, {sum(errors.values())} errors, {time.perf_counter() - start:.0f} s", flush=True)
     elapsed = time.perf_counter() - start
     print(f"{args.programs} programs (seeds {args.start}..{args.start + args.programs - 1}) in {elapsed:.0f} s")
     print(f"errors: {sum(errors.values())} {dict(errors)}")
