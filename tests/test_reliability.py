@@ -152,8 +152,11 @@ def test_sldnf_reference_on_a_10000_long_chain():
 
 def test_model_count_stops_at_the_cap_without_building_models():
     cycles = "".join(f"x{i} :- not y{i}.\ny{i} :- not x{i}.\n" for i in range(300))
-    result = solve_stable(parse_program(cycles), model_cap=1000)
-    assert (result.n_models, len(result.brave), result.cautious) == (1001, 600, frozenset())
+    result = solve_stable(parse_program(cycles + "z.\n"), model_cap=1000)
+    assert (result.n_models, len(result.brave), result.cautious) == (1001, 601, frozenset({"z"}))
+    few = solve_stable(parse_program(cycles[: cycles.index("x3 ")] + "z :- x0, not y1.\n"))  # from the 8 models
+    assert (few.n_models, few.cautious) == (8, frozenset())
+    assert few.brave == {"x0", "x1", "x2", "y0", "y1", "y2", "z"}
 
 
 # --- 5: valid programs that were refused --------------------------------------------------------------------

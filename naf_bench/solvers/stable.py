@@ -76,17 +76,22 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: i
 
     One enumeration counts the models up to ``model_cap + 1`` (by clingo's statistics, no Python per model)
     and keeps the first :data:`FEW_MODELS`; when that was all of them, their union and intersection are the
-    brave and cautious consequences, else clingo's brave and cautious modes compute them. Symbols become
-    names once, for the brave atoms. (The program goes in as text: clingo's backend, fed the same rules
-    atom by atom, lost a stable model of a main-config program.) Each search stops
-    after ``conflict_limit`` conflicts: :class:`BudgetExceeded`.
+    brave and cautious consequences. Else clingo's brave and cautious modes compute them; such a mode reports
+    a model per step (up to one per atom), and materializing each costs a pass over all atoms, so each mode
+    runs twice on fresh, identical (hence deterministic) controls: once to count its steps, once to read
+    the last. Symbols become names once. (The program goes in as text: clingo's backend, fed the same
+    rules atom by atom, lost a stable model of a main-config program.) Each search stops after
+    ``conflict_limit`` conflicts: :class:`BudgetExceeded`.
     """
-    control = _clingo().Control(["--warn=none", f"--models={model_cap + 1}", f"--solve-limit={int(conflict_limit)}"])
-    control.add("base", [], render_asp(program))
-    control.ground([("base", [])])
+    text = render_asp(program)
     effort = [0, 0]
 
-    def search(limit: int, on_model=None) -> int:
+    def search(mode: str, limit: int, on_model=None) -> int:
+        control = _clingo().Control(
+            ["--warn=none", f"--enum-mode={mode}", f"--models={limit}", f"--solve-limit={int(conflict_limit)}"]
+        )
+        control.add("base", [], text)
+        control.ground([("base", [])])
         result = control.solve(on_model=on_model)
         effort[0] += _statistic(control, "solving", "solvers", "choices")
         effort[1] += _statistic(control, "solving", "solvers", "conflicts")
@@ -101,7 +106,7 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: i
         if len(first) < FEW_MODELS:
             first.append(model.symbols(shown=True))
 
-    n_models = search(model_cap + 1, keep)
+    n_models = search("auto", model_cap + 1, keep)
     if not n_models:
         return StableResult(frozenset(), None, 0, model_cap, *effort)
     if n_models <= min(FEW_MODELS, model_cap):  # all models seen
@@ -109,10 +114,15 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: i
     else:
         consequences = []
         for mode in ("brave", "cautious"):
-            control.configuration.solve.enum_mode = mode
-            control.configuration.solve.models = "0"
-            last: list = [None]
-            search(0, lambda model, last=last: last.__setitem__(0, model.symbols(shown=True)))
+            steps, last = search(mode, 0), []
+
+            def keep_last(model, steps=steps, last=last) -> None:  # (returning False would stop clingo)
+                if model.number == steps:
+                    last.append(model.symbols(shown=True))
+
+            search(mode, 0, keep_last)
+            if len(last) != 1:
+                raise SolverError(f"clingo's {mode} consequences took a different path on an identical control")
             consequences.append(last[0])
         brave, cautious = consequences
     names = {symbol: symbol.name for symbol in brave}
