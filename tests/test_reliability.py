@@ -71,12 +71,12 @@ def test_a_reply_with_another_id_restarts_the_worker():
 
 
 def test_a_stopped_worker_times_out_and_is_replaced(monkeypatch):
-    monkeypatch.setattr(wfs_tabling._server, "reply_timeout", 1.0)
+    monkeypatch.setattr(wfs_tabling._server, "reply_timeout", 3.0)
     before = worker()
     os.kill(before.pid, signal.SIGSTOP)
     start = time.monotonic()
     assert certify(EVEN).signature == "TFuloop"
-    assert 1.0 <= time.monotonic() - start < 20
+    assert 3.0 <= time.monotonic() - start < 30
     assert before.returncode == -signal.SIGKILL  # killed and reaped, not left a zombie
 
 
