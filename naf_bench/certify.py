@@ -13,7 +13,15 @@ wfs        alternating fixpoint in Python           SWI-Prolog tabling (``tnot``
                                                     completion on some positive loops): the
                                                     alternating fixpoint written in Prolog
 sldnf      SWI-Prolog via pyswip, inference limit   exact decision procedure in Python
+           (raised while it disagrees)
 =========  =======================================  =========================================
+
+Work is bounded by a :class:`Budget` in solver units (clingo conflicts, Prolog inferences), never by a
+wall clock, so a refusal (:class:`~naf_bench.errors.BudgetExceeded`, naming the budget) is reproducible.
+"loop" means an infinite SLDNF tree, which the exact procedure decides; when Prolog runs out of
+inferences on a finite tree, its limit is raised (tenfold, up to the budget) before that counts as a
+disagreement. The other engines are polynomial, except the Gelfond–Lifschitz enumeration, which only
+runs when its guess space is small.
 """
 
 from __future__ import annotations
@@ -21,11 +29,12 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-from naf_bench.errors import CertificationError
-from naf_bench.solvers.sldnf import INFERENCE_LIMIT, solve_sldnf
-from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
-from naf_bench.solvers.stable import MODEL_CAP, StableResult, clingo_version, solve_stable
+from naf_bench.errors import BudgetExceeded, CertificationError
+from naf_bench.solvers.sldnf import INFERENCE_LIMIT, PrologResult, solve_sldnf
+from naf_bench.solvers.sldnf_reference import SLDNFResult, solve_sldnf_reference
+from naf_bench.solvers.stable import CONFLICT_LIMIT, MODEL_CAP, StableResult, clingo_version, solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
+from naf_bench.solvers.swipl import SWIPL_LOCK
 from naf_bench.solvers.wfs import solve_wfs
 from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint, submit_wfs_tabling, swipl_version
 from naf_bench.syntax.ast import Program
@@ -33,6 +42,22 @@ from naf_bench.syntax.parse import parse_atom, parse_program
 from naf_bench.syntax.render import render_asp
 
 SEMANTICS = ("cred", "skept", "wfs", "sldnf")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Bounds on one certification's search, in solver work, so that every call ends.
+
+    ``clingo_conflicts``: per clingo search (brave, cautious and the capped count are three searches);
+    the default is about a second each. ``prolog_inferences``: the highest inference limit SWI-Prolog's
+    SLDNF run is raised to when the exact procedure finds a finite tree it did not finish.
+    """
+
+    clingo_conflicts: int = CONFLICT_LIMIT
+    prolog_inferences: int = 10_000_000
+
+
+DEFAULT_BUDGET = Budget()
 
 
 @dataclass(frozen=True)
@@ -86,22 +111,44 @@ def _disagree(semantics: str, first: tuple[str, object], second: tuple[str, obje
 
 
 def _check_wfs(program: Program, values: dict[str, str], tabled: dict[str, str]) -> str:
-    """SWI-Prolog tabling must agree; atoms it leaves undefined go to the alternating fixpoint in Prolog."""
+    """SWI-Prolog tabling must agree; where it does not (SWI-Prolog 9.0 tabling leaves some atoms undefined
+    and, depending on rule order, can even report a true atom the WFS makes false), the alternating fixpoint
+    written in Prolog decides, and the check records what tabling said."""
     if tabled == values:
         return "wfs:alternating-fixpoint=swi-tabling"
     differing = sorted(a for a in values if tabled[a] != values[a])
     if all(tabled[a] == "u" for a in differing):
-        tabled = solve_wfs_prolog_fixpoint(program)
-        engine = f"SWI-Prolog fixpoint (tabling left {' '.join(differing)} undefined)"
-        if tabled == values:
-            return f"wfs:alternating-fixpoint=swi-prolog-fixpoint (tabling left {' '.join(differing)} undefined)"
-        differing = sorted(a for a in values if tabled[a] != values[a])
+        said = f"tabling left {' '.join(differing)} undefined"
     else:
-        engine = "SWI-Prolog tabling"
+        said = "tabling said " + " ".join(f"{a}={tabled[a]}" for a in differing)
+    fixpoint = solve_wfs_prolog_fixpoint(program)
+    if fixpoint == values:
+        return f"wfs:alternating-fixpoint=swi-prolog-fixpoint ({said})"
+    differing = sorted(a for a in values if fixpoint[a] != values[a])
     raise CertificationError(
         f"wfs engines disagree on {differing}: alternating fixpoint says {[values[a] for a in differing]}, "
-        f"{engine} says {[tabled[a] for a in differing]}"
+        f"SWI-Prolog fixpoint ({said}) says {[fixpoint[a] for a in differing]}"
     )
+
+
+def _sldnf(program: Program, query: str, inference_limit: int, budget: Budget) -> tuple[PrologResult, SLDNFResult, str]:
+    """SWI-Prolog and the exact procedure, agreeing; Prolog's limit raised while only it says loop."""
+    reference = solve_sldnf_reference(program, query)
+    limit = inference_limit
+    prolog = solve_sldnf(program, query, limit)
+    while prolog.label == "loop" and reference.label != "loop":
+        if limit >= budget.prolog_inferences:
+            raise BudgetExceeded(
+                "prolog_inferences",
+                budget.prolog_inferences,
+                f"SWI-Prolog did not finish query {query!r} (the exact procedure: {reference.label}, a finite tree)",
+            )
+        limit = min(limit * 10, budget.prolog_inferences)
+        prolog = solve_sldnf(program, query, limit)
+    if prolog.label != reference.label:
+        raise _disagree("sldnf", ("SWI-Prolog", prolog.label), ("exact reference", reference.label), query)
+    raised = f" (inference limit raised to {limit})" if limit != inference_limit else ""
+    return prolog, reference, f"sldnf:swi-prolog=exact-reference{raised}"
 
 
 def _check_stable(stable: StableResult, wfs: dict[str, str], models, query: str) -> list[str]:
@@ -134,25 +181,33 @@ def certify(
     *,
     inference_limit: int = INFERENCE_LIMIT,
     model_cap: int = MODEL_CAP,
+    budget: Budget = DEFAULT_BUDGET,
 ) -> Certificate:
-    """Certify ``query`` under credulous/skeptical stable, well-founded and SLDNF semantics."""
+    """Certify ``query`` under credulous/skeptical stable, well-founded and SLDNF semantics.
+
+    Raises :class:`CertificationError` when engines disagree, its subclass
+    :class:`~naf_bench.errors.BudgetExceeded` when ``budget`` runs out. Thread-safe (one call at a time).
+    """
     if isinstance(program, str):
         program = parse_program(program)
     query = parse_atom(query)
+    with SWIPL_LOCK:
+        return _certify(program, query, inference_limit, model_cap, budget)
+
+
+def _certify(program: Program, query: str, inference_limit: int, model_cap: int, budget: Budget) -> Certificate:
+    """The body of :func:`certify`, under the SWI-Prolog lock."""
     collect_tabled = submit_wfs_tabling(program)  # SWI-Prolog tables while the other engines run
     try:
         wfs = solve_wfs(program)
-        stable = solve_stable(program, model_cap)
+        stable = solve_stable(program, model_cap, budget.clingo_conflicts)
         models = enumerate_stable_models(program, wfs)
-        prolog = solve_sldnf(program, query, inference_limit)
-        reference = solve_sldnf_reference(program, query)
+        prolog, reference, sldnf_check = _sldnf(program, query, inference_limit, budget)
     finally:
         tabled = collect_tabled()
 
     checks = [_check_wfs(program, wfs.values, tabled), *_check_stable(stable, wfs.values, models, query)]
-    if prolog.label != reference.label:
-        raise _disagree("sldnf", ("SWI-Prolog", prolog.label), ("exact reference", reference.label), query)
-    checks.append("sldnf:swi-prolog=exact-reference")
+    checks.append(sldnf_check)
     labels = {
         "cred": stable.credulous(query),
         "skept": stable.skeptical(query),
@@ -183,8 +238,9 @@ def certify(
         engines={
             "stable": f"clingo {clingo_version()}",
             "wfs": "naf_bench alternating fixpoint",
-            "wfs_check": f"SWI-Prolog {version} tabling (alternating fixpoint in Prolog where it is undecided)",
-            "sldnf": f"SWI-Prolog {version} via pyswip, inference limit {inference_limit}",
+            "wfs_check": f"SWI-Prolog {version} tabling (alternating fixpoint in Prolog where tabling disagrees)",
+            "sldnf": f"SWI-Prolog {version} via pyswip, inference limit {inference_limit} (raised up to "
+            f"{budget.prolog_inferences} on a finite tree)",
             "sldnf_check": "naf_bench exact SLDNF fixpoint",
         },
         checks=tuple(checks),

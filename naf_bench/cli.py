@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
-from naf_bench.errors import CertificationError, ConfigError, DataError, ParseError, SolverError
+from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
 from naf_bench.scoring.extract import EXTRACTORS
 from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
+# exit status of each error class at the command-line boundary (the first match in this order)
+EXIT_STATUS = ((ParseError, EXIT_PARSE), (ConfigError, EXIT_PARSE), (SolverError, EXIT_SOLVER),
+               (CertificationError, EXIT_CERTIFICATION), (NafBenchError, 1))  # fmt: skip
 
 
 def _print_certificate(name: str, certificate) -> None:
@@ -33,9 +37,15 @@ def _certify(args: argparse.Namespace) -> int:
     for path in args.files:
         name = "<stdin>" if path == "-" else path
         try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+            data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+            text = data.decode("utf-8")
         except OSError as exc:
             print(f"{name}: error: {exc.strerror}", file=sys.stderr)
+            status = max(status, EXIT_PARSE)
+            continue
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            print(f"{name}:{line}: error: not UTF-8 text (byte 0x{data[exc.start]:02x})", file=sys.stderr)
             status = max(status, EXIT_PARSE)
             continue
         query = args.query or parse_header(text).get("query", "q")
@@ -222,11 +232,7 @@ def _run(args: argparse.Namespace) -> int:
 def _import_reference(args: argparse.Namespace) -> int:
     from naf_bench.reference import import_reference
 
-    try:
-        report = import_reference(args.ref, args.out)
-    except DataError as exc:
-        print(f"naf-bench import-reference: error: {exc}", file=sys.stderr)
-        return 1
+    report = import_reference(args.ref, args.out)  # a DataError reaches main(): file and line, exit status 1
     for subset, n in report.rows.items():
         print(f"{subset}: {n} prompts over {report.programs[subset]} distinct programs, certified by naf-bench")
     for path in report.written:
@@ -244,11 +250,7 @@ def _import_reference(args: argparse.Namespace) -> int:
 def _analyze(args: argparse.Namespace) -> int:
     from naf_bench.analysis import analyze, write_analysis
 
-    try:
-        result = analyze(args.runs, args.gold, args.extractor, args.bootstrap)
-    except DataError as exc:
-        print(f"naf-bench analyze: error: {exc}", file=sys.stderr)
-        return 1
+    result = analyze(args.runs, args.gold, args.extractor, args.bootstrap)  # a DataError: exit status 1
     for note in result["notes"]:
         print(f"warning: {note}", file=sys.stderr)
     print(f"answers read with the {args.extractor!r} extractor")
@@ -356,9 +358,15 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
-    except ConfigError as exc:
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly, also at interpreter exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except NafBenchError as exc:
+        print(f"naf-bench {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return next(status for kind, status in EXIT_STATUS if isinstance(exc, kind))
+    except OSError as exc:
         print(f"naf-bench {args.command}: {exc}", file=sys.stderr)
-        return EXIT_PARSE
+        return 1
 
 
 if __name__ == "__main__":

@@ -38,3 +38,12 @@ class DataError(NafBenchError, ValueError):
         self.line = line
         self.reason = reason
         super().__init__(f"{self.path}{'' if line is None else f':{line}'}: {reason}")
+
+
+class BudgetExceeded(CertificationError):
+    """Certification stopped at a bound on solver work (``certify(..., budget=...)``): no label either way."""
+
+    def __init__(self, budget: str, limit: int, detail: str):
+        self.budget = budget
+        self.limit = limit
+        super().__init__(f"budget {budget}={limit:,} exceeded: {detail}")

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from naf_bench.errors import ConfigError
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import JOINT_CONDITIONS, compute_label_metrics
 from naf_bench.scoring.traces import compute_proof_metrics
@@ -24,10 +25,36 @@ SUBMISSION_EXTRACTOR = "flexible"
 def gold_rows(config: str = "hard", split: str = "test", gold: str | Path | None = None) -> list[dict]:
     """Gold rows from a config split, or from a JSONL file of rows (id, gold, condition, program_id, family)."""
     if gold is not None:
-        return [json.loads(line) for line in Path(gold).read_text(encoding="utf-8").splitlines() if line.strip()]
+        records = list(read_jsonl(gold))
+        if problems := [problem for _, _, problem in records if problem]:
+            raise ConfigError(f"gold file {gold}: {'; '.join(problems[:3])}")
+        return [record for _, record, _ in records]
     from naf_bench.dataset import load_dataset
 
     return load_dataset(config)[split].to_list()
+
+
+def read_jsonl(path: str | Path):
+    """``(line number, record, None)`` or ``(line number, None, problem)`` for each non-blank line.
+
+    Lines end at ``\n`` only: U+2028, U+2029 and U+0085 are legal inside JSON strings (``json.dumps(...,
+    ensure_ascii=False)`` writes them raw), and a line that is not UTF-8 or nests too deeply is a problem
+    of that line, not of the file.
+    """
+    for number, raw in enumerate(Path(path).read_bytes().split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            yield number, None, f"line {number}: not UTF-8 (byte 0x{raw[exc.start]:02x} at byte column {exc.start + 1})"
+            continue
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line), None
+        except json.JSONDecodeError as exc:
+            yield number, None, f"line {number}: malformed JSON ({exc.msg}, column {exc.colno})"
+        except RecursionError:
+            yield number, None, f"line {number}: JSON nested too deeply"
 
 
 def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
@@ -35,13 +62,9 @@ def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
     entries: dict[str, dict] = {}
     first_line: dict[str, int] = {}
     problems = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"line {number}: malformed JSON ({exc.msg}, column {exc.colno})")
+    for number, record, problem in read_jsonl(path):
+        if problem:
+            problems.append(problem)
             continue
         if not isinstance(record, dict) or not isinstance(record.get("id"), str):
             problems.append(f"line {number}: needs a string 'id'")

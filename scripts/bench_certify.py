@@ -1,66 +1,96 @@
-"""Certification throughput on random programs of NAF-Bench size, per engine and end to end.
+"""Certification throughput on the main config's programs (depth 8, width 4, the four bins), per engine
+and end to end.
 
-    python scripts/bench_certify.py [--programs 400] [--reference-sample 6]
+    python scripts/bench_certify.py [--programs 120] [--repeats 3] [--reference-sample 8]
 
-Programs have 30-60 rules: a depth chain to ``q`` with negated links, a width block of shared
-subgoals, a cycle through negation (even or odd) attached through a bridge atom (absent in every
-fourth program, a control), and filler rules.
-The reference implementation's method (one ``swipl`` process per program, a 2.5 s wall-clock timeout
-as the loop test) is timed in the same run on a small sample, and the speed-up printed as a ratio.
+Programs are the main config's candidates (``assemble`` on its cells, attempts 0, 1, ...: the programs
+generation keeps and the ones it rejects look alike). Rates are best-of-``--repeats``, in wall time and in
+this process's CPU time (the tabling worker runs beside it); on a shared machine compare the ratios
+printed by one run, not absolute rates across runs.
+Two baselines run in the same process: the engine calls certify() made before issue #11 (three clingo
+searches with every model converted to names; pyswip's ``query``), and the reference implementation's
+method (one ``swipl`` process per program, a 2.5 s wall-clock timeout as the loop test) on a small sample.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
-import random
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from naf_bench import Literal, Program, Rule, certify, render_prolog
-from naf_bench.solvers.sldnf import solve_sldnf
+from naf_bench import Program, certify, render_prolog
+from naf_bench.generate.bins import assemble
+from naf_bench.generate.config import CONFIGS
+from naf_bench.generate.seeds import item_rng
+from naf_bench.solvers.sldnf import _LABELS, _PREFIX, PrologResult, _clause, solve_sldnf
 from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
-from naf_bench.solvers.stable import solve_stable
+from naf_bench.solvers.stable import StableResult, _clingo, _statistic, solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.swipl import swipl_executable
 from naf_bench.solvers.wfs import solve_wfs
 from naf_bench.solvers.wfs_tabling import solve_wfs_tabling
+from naf_bench.syntax.analysis import relevant_atoms
+from naf_bench.syntax.render import render_asp
 
 
-def nafbench_shaped(seed: int) -> Program:
-    rng = random.Random(f"bench-certify/{seed}")
-    depth, width, cycle = rng.randint(4, 10), rng.randint(2, 6), rng.choice([2, 3, 4])
-    chain = ["q"] + [f"d{i}" for i in range(1, depth + 1)]
-    shared = [f"w{i}" for i in range(width)]
-    ring = [f"c{i}" for i in range(cycle)]
-    rules = []
-    for upper, lower in itertools.pairwise(chain):
-        support = rng.sample(shared, 2)
-        rules.append(Rule(upper, (Literal(lower, rng.random() < 0.5), *(Literal(s) for s in support))))
-    for atom in shared:
-        rules.append(Rule(atom, (Literal(f"f_{atom}"),)))
-        rules.append(Rule(f"f_{atom}"))
-    for i, atom in enumerate(ring):
-        rules.append(Rule(atom, (Literal(ring[(i + 1) % cycle], False),)))
-    if seed % 4:  # the bridge into the cycle; every fourth program is a control without one
-        rules.append(Rule(chain[-1], (Literal(rng.choice(ring)),)))
-    while len(rules) < rng.randint(30, 60):
-        head = f"x{rng.randint(0, 15)}"
-        body = tuple(Literal(rng.choice([*shared, f"x{rng.randint(0, 15)}"]), rng.random() < 0.7) for _ in range(2))
-        rules.append(Rule(head, body))
-    rng.shuffle(rules)
-    return Program(tuple(rules))
+def main_programs(count: int) -> list[Program]:
+    cells = [cell for cell, _ in CONFIGS["main"].cells()]
+    programs = []
+    for i in range(count):
+        cell = cells[i % len(cells)]
+        rng = item_rng(0, "main", "test", cell.bin, cell.depth, cell.width, cell.cycle_len, i // len(cells))
+        programs.append(assemble(cell, rng))
+    return programs
 
 
-def rate(label: str, programs: list[Program], run) -> float:
-    start = time.perf_counter()
-    for program in programs:
-        run(program)
-    per_second = len(programs) / (time.perf_counter() - start)
-    print(f"  {label:<38} {per_second:10.1f} programs/s")
-    return per_second
+def stable_before(program: Program, model_cap: int = 1000) -> StableResult:
+    """solve_stable before #11: brave, cautious and count searches, every model's symbols made names."""
+    control = _clingo().Control(["--warn=none"])
+    control.add("base", [], render_asp(program))
+    control.ground([("base", [])])
+    effort = [0, 0]
+
+    def consequences(mode: str, models: int) -> list[frozenset[str]]:
+        control.configuration.solve.enum_mode = mode
+        control.configuration.solve.models = str(models)
+        found: list[frozenset[str]] = []
+        control.solve(on_model=lambda m: found.append(frozenset(s.name for s in m.symbols(shown=True))))
+        effort[0] += _statistic(control, "solving", "solvers", "choices")
+        effort[1] += _statistic(control, "solving", "solvers", "conflicts")
+        return found
+
+    brave = consequences("brave", 0)
+    if not brave:
+        return StableResult(frozenset(), None, 0, model_cap, *effort)
+    cautious = consequences("cautious", 0)
+    return StableResult(brave[-1], cautious[-1], len(consequences("auto", model_cap + 1)), model_cap, *effort)
+
+
+def sldnf_before(program: Program, query: str = "q", limit: int = 10_000) -> PrologResult:
+    """solve_sldnf before #11: the same goal through pyswip's ``query`` (reads variable names, converts bindings)."""
+    from pyswip import Prolog
+
+    relevant = set(relevant_atoms(program, query))
+    clauses = ",".join(_clause(rule) for rule in program.rules if rule.head in relevant)
+    atoms = ",".join(_PREFIX + a for a in sorted(relevant))
+    goal = f"naf_sldnf:naf_sldnf_run([{clauses}],[{atoms}],{_PREFIX}{query},{limit},Result,Inferences)"
+    answer = next(iter(Prolog().query(goal, maxresult=1)))
+    return PrologResult(_LABELS[str(answer["Result"])], int(answer["Inferences"]))
+
+
+def rate(label: str, programs: list[Program], run, repeats: int) -> float:
+    """Best-of-``repeats`` programs per second in wall time (CPU time beside it); returns the wall rate."""
+    wall = cpu = 0.0
+    for _ in range(repeats):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        for program in programs:
+            run(program)
+        wall = max(wall, len(programs) / (time.perf_counter() - start))
+        cpu = max(cpu, len(programs) / max(time.process_time() - start_cpu, 1e-9))
+    print(f"  {label:<44} {wall:8.1f} programs/s wall {cpu:8.1f} CPU")
+    return wall
 
 
 def reference_method(program: Program) -> str:
@@ -81,21 +111,32 @@ def reference_method(program: Program) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--programs", type=int, default=400)
+    parser.add_argument("--programs", type=int, default=120)
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--reference-sample", type=int, default=8)
     args = parser.parse_args()
-    programs = [nafbench_shaped(seed) for seed in range(args.programs)]
+    programs = main_programs(args.programs)
     certify(programs[0])  # start the engines (pyswip, the tabling server) outside the timings
-    print(f"{len(programs)} programs, {sum(len(p) for p in programs) / len(programs):.1f} rules on average")
+    for program in programs:  # the engines before #11 answer as the ones now (effort counts aside)
+        then, now = stable_before(program), solve_stable(program)
+        if (then.brave, then.cautious, then.n_models, sldnf_before(program)) != (
+            now.brave, now.cautious, now.n_models, solve_sldnf(program, "q")
+        ):
+            raise SystemExit(f"the engines before #11 answer differently on\n{program}")
+    n = args.repeats
+    print(f"{len(programs)} main-config programs, {sum(len(p) for p in programs) / len(programs):.1f} rules on average")
     print("per engine:")
-    rate("stable: clingo brave/cautious/count", programs, solve_stable)
-    rate("stable check: Gelfond-Lifschitz", programs, lambda p: enumerate_stable_models(p, solve_wfs(p)))
-    rate("wfs: alternating fixpoint (Python)", programs, solve_wfs)
-    rate("wfs check: SWI-Prolog tabling", programs, solve_wfs_tabling)
-    rate("sldnf: SWI-Prolog via pyswip", programs, lambda p: solve_sldnf(p, "q"))
-    rate("sldnf check: exact fixpoint (Python)", programs, lambda p: solve_sldnf_reference(p, "q"))
+    stable_now = rate("stable: clingo, one enumeration", programs, solve_stable, n)
+    stable_then = rate("  before #11: three searches, names per model", programs, stable_before, n)
+    rate("stable check: Gelfond-Lifschitz", programs, lambda p: enumerate_stable_models(p, solve_wfs(p)), n)
+    rate("wfs: alternating fixpoint (Python)", programs, solve_wfs, n)
+    rate("wfs check: SWI-Prolog tabling", programs, solve_wfs_tabling, n)
+    sldnf_now = rate("sldnf: SWI-Prolog, C interface", programs, lambda p: solve_sldnf(p, "q"), n)
+    sldnf_then = rate("  before #11: pyswip query", programs, sldnf_before, n)
+    rate("sldnf check: exact procedure (Python)", programs, lambda p: solve_sldnf_reference(p, "q"), n)
+    print(f"  speed-up over before #11: stable {stable_now / stable_then:.2f}x, sldnf {sldnf_now / sldnf_then:.2f}x")
     print("end to end:")
-    ours = rate("certify(): both engines of every semantics", programs, certify)
+    ours = rate("certify(): both engines of every semantics", programs, certify, n)
     signatures: dict[str, int] = {}
     for program in programs:
         signature = certify(program).signature
@@ -103,7 +144,7 @@ def main() -> None:
     print(f"  signatures: {dict(sorted(signatures.items()))}")
     sample = programs[: args.reference_sample]
     print(f"reference method on {len(sample)} programs (SLDNF only):")
-    reference = rate("swipl per program, 2.5 s timeout", sample, reference_method)
+    reference = rate("swipl per program, 2.5 s timeout", sample, reference_method, 1)
     agree = sum(reference_method(p) == certify(p).labels["sldnf"] for p in sample)
     print(f"  labels agree with certify() on {agree}/{len(sample)}")
     print(f"speed-up of full certification over the reference's SLDNF alone: {ours / reference:.0f}x")

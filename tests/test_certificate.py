@@ -6,6 +6,8 @@ import sys
 import pytest
 
 from naf_bench import Certificate, CertificationError, SolverError, certify, parse_program
+from naf_bench.certify import Budget
+from naf_bench.errors import BudgetExceeded
 from naf_bench.solvers.wfs_tabling import WFSServer
 
 FIGURE1 = "a :- b. b :- not c. c :- not d. d :- not b."
@@ -45,11 +47,15 @@ def test_certification_is_deterministic():
     assert certify(FIGURE1, "a").to_json() == certify(parse_program(FIGURE1), "a").to_json()
 
 
-def test_engine_disagreement_raises_naming_both_answers():
+def test_prolog_limit_is_raised_on_a_finite_tree_up_to_the_budget():
     chain = " ".join(f"a{i} :- a{i + 1}." for i in range(30)) + " a30. q :- a0."
     assert certify(chain).labels["sldnf"] == "T"
-    with pytest.raises(CertificationError, match="SWI-Prolog says loop, exact reference says T"):
-        certify(chain, inference_limit=10)
+    raised = certify(chain, inference_limit=10)
+    assert raised.labels["sldnf"] == "T"
+    assert "sldnf:swi-prolog=exact-reference (inference limit raised to 100)" in raised.checks
+    with pytest.raises(BudgetExceeded, match=r"prolog_inferences=20 exceeded.*exact procedure: T") as caught:
+        certify(chain, inference_limit=10, budget=Budget(prolog_inferences=20))
+    assert isinstance(caught.value, CertificationError) and caught.value.budget == "prolog_inferences"
 
 
 def test_bad_query_is_a_parse_error():

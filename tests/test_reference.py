@@ -117,7 +117,7 @@ def test_bad_reference_data_names_file_and_line(reference, tmp_path, capsys, dam
     with pytest.raises(DataError, match=message):
         import_reference(reference, tmp_path / "out")
     assert main(["import-reference", str(reference), "--out", str(tmp_path / "out")]) == 1
-    assert "naf-bench import-reference: error:" in capsys.readouterr().err
+    assert "naf-bench import-reference: DataError:" in capsys.readouterr().err
 
 
 def test_missing_reference_folder(tmp_path):

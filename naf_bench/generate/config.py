@@ -98,6 +98,8 @@ class GenerationConfig:
         names = {f.name for f in fields(self)}
         if unknown := sorted(set(overrides) - names):
             raise ConfigError(f"unknown config fields {unknown}; expected some of {sorted(names)}")
+        if text := [k for k, v in overrides.items() if isinstance(v, str) and isinstance(getattr(self, k), tuple)]:
+            raise ConfigError(f"{text} take a tuple, e.g. depths=(2, 8), not a string")
         coerced = {k: tuple(v) if isinstance(getattr(self, k), tuple) else v for k, v in overrides.items()}
         return replace(self, **coerced).validate()
 

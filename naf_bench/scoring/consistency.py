@@ -29,6 +29,8 @@ from naf_bench.errors import ParseError
 
 CALIBRATIONS = ("none", "nucleus_entropy", "entropy", "log_nucleus_size")
 MAX_EVENTS = 22
+MAX_NESTING = 64  # parentheses, '~' and atleast( nested deeper are a ParseError (the parser recurses on them)
+CHUNK = 1 << 22  # numbers held at once per chunk of items (float64: 32 MB), whatever the batch
 _TOKEN = re.compile(r"\s*(?:(<->|->|[&|~^(),])|(\d+)|([A-Za-z_][A-Za-z0-9_.]*))")
 
 
@@ -48,6 +50,12 @@ class _Parser:
             self.tokens.append((value, match.start(match.lastindex) + 1))
             position = match.end()
         self.index = 0
+        self.depth = 0
+
+    def nest(self, column: int) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise ParseError(f"formula nested deeper than {MAX_NESTING} levels", 1, column, self.text)
 
     def peek(self) -> str | None:
         return self.tokens[self.index][0] if self.index < len(self.tokens) else None
@@ -70,55 +78,53 @@ class _Parser:
             raise ParseError(f"unexpected {value!r} after a complete formula", 1, column, self.text)
         return node
 
-    def iff(self):
-        node = self.implies()
-        while self.peek() == "<->":
+    def chain(self, operator: str, kind: str, operand):
+        """``a op b op ...`` as one n-ary node (no tree as deep as the formula is long)."""
+        operands = [operand()]
+        while self.peek() == operator:
             self.take()
-            node = ("iff", node, self.implies())
-        return node
+            operands.append(operand())
+        return operands[0] if len(operands) == 1 else (kind, tuple(operands))
 
-    def implies(self):
-        node = self.xor()
-        if self.peek() == "->":
-            self.take()
-            return ("implies", node, self.implies())
-        return node
+    def iff(self):
+        return self.chain("<->", "iff", self.implies)
+
+    def implies(self):  # right-associative: the n-ary node is folded from the right
+        return self.chain("->", "implies", self.xor)
 
     def xor(self):
-        node = self.disjunction()
-        while self.peek() == "^":
-            self.take()
-            node = ("xor", node, self.disjunction())
-        return node
+        return self.chain("^", "xor", self.disjunction)
 
     def disjunction(self):
-        node = self.conjunction()
-        while self.peek() == "|":
-            self.take()
-            node = ("or", node, self.conjunction())
-        return node
+        return self.chain("|", "or", self.conjunction)
 
     def conjunction(self):
-        node = self.unary()
-        while self.peek() == "&":
-            self.take()
-            node = ("and", node, self.unary())
-        return node
+        return self.chain("&", "and", self.unary)
 
     def unary(self):
-        if self.peek() == "~":
-            self.take()
-            return ("not", self.unary())
+        depth = self.depth
+        negations = 0
+        while self.peek() == "~":
+            self.nest(self.take()[1])
+            negations += 1
+        node = self.atom()
+        self.depth = depth
+        return ("not", node) if negations % 2 else node
+
+    def atom(self):
         value, column = self.take(description="an event, a constant or '('")
         if value == "(":
+            self.nest(column)
             node = self.iff()
             self.take(")")
+            self.depth -= 1
             return node
         if value in ("true", "1"):
             return ("const", True)
         if value in ("false", "0"):
             return ("const", False)
         if value == "atleast":
+            self.nest(column)
             self.take("(")
             k_token, k_column = self.take(description="a number")
             if not k_token.isdigit():
@@ -130,6 +136,7 @@ class _Parser:
             self.take(")")
             if not operands:
                 raise ParseError("atleast needs at least one formula", 1, column, self.text)
+            self.depth -= 1
             return ("atleast", int(k_token), tuple(operands))
         if value[0].isdigit() or value in ("<->", "->", "&", "|", "^", ")", ","):
             raise ParseError(f"expected an event, a constant or '(', got {value!r}", 1, column, self.text)
@@ -146,8 +153,11 @@ def _variables(node, found: dict[str, int]) -> None:
         for operand in node[2]:
             _variables(operand, found)
     elif kind != "const":
-        _variables(node[1], found)
-        _variables(node[2], found)
+        for operand in node[1]:
+            _variables(operand, found)
+
+
+_FOLD = {"and": np.logical_and, "or": np.logical_or, "xor": np.logical_xor, "iff": np.equal}
 
 
 def _evaluate(node, columns: dict[str, np.ndarray], size: int) -> np.ndarray:
@@ -161,14 +171,16 @@ def _evaluate(node, columns: dict[str, np.ndarray], size: int) -> np.ndarray:
     if kind == "atleast":
         count = sum(_evaluate(operand, columns, size).astype(np.int64) for operand in node[2])
         return count >= node[1]
-    left, right = _evaluate(node[1], columns, size), _evaluate(node[2], columns, size)
-    return {
-        "and": lambda: left & right,
-        "or": lambda: left | right,
-        "xor": lambda: left ^ right,
-        "implies": lambda: ~left | right,
-        "iff": lambda: left == right,
-    }[kind]()
+    values = [_evaluate(operand, columns, size) for operand in node[1]]
+    if kind == "implies":  # a -> b -> c is a -> (b -> c)
+        result = values[-1]
+        for value in reversed(values[:-1]):
+            result = ~value | result
+        return result
+    result = values[0]
+    for value in values[1:]:
+        result = _FOLD[kind](result, value)
+    return result
 
 
 @dataclass(frozen=True)
@@ -190,11 +202,25 @@ class Formula:
         return math.inf if wmc0 == 0 else -math.log2(wmc0) + 0.0
 
     def wmc(self, probabilities: np.ndarray) -> np.ndarray:
-        """WMC for a batch: ``probabilities`` has shape (batch, len(events)), columns in ``events`` order."""
-        return assignment_weights(np.asarray(probabilities, dtype=np.float64))[:, self.models].sum(axis=1)
+        """WMC for a batch: ``probabilities`` has shape (batch, len(events)), columns in ``events`` order.
+
+        Events split into a low and a high half: the weight of assignment (high, low) is H[high] * L[low],
+        so WMC = H^T M L with M the models as a 2^high x 2^low matrix, one matrix product per chunk of
+        rows; memory stays near :data:`CHUNK` numbers whatever the batch size.
+        """
+        probabilities = np.asarray(probabilities, dtype=np.float64)
+        n_low = len(self.events) // 2
+        models = self.models.reshape(-1, 1 << n_low).astype(np.float64)
+        step = max(1, CHUNK >> n_low)
+        out = np.empty(len(probabilities))
+        for start in range(0, len(probabilities), step):
+            chunk = probabilities[start : start + step]
+            low, high = assignment_weights(chunk[:, :n_low]), assignment_weights(chunk[:, n_low:])
+            out[start : start + step] = ((high @ models) * low).sum(axis=1)
+        return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=64)  # a mask is up to 2^MAX_EVENTS bytes (4 MB)
 def compile_formula(text: str) -> Formula:
     """Parse and compile once (cached): ParseError with the column on bad syntax."""
     tree = _Parser(text).parse()
@@ -247,21 +273,28 @@ def calibration_offsets(distribution, top_p: float = 0.95) -> dict[str, float]:
     }
 
 
+def _number(value, where: str) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where}: probability {value!r} is not a number") from None
+
+
 def _event_probability(value, calibration: str, where: str) -> float:
     if isinstance(value, Mapping):
         if "p" not in value:
             raise ValueError(f"{where}: an event given as a mapping needs 'p' (and calibration offsets)")
-        p = float(value["p"])
+        p = _number(value["p"], where)
         if calibration != "none":
             if calibration not in value:
                 raise ValueError(f"{where}: calibration {calibration!r} needs the offset {calibration!r}")
-            p = float(calibrate(p, float(value[calibration])))
+            p = float(calibrate(p, _number(value[calibration], f"{where} offset {calibration!r}")))
     else:
         if calibration != "none":
             raise ValueError(
                 f"{where}: calibration {calibration!r} needs offsets; give {{'p': ..., {calibration!r}: C}}"
             )
-        p = float(value)
+        p = _number(value, where)
     if not 0.0 <= p <= 1.0 or math.isnan(p):
         raise ValueError(f"{where}: probability {p} is outside [0, 1]")
     return p
@@ -296,7 +329,8 @@ def compute_consistency(
                     raise ValueError(
                         f"formulas[{i}]: event {event!r} (column {position}) has no probability in probabilities[{i}]"
                     )
-                batch[row, column] = _event_probability(probabilities[i][event], calibration, f"probabilities[{i}]")
+                where = f"probabilities[{i}][{event!r}]"
+                batch[row, column] = _event_probability(probabilities[i][event], calibration, where)
         wmc[items] = formula.wmc(batch)
         wmc0[items] = formula.wmc0
     return summarize(wmc, wmc0)
@@ -322,5 +356,7 @@ def semantic_loss(formula: str, probabilities, eps: float = 1e-12):
     if probabilities.ndim != 2 or probabilities.shape[1] != len(compiled.events):
         raise ValueError(f"probabilities must have shape (batch, {len(compiled.events)}) for events {compiled.events}")
     mask = torch.as_tensor(np.array(compiled.models), device=probabilities.device)
-    wmc = (assignment_weights(probabilities) * mask).sum(dim=1)
+    step = max(1, CHUNK >> len(compiled.events))
+    chunks = [probabilities[i : i + step] for i in range(0, len(probabilities), step)]
+    wmc = torch.cat([(assignment_weights(chunk) * mask).sum(dim=1) for chunk in chunks])
     return -torch.log(wmc.clamp_min(eps))

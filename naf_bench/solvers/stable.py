@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from naf_bench.errors import SolverError
+from naf_bench.errors import BudgetExceeded, SolverError
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.render import render_asp
 
 MODEL_CAP = 1000  # stable models are counted exactly up to this many
+CONFLICT_LIMIT = 100_000  # conflicts per clingo search (brave, cautious, count); about a second of search
 
 
 @dataclass(frozen=True)
@@ -67,26 +68,62 @@ def search_conflicts(program: Program) -> int:
     return _statistic(control, "solving", "solvers", "conflicts")
 
 
-def solve_stable(program: Program, model_cap: int = MODEL_CAP) -> StableResult:
-    """Credulous/skeptical consequences from clingo's brave/cautious modes (no full enumeration)."""
-    clingo = _clingo()
-    control = clingo.Control(["--warn=none"])
-    control.add("base", [], render_asp(program))
-    control.ground([("base", [])])
+FEW_MODELS = 8  # up to this many models, brave and cautious consequences come from the models themselves
+
+
+def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: int = CONFLICT_LIMIT) -> StableResult:
+    """Credulous/skeptical consequences and the capped model count from clingo.
+
+    One enumeration counts the models up to ``model_cap + 1`` (by clingo's statistics, no Python per model)
+    and keeps the first :data:`FEW_MODELS`; when that was all of them, their union and intersection are the
+    brave and cautious consequences. Else clingo's brave and cautious modes compute them; such a mode reports
+    a model per step (up to one per atom), and materializing each costs a pass over all atoms, so each mode
+    runs twice on fresh, identical (hence deterministic) controls: once to count its steps, once to read
+    the last. Symbols become names once. (The program goes in as text: clingo's backend, fed the same
+    rules atom by atom, lost a stable model of a main-config program.) Each search stops after
+    ``conflict_limit`` conflicts: :class:`BudgetExceeded`.
+    """
+    text = render_asp(program)
     effort = [0, 0]
 
-    def consequences(mode: str, models: int) -> list[frozenset[str]]:
-        control.configuration.solve.enum_mode = mode
-        control.configuration.solve.models = str(models)
-        found: list[frozenset[str]] = []
-        control.solve(on_model=lambda m: found.append(frozenset(s.name for s in m.symbols(shown=True))))
+    def search(mode: str, limit: int, on_model=None) -> int:
+        control = _clingo().Control(
+            ["--warn=none", f"--enum-mode={mode}", f"--models={limit}", f"--solve-limit={int(conflict_limit)}"]
+        )
+        control.add("base", [], text)
+        control.ground([("base", [])])
+        result = control.solve(on_model=on_model)
         effort[0] += _statistic(control, "solving", "solvers", "choices")
         effort[1] += _statistic(control, "solving", "solvers", "conflicts")
+        found = _statistic(control, "summary", "models", "enumerated")
+        if not result.exhausted and (limit == 0 or found < limit):
+            raise BudgetExceeded("clingo_conflicts", conflict_limit, f"clingo was still searching ({found} models)")
         return found
 
-    brave = consequences("brave", 0)
-    if not brave:
+    first: list = []
+
+    def keep(model) -> None:
+        if len(first) < FEW_MODELS:
+            first.append(model.symbols(shown=True))
+
+    n_models = search("auto", model_cap + 1, keep)
+    if not n_models:
         return StableResult(frozenset(), None, 0, model_cap, *effort)
-    cautious = consequences("cautious", 0)
-    n_models = len(consequences("auto", model_cap + 1))
-    return StableResult(brave[-1], cautious[-1], n_models, model_cap, *effort)
+    if n_models <= min(FEW_MODELS, model_cap):  # all models seen
+        brave, cautious = set(first[0]).union(*first[1:]), set(first[0]).intersection(*first[1:])
+    else:
+        consequences = []
+        for mode in ("brave", "cautious"):
+            steps, last = search(mode, 0), []
+
+            def keep_last(model, steps=steps, last=last) -> None:  # (returning False would stop clingo)
+                if model.number == steps:
+                    last.append(model.symbols(shown=True))
+
+            search(mode, 0, keep_last)
+            if len(last) != 1:
+                raise SolverError(f"clingo's {mode} consequences took a different path on an identical control")
+            consequences.append(last[0])
+        brave, cautious = consequences
+    names = {symbol: symbol.name for symbol in brave}
+    return StableResult(frozenset(names.values()), frozenset(names[s] for s in cautious), n_models, model_cap, *effort)

@@ -37,19 +37,20 @@ def enumerate_stable_models(program: Program, wfs: WFSResult, guess_limit: int =
     def supported(atom: str, model: set[str]) -> bool:
         return any(all((lit.atom in model) == lit.positive for lit in rule.body) for rule in rules[atom])
 
-    def extend(step: int, model: set[str]) -> None:
+    # depth-first over the guesses with an explicit stack: no recursion on the number of components
+    pending = [(0, {a for a, v in wfs.values.items() if v == "T"})]
+    while pending:
+        step, model = pending.pop()  # each pending model is owned by this branch and extended in place
+        while step < len(steps) and not steps[step][1]:
+            model.update([a for a in steps[step][0] if supported(a, model)])
+            step += 1
         if step == len(steps):
             if reducts.gamma(model) == model:
                 models.append(frozenset(model))
-            return
-        atoms, recursive = steps[step]
-        if not recursive:
-            extend(step + 1, model | {a for a in atoms if supported(a, model)})
-            return
+            continue
+        atoms = steps[step][0]
         for choice in product((False, True), repeat=len(atoms)):
             candidate = model | {a for a, chosen in zip(atoms, choice, strict=True) if chosen}
             if all((a in candidate) == supported(a, candidate) for a in atoms):
-                extend(step + 1, candidate)
-
-    extend(0, {a for a, v in wfs.values.items() if v == "T"})
+                pending.append((step + 1, candidate))
     return models

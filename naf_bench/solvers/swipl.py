@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
 from naf_bench.errors import SolverError
 
 PROLOG_DIR = Path(__file__).parent / "prolog"
+# SWI-Prolog is one interpreter (pyswip) and one tabling worker per process: one certification at a time.
+SWIPL_LOCK = threading.RLock()
 INSTALL_HINT = "install SWI-Prolog: apt-get install swi-prolog-nox (Debian/Ubuntu) or see swi-prolog.org"
 
 

@@ -9,12 +9,9 @@ from naf_bench.syntax.ast import Program
 
 
 def dependencies(program: Program) -> dict[str, tuple[str, ...]]:
-    """Atoms each atom's rules mention in their bodies (positively or negatively), deduplicated."""
-    deps: dict[str, dict[str, None]] = {atom: {} for atom in program.atoms}
-    for rule in program.rules:
-        for lit in rule.body:
-            deps[rule.head].setdefault(lit.atom)
-    return {atom: tuple(d) for atom, d in deps.items()}
+    """Atoms each atom's rules mention in their bodies (positively or negatively), deduplicated; shared, so
+    read-only."""
+    return program.dependencies
 
 
 def relevant_atoms(program: Program, query: str) -> tuple[str, ...]:

@@ -61,6 +61,16 @@ class Program:
             table[rule.head].append(rule)
         return {atom: tuple(rules) for atom, rules in table.items()}
 
+    @cached_property
+    def dependencies(self) -> dict[str, tuple[str, ...]]:
+        """Atoms each atom's rules mention in their bodies (positively or negatively), deduplicated, in
+        order; computed once per program (every engine's analysis starts here). Read-only."""
+        deps: dict[str, dict[str, None]] = {atom: {} for atom in self.atoms}
+        for rule in self.rules:
+            for lit in rule.body:
+                deps[rule.head].setdefault(lit.atom)
+        return {atom: tuple(d) for atom, d in deps.items()}
+
     def __len__(self) -> int:
         return len(self.rules)
 

@@ -1,6 +1,7 @@
 """Strict parser for ground normal programs in ASP syntax.
 
-Accepted: facts ``a.``, rules ``h :- b1, not c1.``, ``%`` comments, atoms ``[a-z][A-Za-z0-9_]*``.
+Accepted: facts ``a.``, rules ``h :- b1, not c1.``, ``%`` comments, atoms ``[a-z][A-Za-z0-9_]*``; lines
+end in ``\n``, ``\r\n`` or a lone ``\r`` (a comment ends at either).
 Everything else raises :class:`ParseError` with line, column and a one-line reason, so no
 unparsed text ever reaches an engine.
 """
@@ -15,7 +16,7 @@ from naf_bench.syntax.ast import Literal, Program, Rule
 _TOKEN = re.compile(
     r"""
     (?P<ws>[ \t\r\n]+)
-  | (?P<comment>%[^\n]*)
+  | (?P<comment>%[^\r\n]*)
   | (?P<neck>:-)
   | (?P<atom>[a-z][A-Za-z0-9_]*)
   | (?P<var>[A-Z_][A-Za-z0-9_]*)
@@ -58,10 +59,13 @@ class _Scanner:
         self.index = 0
 
     def position(self, offset: int) -> tuple[int, int, str]:
-        line = self.text.count("\n", 0, offset) + 1
-        start = self.text.rfind("\n", 0, offset) + 1
-        end = self.text.find("\n", offset)
-        return line, offset - start + 1, self.text[start : end if end >= 0 else len(self.text)]
+        """Line (``\n``, ``\r\n`` and a lone ``\r`` each end one), column and text of the line at ``offset``."""
+        before = self.text[:offset]
+        line = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
+        start = max(before.rfind("\n"), before.rfind("\r")) + 1
+        ends = [i for i in (self.text.find("\n", offset), self.text.find("\r", offset)) if i >= 0]
+        end = min(ends, default=len(self.text))
+        return line, offset - start + 1, self.text[start:end]
 
     def error(self, reason: str, offset: int) -> ParseError:
         line, column, source = self.position(offset)
@@ -154,7 +158,7 @@ def parse_atom(text: str) -> str:
     return atom
 
 
-_HEADER = re.compile(r"%\s*([A-Za-z_]+)\s*:\s*(.*?)\s*$")
+_HEADER = re.compile(r"%\s*([A-Za-z_]+)\s*:(.*)")  # the value is stripped after: no backtracking
 
 
 def parse_header(text: str) -> dict[str, str]:
@@ -166,5 +170,5 @@ def parse_header(text: str) -> dict[str, str]:
             break
         match = _HEADER.match(stripped)
         if match:
-            header[match.group(1).lower()] = match.group(2)
+            header[match.group(1).lower()] = match.group(2).strip()
     return header

@@ -1,18 +1,25 @@
 """The two mitigation prompts of seed 000's appendix: translate-then-solve and verify-before-answer.
 
-Translate-then-solve: the model only writes a program; our strict parser reads it (nothing else reaches
-an engine) and our certifier answers. A translation that does not parse is an unanswered item.
+Translate-then-solve: the model only writes a program (after its ``<think>`` block, which is dropped);
+our strict parser reads it (nothing else reaches an engine) and our certifier answers. A translation that
+does not parse, that the engines cannot certify, or that exceeds the certification budget is an
+unanswered item with the reason.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from naf_bench.errors import CertificationError, ParseError
+from naf_bench.errors import NafBenchError, ParseError
+from naf_bench.scoring.extract import strip_thinking
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_atom, parse_program
 from naf_bench.verbalize.prompt import build_prompt, gold_letter
+
+if TYPE_CHECKING:
+    from naf_bench.certify import Budget
 
 TRANSLATE_SYSTEM = (
     "You translate natural-language rule sets into a ground normal logic program. Output ONLY the program, "
@@ -75,11 +82,12 @@ def render_verify_prompt(
 _FENCE = re.compile(r"^```[A-Za-z]*\s*$", re.MULTILINE)
 
 
-def answer_from_translation(text: str, condition: str) -> Translation:
-    """Parse a model's program strictly, certify it, and answer under ``condition``."""
-    from naf_bench.certify import certify
+def answer_from_translation(text: str, condition: str, budget: Budget | None = None) -> Translation:
+    """Parse a model's program strictly, certify it (within ``budget``, default
+    :data:`~naf_bench.certify.DEFAULT_BUDGET`), and answer under ``condition``."""
+    from naf_bench.certify import DEFAULT_BUDGET, certify
 
-    lines = [line for line in _FENCE.sub("", text).splitlines() if line.strip()]
+    lines = [line for line in _FENCE.sub("", strip_thinking(text)).splitlines() if line.strip()]
     queries = [line.split(":", 1)[1].strip() for line in lines if line.strip().startswith("QUERY:")]
     if len(queries) != 1:
         return Translation(None, None, None, f"expected one QUERY line, found {len(queries)}")
@@ -90,7 +98,7 @@ def answer_from_translation(text: str, condition: str) -> Translation:
     except ParseError as exc:
         return Translation(None, None, None, f"unparseable translation: {exc}")
     try:
-        certificate = certify(program, query)
-    except CertificationError as exc:
-        return Translation(program, query, None, f"uncertifiable translation: {exc}")
+        certificate = certify(program, query, budget=budget or DEFAULT_BUDGET)
+    except NafBenchError as exc:  # disagreement, budget exceeded, engine failure: never ends the run
+        return Translation(program, query, None, f"uncertifiable translation ({type(exc).__name__}): {exc}")
     return Translation(program, query, gold_letter(condition, certificate.labels), None)

@@ -1,9 +1,10 @@
 % Well-founded semantics by SWI-Prolog tabling, as a line-oriented server on stdin/stdout.
 %
-% Requests: wfs(Rules, Atoms).       tabling: holds/1 tabled, tnot/1 for default negation
-%           fixpoint(Rules, Atoms).  the alternating fixpoint, written here without tabling
+% Requests: wfs(Id, Rules, Atoms).       tabling: holds/1 tabled, tnot/1 for default negation
+%           fixpoint(Id, Rules, Atoms).  the alternating fixpoint, written here without tabling
 %           with Rules = [rule(Head, [Positive, ...], [Negative, ...]), ...]
-% Reply:    `ok <t|f|u per atom>` or `error <message>`.
+% Reply:    `ok <Id> <t|f|u per atom>` or `error <Id> <message>`: the id tells the client a reply is
+%           the answer to its request and not to an earlier one.
 %
 % The program is data (rule/3 terms), interpreted here: nothing is compiled per program, and no
 % program text is ever consulted. SWI-Prolog 9.0's tabling can leave an atom undefined that the
@@ -29,7 +30,7 @@ none_holds([Atom|Atoms]) :- tnot(holds(Atom)), none_holds(Atoms).
 main :-
     set_prolog_flag(stack_limit, 268435456),
     % warm-up: the tabling library is autoloaded before the first program
-    with_output_to(string(_), handle(wfs([rule(a, [], [b]), rule(b, [], [a])], [a, b]))),
+    with_output_to(string(_), handle(wfs(0, [rule(a, [], [b]), rule(b, [], [a])], [a, b]))),
     current_prolog_flag(version_data, swi(Major, Minor, Patch, _)),
     format("ready ~w.~w.~w~n", [Major, Minor, Patch]),
     flush_output,
@@ -39,26 +40,30 @@ serve :-
     read_term(user_input, Request, []),
     (   Request == end_of_file
     ->  true
-    ;   catch(handle(Request), Error, format("error ~q~n", [Error])),
+    ;   ( compound(Request) -> arg(1, Request, Id) ; Id = none ),
+        (   catch(handle(Request), Error, format("error ~w ~q~n", [Id, Error]))
+        ->  true
+        ;   format("error ~w failed~n", [Id])
+        ),
         flush_output,
         serve
     ).
 
-handle(wfs(Rules, Atoms)) :-
+handle(wfs(Id, Rules, Atoms)) :-
     retractall(rule(_, _, _)),
     abolish_all_tables,
     forall(member(Rule, Rules), assertz(Rule)),
     maplist(tabled_value, Atoms, Values),
-    reply(Values).
-handle(fixpoint(Rules, Atoms)) :-
+    reply(Id, Values).
+handle(fixpoint(Id, Rules, Atoms)) :-
     gamma(Rules, [], Possible0),
     alternate(Rules, [], Possible0, True, Possible),
     maplist(fixpoint_value(True, Possible), Atoms, Values),
-    reply(Values).
+    reply(Id, Values).
 
-reply(Values) :-
+reply(Id, Values) :-
     atomic_list_concat(Values, Codes),
-    format("ok ~w~n", [Codes]).
+    format("ok ~w ~w~n", [Id, Codes]).
 
 % call_delays/2 gives the delays of an answer: `true` when it is unconditional (true), others when
 % it is undefined; no answer means false. It appends to a global delay list that only backtracking
