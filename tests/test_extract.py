@@ -40,6 +40,9 @@ RESTATED_OPTIONS = "Choose exactly one:\n  A. Definitely yes\n  B. Definitely no
         # hedges stay unanswered
         ("the answer is probably A", None, None),
         ("It might be A or B.", None, None),
+        ("I have no idea.", None, None),
+        ("No, because blocked holds.", None, "B"),
+        ("Yes.", None, "A"),
         ("The answer is B.", None, "B"),
         # Chinese
         ("所以答案是：\nANSWER: C", "C", "C"),

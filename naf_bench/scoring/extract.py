@@ -44,10 +44,11 @@ _OPTION_WORDS = {
     "B": ("definitely no", "一定否"),
     "C": ("cannot be determined", "can't be determined", "无法确定", "不能确定"),
 }
+# yes / no count only as the sentence's first word standing alone ("No, …"), never inside prose ("no idea")
 _KEYWORDS = (
     ("C", re.compile(r"cannot be determined|can't be determined|undetermined|undefined|unknown|无法确定")),
-    ("B", re.compile(r"\b(?:false|no)\b")),
-    ("A", re.compile(r"\b(?:true|yes)\b")),
+    ("B", re.compile(r"\bfalse\b|^\W*no\b(?![ \t]*\w)")),
+    ("A", re.compile(r"\btrue\b|^\W*yes\b(?![ \t]*\w)")),
 )
 
 
