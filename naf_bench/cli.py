@@ -70,8 +70,9 @@ def _certify(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from naf_bench.dataset import export
 
-    out = export(args.out, tuple(args.configs), cache_dir=args.cache_dir)
-    print(f"wrote {out} (configs: {', '.join(args.configs)}); load it with datasets.load_dataset({str(out)!r}, CONFIG)")
+    out = export(args.out, tuple(args.configs), args.cache_dir, args.repo_id, args.num_proc)
+    print(f"wrote {out} (configs: {', '.join(args.configs)}); load it with datasets.load_dataset({str(out)!r}, "
+          f"CONFIG), or upload it with scripts/push_to_hub.py and load {args.repo_id!r}")  # fmt: skip
     return 0
 
 
@@ -97,25 +98,44 @@ def _overrides(pairs: list[str]) -> dict:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from naf_bench.dataset import load_dataset, rows_json
-
     overrides = _overrides(args.set)
     if args.seed is not None:
         overrides["seed"] = args.seed
-    dataset = load_dataset(args.config, cache_dir=args.cache_dir, **overrides)
-    splits = [args.split] if args.split else list(dataset)
+    if args.shard is None:
+        from naf_bench.dataset import load_dataset
+
+        parts = load_dataset(args.config, num_proc=args.num_proc, cache_dir=args.cache_dir, **overrides)
+    else:
+        import datasets
+
+        from naf_bench.dataset import build_rows, features
+        from naf_bench.generate.config import get_config
+
+        rows = build_rows(get_config(args.config, **overrides), args.num_proc, args.shard)
+        parts = {split: datasets.Dataset.from_list(part, features=features()) for split, part in rows.items()}
+    from naf_bench.dataset import rows_json
+
+    splits = [args.split] if args.split else list(parts)
+    shard = f" (shard {args.shard[0]}/{args.shard[1]})" if args.shard else ""
     for split in splits:
-        part = dataset[split]
+        part = parts[split]
         if args.out is None:
-            print(f"{args.config}/{split}: {part.num_rows} rows")
+            print(f"{args.config}/{split}{shard}: {part.num_rows} rows")
             continue
         out = Path(args.out if len(splits) == 1 else f"{Path(args.out).with_suffix('')}-{split}{Path(args.out).suffix}")
         if out.suffix == ".parquet":
             part.to_parquet(str(out))
         else:
             out.write_text(rows_json(part.to_list()), encoding="utf-8")
-        print(f"wrote {out} ({part.num_rows} rows of {args.config}/{split})")
+        print(f"wrote {out} ({part.num_rows} rows of {args.config}/{split}{shard})")
     return 0
+
+
+def _shard(text: str) -> tuple[int, int]:
+    index, _, total = text.partition("/")
+    if not (index.isdigit() and total.isdigit() and int(index) < int(total)):
+        raise argparse.ArgumentTypeError(f"expected I/N with 0 <= I < N, got {text!r}")
+    return int(index), int(total)
 
 
 def _write_json(payload, out: str | None) -> None:
@@ -221,6 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", required=True, help="folder to write (name it naf-bench for the familiar load)")
     export.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS), metavar="CONFIG")
     export.add_argument("--cache-dir", help="datasets cache folder (default: the datasets default)")
+    export.add_argument("--repo-id", default="ORG/naf-bench", help="Hub repository the card's snippets name")
+    export.add_argument("--num-proc", type=int, help="processes that generate a config not yet cached")
     export.set_defaults(run=_export)
 
     generate = commands.add_parser("generate", help="generate and certify a config's rows")
@@ -230,6 +252,12 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. depths=2,8")
     generate.add_argument("--out", help="FILE.jsonl or FILE.parquet (default: print the row counts)")
     generate.add_argument("--cache-dir", help="datasets cache folder")
+    generate.add_argument("--num-proc", type=int, help="processes that certify and render (same rows)")
+    generate.add_argument(
+        "--shard", type=_shard, metavar="I/N",
+        help="only the I-th of N ranges of cells (tiers), not cached: the N outputs, concatenated per split in "
+        "order, are the config's rows (one machine each)",
+    )  # fmt: skip
     generate.set_defaults(run=_generate)
 
     score = commands.add_parser("score", help="score a leaderboard submission ({id, prediction, trace?} JSONL)")
