@@ -207,20 +207,29 @@ def _run(args: argparse.Namespace) -> int:
     from naf_bench.run import run_model
 
     out = Path(args.out)
-    budget = f"{args.max_gen_toks} new tokens" if args.max_gen_toks else "up to 2,048 new tokens"
-    print(
-        f"evaluating {args.model} on {', '.join(args.tasks)} ({args.limit or 'all'} documents per task, {budget} "
-        "each) through lm-eval on the CPU; SmolLM2-135M takes about a minute per 3,000 new tokens on 2 cores ...",
-        flush=True,
-    )
-    results = run_model(args.model, out / "lm_eval", tuple(args.tasks), args.limit, args.max_gen_toks)
-    print(f"wrote {results}")
-    records = load_results([out / "lm_eval"])
-    if args.baselines:
-        records = [*load_results([args.baselines]), *records]
+    print(f"evaluating {args.model or args.model_args} ({args.backend}) on {', '.join(args.tasks)} through lm-eval, "
+          f"{f'{args.limit:g} documents per task' if args.limit else 'every document'} ...", flush=True)  # fmt: skip
+    folder, _ = run_model(
+        args.model, out / "lm_eval", tuple(args.tasks), backend=args.backend, model_args=args.model_args,
+        device=args.device, batch_size=args.batch_size, apply_chat_template=args.chat_template,
+        limit=int(args.limit) if args.limit and args.limit >= 1 else args.limit, max_gen_toks=args.max_gen_toks,
+    )  # fmt: skip
+    print(f"wrote lm-eval results and samples to {folder}")
+    records = load_results([*([args.baselines] if args.baselines else []), out / "lm_eval"])
     _print_records([r for r in records if "per_semantics" in r])
     print(f"wrote {write_report(records, out)}")
     return 0
+
+
+def _tasks_path(args: argparse.Namespace) -> int:
+    from naf_bench.run import tasks_dir
+
+    print(tasks_dir())
+    return 0
+
+
+def _batch_size(text: str) -> int | str:
+    return int(text) if text.isdigit() else text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -279,14 +288,27 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--out", default="out/report")
     report.set_defaults(run=_report)
 
-    run = commands.add_parser("run", help="evaluate a transformers model (folder, .gguf or smollm2) with lm-eval")
-    run.add_argument("model")
+    run = commands.add_parser(
+        "run", help="evaluate a model on naf-bench with lm-eval (its API, its output layout), then report"
+    )
+    run.add_argument("model", nargs="?", help="model folder, Hub name, .gguf file or smollm2 (or --model_args only)")
+    run.add_argument("--model", dest="backend", default="hf", help="lm-eval model back-end: hf, vllm, ... (hf)")
+    run.add_argument("--model_args", "--model-args", help="passed to lm-eval, e.g. dtype=bfloat16,revision=main")
+    run.add_argument("--device", help="default: cuda when torch sees a GPU, else cpu")
+    run.add_argument("--batch_size", "--batch-size", type=_batch_size, default=1, help="an integer, or auto")
+    chat = run.add_mutually_exclusive_group()
+    chat.add_argument("--apply-chat-template", dest="chat_template", action="store_true", default=None,
+                      help="format prompts with the tokenizer's chat template (default: when it has one)")  # fmt: skip
+    chat.add_argument("--no-chat-template", dest="chat_template", action="store_false", help="plain prompts")
     run.add_argument("--tasks", nargs="+", default=["naf_bench"])
-    run.add_argument("--limit", type=int, help="documents per task")
+    run.add_argument("--limit", type=float, help="documents per task (a fraction when below 1); the report marks it")
     run.add_argument("--max-gen-toks", type=int, help="new tokens per answer (default: the tasks' 2,048)")
     run.add_argument("--baselines", help="a baselines JSON to show beside the model")
     run.add_argument("--out", default="out/run")
     run.set_defaults(run=_run)
+
+    tasks_path = commands.add_parser("tasks-path", help="print the lm_eval_tasks folder for lm-eval's --include_path")
+    tasks_path.set_defaults(run=_tasks_path)
     return parser
 
 

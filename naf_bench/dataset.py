@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -347,6 +348,20 @@ def load_dataset(
         return dataset_builder.as_streaming_dataset(split=split)
     dataset_builder.download_and_prepare(num_proc=num_proc)
     return dataset_builder.as_dataset(split=split)
+
+
+def task_dataset(config: str = "main", conditions=None, dataset_path: str | None = None):
+    """The documents of an lm-eval task: read from a dataset repository (``ORG/naf-bench`` on the Hub, or an
+    exported folder) when ``dataset_path`` or else ``NAF_BENCH_DATASET`` names one, generated locally otherwise;
+    only the rows of ``conditions`` when given."""
+    source = dataset_path or os.environ.get("NAF_BENCH_DATASET")
+    if source:
+        import datasets
+
+        dataset = datasets.load_dataset(source, config)
+    else:
+        dataset = load_dataset(config)
+    return dataset.filter(lambda row: row["condition"] in conditions) if conditions else dataset
 
 
 def dataset_info(config: GenerationConfig):

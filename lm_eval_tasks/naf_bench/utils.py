@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from naf_bench import load_dataset
+from naf_bench.dataset import task_dataset
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import FAMILIES, constraints_of_samples
 from naf_bench.scoring.extract import extract_answer
@@ -10,9 +10,8 @@ from naf_bench.scoring.labels import flip_rate_from_items, joint_from_items
 from naf_bench.verbalize.mitigation import answer_from_translation, render_translation_prompt, render_verify_prompt
 
 
-def load(config="main", conditions=None, **_):  # lm-eval also passes model args (pretrained=...) and version
-    dataset = load_dataset(config)
-    return dataset.filter(lambda row: row["condition"] in conditions) if conditions else dataset
+def load(config="main", conditions=None, dataset_path=None, **_):  # lm-eval also passes model args and version
+    return task_dataset(config, conditions, dataset_path)  # NAF_BENCH_DATASET=ORG/naf-bench reads the Hub repo
 
 
 def process_results(doc, results):
