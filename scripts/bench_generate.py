@@ -4,8 +4,9 @@
 
 For each process count, ``naf_bench.load_dataset(config, num_proc=n)`` runs into a fresh cache folder; the
 script checks that every run wrote the same rows (Arrow tables equal) and prints rows/s, the speed-up over the
-first count, the CPUs and the load average (a busy machine cannot show the speed-up), and with ``--stats`` per
-bin Algorithm 1's attempts and rejections. The 20,000-program sft set of the README:
+first count, the CPUs and the load average (a busy machine cannot show the speed-up), the CPU seconds of the
+serial part and of the workers (what the wall time would be on idle cores), and with ``--stats`` per bin
+Algorithm 1's attempts and rejections. The 20,000-program sft set of the README:
 
     python scripts/bench_generate.py --config sft --set depths=6,8,10,12,14 --set widths=2,4 \\
         --set programs_per_cell=250 --num-proc 1 2
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import tempfile
 import time
 
@@ -39,18 +41,23 @@ def main() -> None:
     first = None
     for num_proc in args.num_proc:
         with tempfile.TemporaryDirectory() as cache:
-            start = time.perf_counter()
+            start, before = time.perf_counter(), _cpu()
             dataset = load_dataset(args.config, num_proc=num_proc, cache_dir=cache, **overrides)
             elapsed = time.perf_counter() - start
+            main_cpu, workers_cpu = (after - then for after, then in zip(_cpu(), before, strict=True))
             tables = {split: part.data.table for split, part in dataset.items()}
             rows = sum(part.num_rows for part in dataset.values())
+            # CPU seconds: this process (the serial part) and its finished workers; on num_proc idle cores the
+            # wall time would be about serial + workers / num_proc, whatever the load now
+            idle = main_cpu + workers_cpu / num_proc
             if first is None:
-                first = (elapsed, tables)
+                first = (elapsed, tables, idle)
             same = all(tables[split].equals(first[1][split]) for split in tables)
             print(
                 f"  num_proc={num_proc}: {rows} rows ({', '.join(f'{s} {t.num_rows}' for s, t in tables.items())}) in "
                 f"{elapsed:.1f} s = {rows / elapsed:.0f} rows/s; speed-up {first[0] / elapsed:.2f}x; "
-                f"{'same rows' if same else 'DIFFERENT ROWS'}; load average {os.getloadavg()[0]:.2f}",
+                f"{'same rows' if same else 'DIFFERENT ROWS'}; load average {os.getloadavg()[0]:.2f}; CPU s: main "
+                f"{main_cpu:.1f} + workers {workers_cpu:.1f} -> on idle cores ~{idle:.1f} s, {first[2] / idle:.2f}x",
                 flush=True,
             )
             if not same:
@@ -69,6 +76,11 @@ def main() -> None:
             f"{sum(c.wrong_signature for c in cells)}, duplicates {sum(c.duplicates for c in cells)}, "
             f"order-sensitive {sum(c.order_sensitive for c in cells)})"
         )
+
+
+def _cpu() -> tuple[float, float]:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
 if __name__ == "__main__":
