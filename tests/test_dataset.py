@@ -138,3 +138,12 @@ def test_export_command(cache, tmp_path, capsys):
     assert sorted(set(zip(sweep["depth"], sweep["width"], strict=True))) == [
         (d, w) for d in (2, 8, 16) for w in (0, 4, 8)
     ]
+
+
+def test_shards_concatenate_to_the_config(tmp_path):
+    arguments = ["generate", "sweep", "--set", "programs_per_cell=1"]  # 36 cells: row indices run across them
+    assert main([*arguments, "--out", str(tmp_path / "all.jsonl"), "--cache-dir", str(tmp_path / "cache")]) == 0
+    for index in range(3):
+        assert main([*arguments, "--shard", f"{index}/3", "--out", str(tmp_path / f"part{index}.jsonl")]) == 0
+    parts = b"".join((tmp_path / f"part{index}.jsonl").read_bytes() for index in range(3))
+    assert parts == (tmp_path / "all.jsonl").read_bytes() and parts.count(b"\n") == 36 * 5
