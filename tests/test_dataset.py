@@ -41,10 +41,11 @@ def test_the_cache_key_hashes_only_the_code_that_makes_rows():
 
 
 def test_load_dataset_takes_split_streaming_and_num_proc(tmp_path):
-    small = {"programs_per_cell": 2}
+    small = {"programs_per_cell": 17}  # 68 programs a split: two batches, so datasets writes in two processes too
     one = naf_bench.load_dataset("sft", split="validation", cache_dir=str(tmp_path / "one"), **small)
     two = naf_bench.load_dataset("sft", split="validation", num_proc=2, cache_dir=str(tmp_path / "two"), **small)
-    assert isinstance(one, datasets.Dataset) and one.num_rows == 4 * 2 * 4 * 4
+    assert isinstance(one, datasets.Dataset) and one.num_rows == 4 * 17 * 4 * 4
+    assert len(two.cache_files) == 2  # naf_bench-validation-00000-of-00002.arrow, ...
     assert two.to_list() == one.to_list()  # generated apart, in two processes: the same rows
     streamed = naf_bench.load_dataset("sft", split="validation", streaming=True, cache_dir=str(tmp_path / "s"), **small)
     assert isinstance(streamed, datasets.IterableDataset)
