@@ -69,7 +69,7 @@ def _stored(references):
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class ModellogMetric(evaluate.Metric):
+class NafBench(evaluate.Metric):  # evaluate names the module after the class: naf_bench
     def _info(self):
         if self.config_name not in CONFIGS:
             raise KeyError(f"config_name must be one of {CONFIGS}, got {self.config_name!r}")

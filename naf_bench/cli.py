@@ -81,8 +81,16 @@ def _certify(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from naf_bench.dataset import export
 
-    out = export(args.out, tuple(args.configs), cache_dir=args.cache_dir, include_test_gold=args.include_test_gold)
-    print(f"wrote {out} (configs: {', '.join(args.configs)}); load it with datasets.load_dataset({str(out)!r}, CONFIG)")
+    out = export(
+        args.out,
+        tuple(args.configs),
+        args.cache_dir,
+        args.repo_id,
+        args.num_proc,
+        include_test_gold=args.include_test_gold,
+    )
+    print(f"wrote {out} (configs: {', '.join(args.configs)}); load it with datasets.load_dataset({str(out)!r}, "
+          f"CONFIG), or upload it with scripts/push_to_hub.py and load {args.repo_id!r}")  # fmt: skip
     return 0
 
 
@@ -110,25 +118,44 @@ def _overrides(pairs: list[str]) -> dict:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from naf_bench.dataset import load_dataset, rows_json
-
     overrides = _overrides(args.set)
     if args.seed is not None:
         overrides["seed"] = args.seed
-    dataset = load_dataset(args.config, cache_dir=args.cache_dir, **overrides)
-    splits = [args.split] if args.split else list(dataset)
+    if args.shard is None:
+        from naf_bench.dataset import load_dataset
+
+        parts = load_dataset(args.config, num_proc=args.num_proc, cache_dir=args.cache_dir, **overrides)
+    else:
+        import datasets
+
+        from naf_bench.dataset import build_rows, features
+        from naf_bench.generate.config import get_config
+
+        rows = build_rows(get_config(args.config, **overrides), args.num_proc, args.shard)
+        parts = {split: datasets.Dataset.from_list(part, features=features()) for split, part in rows.items()}
+    from naf_bench.dataset import rows_json
+
+    splits = [args.split] if args.split else list(parts)
+    shard = f" (shard {args.shard[0]}/{args.shard[1]})" if args.shard else ""
     for split in splits:
-        part = dataset[split]
+        part = parts[split]
         if args.out is None:
-            print(f"{args.config}/{split}: {part.num_rows} rows")
+            print(f"{args.config}/{split}{shard}: {part.num_rows} rows")
             continue
         out = Path(args.out if len(splits) == 1 else f"{Path(args.out).with_suffix('')}-{split}{Path(args.out).suffix}")
         if out.suffix == ".parquet":
             part.to_parquet(str(out))
         else:
             out.write_text(rows_json(part.to_list()), encoding="utf-8")
-        print(f"wrote {out} ({part.num_rows} rows of {args.config}/{split})")
+        print(f"wrote {out} ({part.num_rows} rows of {args.config}/{split}{shard})")
     return 0
+
+
+def _shard(text: str) -> tuple[int, int]:
+    index, _, total = text.partition("/")
+    if not (index.isdigit() and total.isdigit() and int(index) < int(total)):
+        raise argparse.ArgumentTypeError(f"expected I/N with 0 <= I < N, got {text!r}")
+    return int(index), int(total)
 
 
 def _write_json(payload, out: str | None) -> None:
@@ -213,17 +240,15 @@ def _run(args: argparse.Namespace) -> int:
     from naf_bench.run import run_model
 
     out = Path(args.out)
-    budget = f"{args.max_gen_toks} new tokens" if args.max_gen_toks else "up to 2,048 new tokens"
-    print(
-        f"evaluating {args.model} on {', '.join(args.tasks)} ({args.limit or 'all'} documents per task, {budget} "
-        "each) through lm-eval on the CPU; SmolLM2-135M takes about a minute per 3,000 new tokens on 2 cores ...",
-        flush=True,
-    )
-    results = run_model(args.model, out / "lm_eval", tuple(args.tasks), args.limit, args.max_gen_toks)
-    print(f"wrote {results}")
-    records = load_results([out / "lm_eval"])
-    if args.baselines:
-        records = [*load_results([args.baselines]), *records]
+    print(f"evaluating {args.model or args.model_args} ({args.backend}) on {', '.join(args.tasks)} through lm-eval, "
+          f"{f'{args.limit:g} documents per task' if args.limit else 'every document'} ...", flush=True)  # fmt: skip
+    folder, _ = run_model(
+        args.model, out / "lm_eval", tuple(args.tasks), backend=args.backend, model_args=args.model_args,
+        device=args.device, batch_size=args.batch_size, apply_chat_template=args.chat_template,
+        limit=int(args.limit) if args.limit and args.limit >= 1 else args.limit, max_gen_toks=args.max_gen_toks,
+    )  # fmt: skip
+    print(f"wrote lm-eval results and samples to {folder}")
+    records = load_results([*([args.baselines] if args.baselines else []), out / "lm_eval"])
     _print_records([r for r in records if "per_semantics" in r])
     print(f"wrote {write_report(records, out)}")
     return 0
@@ -269,6 +294,17 @@ def _analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tasks_path(args: argparse.Namespace) -> int:
+    from naf_bench.run import tasks_dir
+
+    print(tasks_dir())
+    return 0
+
+
+def _batch_size(text: str) -> int | str:
+    return int(text) if text.isdigit() else text
+
+
 def build_parser() -> argparse.ArgumentParser:
     from naf_bench.solvers.sldnf import INFERENCE_LIMIT
 
@@ -290,6 +326,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--include-test-gold", action="store_true", help="keep the gold of hard test (withheld by default; private use)"
     )
+    export.add_argument("--repo-id", default="ORG/naf-bench", help="Hub repository the card's snippets name")
+    export.add_argument("--num-proc", type=int, help="processes that generate a config not yet cached")
     export.set_defaults(run=_export)
 
     generate = commands.add_parser("generate", help="generate and certify a config's rows")
@@ -299,6 +337,12 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. depths=2,8")
     generate.add_argument("--out", help="FILE.jsonl or FILE.parquet (default: print the row counts)")
     generate.add_argument("--cache-dir", help="datasets cache folder")
+    generate.add_argument("--num-proc", type=int, help="processes that certify and render (same rows)")
+    generate.add_argument(
+        "--shard", type=_shard, metavar="I/N",
+        help="only the I-th of N ranges of cells (tiers), not cached: the N outputs, concatenated per split in "
+        "order, are the config's rows (one machine each)",
+    )  # fmt: skip
     generate.set_defaults(run=_generate)
 
     score = commands.add_parser("score", help="score a leaderboard submission ({id, prediction, trace?} JSONL)")
@@ -343,14 +387,27 @@ def build_parser() -> argparse.ArgumentParser:
     analysis.add_argument("--out", required=True, help="folder for analysis.json, analysis.md and the plots")
     analysis.set_defaults(run=_analyze)
 
-    run = commands.add_parser("run", help="evaluate a transformers model (folder, .gguf or smollm2) with lm-eval")
-    run.add_argument("model")
+    run = commands.add_parser(
+        "run", help="evaluate a model on naf-bench with lm-eval (its API, its output layout), then report"
+    )
+    run.add_argument("model", nargs="?", help="model folder, Hub name, .gguf file or smollm2 (or --model_args only)")
+    run.add_argument("--model", dest="backend", default="hf", help="lm-eval model back-end: hf, vllm, ... (hf)")
+    run.add_argument("--model_args", "--model-args", help="passed to lm-eval, e.g. dtype=bfloat16,revision=main")
+    run.add_argument("--device", help="default: cuda when torch sees a GPU, else cpu")
+    run.add_argument("--batch_size", "--batch-size", type=_batch_size, default=1, help="an integer, or auto")
+    chat = run.add_mutually_exclusive_group()
+    chat.add_argument("--apply-chat-template", dest="chat_template", action="store_true", default=None,
+                      help="format prompts with the tokenizer's chat template (default: when it has one)")  # fmt: skip
+    chat.add_argument("--no-chat-template", dest="chat_template", action="store_false", help="plain prompts")
     run.add_argument("--tasks", nargs="+", default=["naf_bench"])
-    run.add_argument("--limit", type=int, help="documents per task")
+    run.add_argument("--limit", type=float, help="documents per task (a fraction when below 1); the report marks it")
     run.add_argument("--max-gen-toks", type=int, help="new tokens per answer (default: the tasks' 2,048)")
     run.add_argument("--baselines", help="a baselines JSON to show beside the model")
     run.add_argument("--out", default="out/run")
     run.set_defaults(run=_run)
+
+    tasks_path = commands.add_parser("tasks-path", help="print the lm_eval_tasks folder for lm-eval's --include_path")
+    tasks_path.set_defaults(run=_tasks_path)
     return parser
 
 

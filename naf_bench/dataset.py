@@ -1,14 +1,17 @@
 """NAF-Bench as a Hugging Face dataset: one row schema, a GeneratorBasedBuilder, a cached loader, export.
 
-Rows are generated and certified on first load, then read back from the ``datasets`` cache, under a key
-that changes with the config, its overrides and the code. ``export`` writes a Hub-style folder (parquet
-files plus a dataset card with ``configs:``) that plain ``datasets.load_dataset(folder, config)`` reads.
+Rows are generated and certified on first load, then read back from the ``datasets`` cache, under a key that
+changes with the naf-bench version, the config, its overrides and the code that makes rows. Units (a cell of
+the bins grid, or a leaderboard tier) are generated in parallel processes and merged into exactly the rows one
+process makes. ``export`` writes a Hub dataset repository (parquet files, a dataset card with ``configs:`` and
+``dataset_info``, LICENSE) that plain ``datasets.load_dataset(folder_or_repo_id, config)`` reads.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,12 +28,30 @@ from naf_bench.verbalize.traced import render_traced_prompt
 EFFORT_KEYS = ("clingo_choices", "clingo_conflicts", "wfs_iterations", "prolog_inferences", "sldnf_fixpoint_rounds")
 LABEL_KEYS = ("cred", "skept", "wfs", "sldnf")
 CITATION = """@misc{nafbench2026,
-  title  = {Not What You Meant: Can LLMs Follow a Specified Negation Semantics?},
-  year   = {2026},
-  eprint = {2609.27517},
+  title         = {Not What You Meant: Can {LLMs} Follow a Specified Negation Semantics?},
+  author        = {Bao, Qiming and Mensfelt, Agnieszka and Witbrock, Michael and Stathis, Kostas},
+  year          = {2026},
+  eprint        = {2609.27517},
   archivePrefix = {arXiv},
-  url    = {https://arxiv.org/abs/2609.27517},
-  note   = {NAF-Bench; reference implementation https://github.com/14H034160212/NAFBench},
+  url           = {https://arxiv.org/abs/2609.27517},
+  note          = {NAF-Bench; reference implementation https://github.com/14H034160212/NAFBench},
+}
+
+@misc{modellog2026,
+  title         = {From Token Probabilities to Semantic Constraints: Towards Declarative Probabilistic
+                   Evaluation of Language Models},
+  author        = {Richardson, Kyle and Anderson, Cullen and Balakrishnan, Pranav and Ban, Takuto and
+                   Ladia, Daksha and Gupta, Ankita and Hudspeth, Marisa},
+  year          = {2026},
+  eprint        = {2609.13520},
+  archivePrefix = {arXiv},
+  url           = {https://arxiv.org/abs/2609.13520},
+}
+
+@incollection{nlreasoningbenchmarks,
+  title = {{NL} Reasoning Benchmarks: {FOLIO}, {LogicBench}, {PrOntoQA}},
+  note  = {Part VI (Natural-Language Reasoning), Chapter 21: the step checker, proof accuracy and the
+           right-for-the-wrong-reason rate that naf-bench's trace scores follow},
 }"""
 
 
@@ -69,24 +90,94 @@ def features():
     )
 
 
-def generate_instances(
-    config: GenerationConfig, split: str, seen: set[str]
-) -> tuple[list[Instance], dict[Cell | Tier, CellStats]]:
-    instances, stats = [], {}
+Unit = Cell | Tier  # a cell of the bins grid, or a leaderboard tier: generated across every split at once
+
+
+def generation_units(config: GenerationConfig) -> list[tuple[Unit, tuple[int, ...]]]:
+    """The config's units in generation order, each with its number of programs per split."""
     if config.families:
-        counts = tier_counts(config.programs_per_split[config.splits.index(split)])
-        for tier in TIERS:
-            if tier.family in config.families:
-                kept, stats[tier] = generate_tier(config.seed, config.name, split, tier, counts[tier.name], seen)
-                instances.extend(kept)
-        return instances, stats
-    for cell, count in config.cells():
-        kept, cell_stats = generate_cell(
-            config.seed, config.name, split, cell, count, seen, config.n_orders, training=config.is_training(split)
-        )
-        instances.extend(kept)
-        stats[cell] = cell_stats
-    return instances, stats
+        per_split = [tier_counts(total) for total in config.programs_per_split]
+        return [(tier, tuple(c[tier.name] for c in per_split)) for tier in TIERS if tier.family in config.families]
+    return [(cell, (count,) * len(config.splits)) for cell, count in config.cells()]
+
+
+def _generate(config: GenerationConfig, unit: Unit, count: int, split: str, seen: set[str]):
+    if isinstance(unit, Tier):
+        return generate_tier(config.seed, config.name, split, unit, count, seen)
+    training = config.is_training(split)
+    return generate_cell(config.seed, config.name, split, unit, count, seen, config.n_orders, training=training)
+
+
+def _unit_splits(job: tuple[GenerationConfig, int]) -> list[tuple[list[Instance], CellStats]]:
+    """One unit across every split with its own ``seen`` (a worker's job: hashed seeds need nothing else)."""
+    config, position = job
+    unit, counts = generation_units(config)[position]
+    seen: set[str] = set()
+    return [_generate(config, unit, n, split, seen) for n, split in zip(counts, config.splits, strict=True)]
+
+
+def generate_splits(
+    config: GenerationConfig, num_proc: int | None = None, shard: tuple[int, int] | None = None
+) -> tuple[dict[str, list[Instance]], list[tuple[str, Unit, CellStats]]]:
+    """Every split's instances and each (split, unit)'s statistics, exactly as one process makes them.
+
+    One process walks the splits and, in each, the units, with one ``seen`` set of canonical keys. Here each
+    unit runs across the splits with only its own keys (in ``num_proc`` worker processes), and the merge
+    replays the walk: a unit none of whose programs another unit already used took the very same attempts,
+    so it is kept; otherwise it is generated again against the true ``seen`` (cells differ in signature or
+    size, so this is rare). ``shard=(i, n)`` generates the i-th of n contiguous ranges of units only.
+    """
+    units = generation_units(config)
+    positions = list(range(len(units)))
+    if shard is not None:
+        index, total = shard
+        if not 0 <= index < total:
+            raise ConfigError(f"shard {index}/{total}: expected 0 <= i < N")
+        positions = positions[index * len(units) // total : (index + 1) * len(units) // total]
+    jobs = [(config, position) for position in positions]
+    if num_proc is not None and num_proc > 1 and len(jobs) > 1:
+        import multiprocessing
+
+        # spawn: the parent may hold an embedded SWI-Prolog and a swipl subprocess, which fork would share
+        with multiprocessing.get_context("spawn").Pool(min(num_proc, len(jobs))) as pool:
+            results = pool.map(_unit_splits, jobs, chunksize=1)
+    else:
+        results = [_unit_splits(job) for job in jobs]
+    seen: set[str] = set()
+    stale: set[int] = set()  # units regenerated in an earlier split: their later splits assumed other keys
+    splits: dict[str, list[Instance]] = {split: [] for split in config.splits}
+    stats = []
+    for s, split in enumerate(config.splits):
+        for position, per_split in zip(positions, results, strict=True):
+            kept, unit_stats = per_split[s]
+            if position in stale or any(instance.key in seen for instance in kept):
+                unit, counts = units[position]
+                kept, unit_stats = _generate(config, unit, counts[s], split, seen)
+                stale.add(position)
+            else:
+                seen.update(instance.key for instance in kept)
+            splits[split].extend(kept)
+            stats.append((split, units[position][0], unit_stats))
+    return splits, stats
+
+
+def row_indices(
+    config: GenerationConfig, split: str, instances: list[Instance], shard: tuple[int, int] | None = None
+) -> list[int]:
+    """Each instance's index within its group (tier, or family) in the split; a shard's count starts after the
+    units before it, whose sizes are fixed."""
+    counters: dict[str, int] = {}
+    if shard is not None:
+        units = generation_units(config)
+        for unit, counts in units[: shard[0] * len(units) // shard[1]]:
+            group = unit.name if isinstance(unit, Tier) else unit.bin
+            counters[group] = counters.get(group, 0) + counts[config.splits.index(split)]
+    indices = []
+    for instance in instances:
+        group = instance.tier or instance.family
+        indices.append(counters.get(group, 0))
+        counters[group] = indices[-1] + 1
+    return indices
 
 
 def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> Iterator[dict]:
@@ -131,43 +222,58 @@ def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> I
             }
 
 
-def build_rows(config: GenerationConfig, seen: set[str] | None = None) -> dict[str, list[dict]]:
-    """Rows of every split; canonical keys never repeat across splits."""
-    seen = set() if seen is None else seen
-    splits = {}
-    for split in config.splits:
-        instances, _ = generate_instances(config, split, seen)
-        counters: dict[str, int] = {}
-        rows = []
-        for instance in instances:
-            group = instance.tier or instance.family
-            index = counters.get(group, 0)
-            counters[group] = index + 1
-            rows.extend(instance_rows(config, instance, index))
-        splits[split] = rows
-    return splits
+def build_rows(
+    config: GenerationConfig, num_proc: int | None = None, shard: tuple[int, int] | None = None
+) -> dict[str, list[dict]]:
+    """Rows of every split (of one shard); canonical keys never repeat across splits."""
+    splits, _ = generate_splits(config, num_proc, shard)
+    return {
+        split: [
+            row
+            for instance, index in zip(instances, row_indices(config, split, instances, shard), strict=True)
+            for row in instance_rows(config, instance, index)
+        ]
+        for split, instances in splits.items()
+    }
+
+
+# The code that makes rows; the CLI, the scorers and the reports do not change a cached dataset.
+ROW_CODE = ("syntax", "solvers", "generate", "verbalize", "certify.py", "dataset.py")
+
+
+def row_code_files() -> list[Path]:
+    """The package files that make rows (and only those: the CLI, scorers and reports never touch a row)."""
+    root = Path(__file__).parent
+    paths = [root / part for part in ROW_CODE]
+    return sorted(p for f in paths for p in ([f] if f.is_file() else f.rglob("*")) if p.suffix in (".py", ".pl"))
 
 
 def code_version() -> str:
-    """Hash of the package's code: cached datasets are rebuilt when the generator changes."""
-    from naf_bench import __version__
-
-    digest = hashlib.sha256(__version__.encode())
+    """Hash of the code that makes rows: cached datasets are rebuilt when the generator changes."""
     root = Path(__file__).parent
-    for path in sorted([*root.rglob("*.py"), *root.rglob("*.pl")]):
+    digest = hashlib.sha256()
+    for path in row_code_files():
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
+BATCH = 64  # instances per gen_kwargs shard: datasets renders and writes the shards in num_proc processes
+
+
 def _builder_class():
     import datasets
+
+    from naf_bench import __version__
 
     class NafBenchConfig(datasets.BuilderConfig):
         """A generation config; ``datasets`` sets overrides as attributes (and hashes them into the cache key)."""
 
         def __init__(self, generation: GenerationConfig, **kwargs):
-            super().__init__(name=generation.name, description=generation.description, **kwargs)
+            super().__init__(
+                name=generation.name, version=datasets.Version(__version__), description=generation.description,
+                **kwargs,
+            )  # fmt: skip
             self.base = generation
             for key in OVERRIDABLE:
                 setattr(self, key, None)
@@ -183,24 +289,33 @@ def _builder_class():
         BUILDER_CONFIG_CLASS = NafBenchConfig
         BUILDER_CONFIGS = [NafBenchConfig(generation=config) for config in CONFIGS.values()]  # noqa: RUF012
         DEFAULT_CONFIG_NAME = "main"
+        VERSION = datasets.Version(__version__)
 
         def _info(self):
-            return datasets.DatasetInfo(
-                description=self.config.generation.description,
-                features=features(),
-                citation=CITATION,
-                homepage="https://github.com/14H034160212/NAFBench",
-                license="mit",
-            )
+            return dataset_info(self.config.generation)
+
+        def _download_and_prepare(self, dl_manager, verification_mode, **prepare_split_kwargs):
+            self._num_proc = prepare_split_kwargs.get("num_proc")  # certification runs in as many processes
+            super()._download_and_prepare(dl_manager, verification_mode, **prepare_split_kwargs)
 
         def _split_generators(self, dl_manager):
-            self._rows = build_rows(self.config.generation)
-            return [datasets.SplitGenerator(name=split, gen_kwargs={"split": split}) for split in self._rows]
+            config = self.config.generation
+            splits, _ = generate_splits(config, getattr(self, "_num_proc", None))
+            generators = []
+            for split, instances in splits.items():
+                indexed = list(zip(instances, row_indices(config, split, instances), strict=True))
+                batches = [indexed[i : i + BATCH] for i in range(0, len(indexed), BATCH)]
+                generators.append(datasets.SplitGenerator(name=split, gen_kwargs={"batches": batches}))
+            return generators
 
-        def _generate_examples(self, split):
-            for row in self._rows[split]:
-                yield row["id"], row
+        def _generate_examples(self, batches):
+            config = self.config.generation
+            for batch in batches:
+                for instance, index in batch:
+                    for row in instance_rows(config, instance, index):
+                        yield row["id"], row
 
+    NafBench.__module__ = "naf_bench"  # datasets names a builder (and its cache folder) after its module
     return NafBench
 
 
@@ -215,11 +330,29 @@ def builder(config: str = "main", cache_dir: str | None = None, **overrides):
     return _builder_class()(config_name=config, cache_dir=cache_dir, hash=code_version(), **overrides)
 
 
-def load_dataset(config: str = "main", cache_dir: str | None = None, **overrides):
-    """Generate, certify and render a config on first use (cached afterwards); a ``DatasetDict``."""
+def load_dataset(
+    config: str = "main",
+    split: str | None = None,
+    streaming: bool = False,
+    num_proc: int | None = None,
+    cache_dir: str | None = None,
+    **overrides,
+):
+    """Generate, certify and render a config on first use (cached afterwards), as ``datasets.load_dataset`` would.
+
+    ``split`` (``"test"``, ``"train[:100]"``…) gives a ``Dataset``, else a ``DatasetDict``; ``streaming`` an
+    iterable one whose rows are rendered as they are read (nothing is cached; certification still comes
+    first, in one process); ``num_proc`` certifies, renders and writes in that many processes, with the same
+    rows. Overrides (``depths=(4,)``…) change the rows and the cache key.
+    """
     dataset_builder = builder(config, cache_dir, **overrides)
-    dataset_builder.download_and_prepare()
-    return dataset_builder.as_dataset()
+    splits = dataset_builder.config.generation.splits
+    if split is not None and split.split("[")[0] not in splits:
+        raise ConfigError(f"config {config!r} has no split {split!r}; expected one of {list(splits)}")
+    if streaming:
+        return dataset_builder.as_streaming_dataset(split=split)
+    dataset_builder.download_and_prepare(num_proc=num_proc)
+    return dataset_builder.as_dataset(split=split)
 
 
 # Splits released without their answers, as the paper's leaderboard releases its hard test split.
@@ -242,20 +375,54 @@ def withhold_gold(row: dict) -> dict:
     }
 
 
+def task_dataset(config: str = "main", conditions=None, dataset_path: str | None = None):
+    """The documents of an lm-eval task: read from a dataset repository (``ORG/naf-bench`` on the Hub, or an
+    exported folder) when ``dataset_path`` or else ``NAF_BENCH_DATASET`` names one, generated locally otherwise;
+    only the rows of ``conditions`` when given."""
+    source = dataset_path or os.environ.get("NAF_BENCH_DATASET")
+    if source:
+        import datasets
+
+        dataset = datasets.load_dataset(source, config)
+    else:
+        dataset = load_dataset(config)
+    return dataset.filter(lambda row: row["condition"] in conditions) if conditions else dataset
+
+
+def dataset_info(config: GenerationConfig):
+    """The ``DatasetInfo`` of a config: the builder's, and the card's ``dataset_info`` entry of an export."""
+    import datasets
+
+    from naf_bench import __version__
+
+    return datasets.DatasetInfo(
+        description=f"{SUMMARY} Config {config.name!r}: {config.description} "
+        f"Generated by naf-bench {__version__} (row code {code_version()}).",
+        features=features(),
+        citation=CITATION,
+        homepage=HOMEPAGE,
+        license=LICENSE,
+        version=__version__,
+    )
+
+
 def export(
     out: str | Path,
     configs: tuple[str, ...] = tuple(CONFIGS),
     cache_dir: str | None = None,
+    repo_id: str = "ORG/naf-bench",
+    num_proc: int | None = None,
     include_test_gold: bool = False,
 ) -> Path:
-    """Write a Hub-style dataset folder: ``data/<config>/<split>-00000-of-00001.parquet`` and ``README.md``.
+    """Write a Hub dataset repository: ``data/<config>/<split>-00000-of-00001.parquet``, ``README.md`` (the
+    dataset card) and ``LICENSE``; ``datasets.load_dataset(repo_id, config)`` reads it once uploaded.
 
     The splits in ``WITHHELD`` are written without gold unless ``include_test_gold`` (for private use).
     """
     out = Path(out)
     entries = []
     for name in configs:
-        dataset = load_dataset(name, cache_dir)
+        dataset = load_dataset(name, num_proc=num_proc, cache_dir=cache_dir)
         files = []
         for split, part in dataset.items():
             withheld = not include_test_gold and split in WITHHELD.get(name, ())
@@ -264,32 +431,90 @@ def export(
             path = out / "data" / name / f"{split}-00000-of-00001.parquet"
             path.parent.mkdir(parents=True, exist_ok=True)
             part.to_parquet(str(path))
-            files.append(
-                {"split": split, "path": f"data/{name}/{split}-*.parquet", "rows": len(part), "gold_withheld": withheld}
-            )
+            files.append((split, part, path.stat().st_size, withheld))
         entries.append((CONFIGS[name], files))
-    (out / "README.md").write_text(dataset_card(entries), encoding="utf-8")
+    dataset_card(entries, repo_id).save(out / "README.md")
+    (out / "LICENSE").write_text(LICENSE_TEXT, encoding="utf-8")
     return out
 
 
-def dataset_card(entries) -> str:
-    yaml = ["---", "license: mit", "language:", "- en", "- zh", "pretty_name: NAF-Bench", "configs:"]
+def dataset_card(entries, repo_id: str):
+    """The dataset card (``huggingface_hub.DatasetCard``) of exported ``(config, [(split, Dataset, parquet
+    bytes)])`` entries: Hub metadata with ``configs`` and a ``dataset_info`` per config, then the sections."""
+    import datasets
+    from huggingface_hub import DatasetCard, DatasetCardData
+
+    from naf_bench import __version__
+
+    infos = []
     for config, files in entries:
-        yaml.append(f"- config_name: {config.name}")
-        if config.name == "main":
-            yaml.append("  default: true")
-        yaml.append("  data_files:")
-        for file in files:
-            yaml.extend([f"  - split: {file['split']}", f"    path: {file['path']}"])
-    yaml.append("---")
-    sizes = "\n".join(
-        "| `{}` | {} | {} |".format(
-            config.name, ", ".join(f"{f['split']} {f['rows']}" for f in files), config.description
+        info = dataset_info(config)
+        info.config_name = config.name
+        info.splits = datasets.SplitDict.from_split_dict(
+            [{"name": split, "num_bytes": part.data.nbytes, "num_examples": part.num_rows} for split, part, *_ in files]
         )
+        info.download_size = sum(size for _, _, size, _ in files)
+        info.dataset_size = sum(part.data.nbytes for _, part, *_ in files)
+        yaml = info._to_yaml_dict()  # config_name, features, splits, sizes; datasets also reads the fields below
+        yaml.update(description=info.description, citation=CITATION, homepage=HOMEPAGE, license=LICENSE)
+        infos.append(yaml)
+    rows = sum(part.num_rows for _, files in entries for _, part, *_ in files)
+    data = DatasetCardData(
+        pretty_name="NAF-Bench",
+        license=LICENSE,
+        language=sorted({"en", *(config.language for config, _ in entries)}),
+        multilinguality="multilingual" if len(entries) > 1 else "monolingual",
+        annotations_creators=["machine-generated"],
+        language_creators=["machine-generated"],
+        source_datasets=["original"],
+        size_categories=[_size_category(rows)],
+        task_categories=["question-answering", "text-generation"],
+        task_ids=["closed-domain-qa"],
+        tags=TAGS,
+        configs=[
+            {
+                "config_name": config.name,
+                **({"default": True} if config.name == "main" else {}),
+                "data_files": [
+                    {"split": split, "path": f"data/{config.name}/{split}-*.parquet"} for split, *_ in files
+                ],
+            }
+            for config, files in entries
+        ],
+        dataset_info=infos,
+        naf_bench={"version": __version__, "code_hash": code_version()},
+    )
+    return DatasetCard(f"---\n{data.to_yaml()}\n---\n\n{_card_body(entries, repo_id)}")
+
+
+def _size_category(rows: int) -> str:
+    bounds = [(1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")]
+    return next((name for bound, name in bounds if rows < bound), "1M<n<10M")
+
+
+def _cell(text: str) -> str:
+    """A markdown table cell: a bare | would end the cell."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _type_name(feature) -> str:
+    if isinstance(feature, dict):
+        return "{" + ", ".join(f"{key}: {_type_name(value)}" for key, value in feature.items()) + "}"
+    if hasattr(feature, "feature"):  # datasets.List
+        return f"list of {_type_name(feature.feature)}"
+    return feature.dtype
+
+
+def _card_body(entries, repo_id: str) -> str:
+    from naf_bench import __version__
+
+    example = entries[0][0].name
+    configs = "\n".join(
+        f"| `{config.name}` | {', '.join(f'{split} {part.num_rows}' for split, part, *_ in files)} | "
+        f"{_cell(config.description)} |"
         for config, files in entries
     )
-    fields_doc = "\n".join(f"| `{name}` | {doc} |" for name, doc in FIELD_DOCS.items())
-    withheld = [f"`{config.name}` {f['split']}" for config, files in entries for f in files if f["gold_withheld"]]
+    withheld = [f"`{config.name}` {split}" for config, files in entries for split, *_, held in files if held]
     gold_note = (
         f"\n\n**Gold withheld** from {', '.join(withheld)}, as the paper's leaderboard releases it: `gold`, `labels`, "
         "`signature`, `distance`, `n_stable_models`, `effort`, `certificate` and `gold_trace` are null and `messages` "
@@ -299,43 +524,108 @@ def dataset_card(entries) -> str:
         if withheld
         else ""
     )
-    return (
-        "\n".join(yaml)
-        + f"""
+    fields = "\n".join(
+        f"| `{name}` | {_cell(_type_name(feature))} | {_cell(FIELD_DOCS[name])} |"
+        for name, feature in features().items()
+    )
+    return f"""# NAF-Bench
 
-# NAF-Bench
+{SUMMARY}
 
-Ground normal logic programs, each certified under four readings of default negation — SLDNF (Prolog;
-`loop` for non-termination), the well-founded semantics (`u` for undefined), and credulous and skeptical
-stable models — rendered into prompts whose answer is A (definitely yes), B (definitely no) or
-C (cannot be determined). Generated by [naf-bench](https://github.com/14H034160212/NAFBench)-compatible code:
-labels and signatures use the reference implementation's formats; ids follow its layout under an `nb-` prefix,
+Generated by naf-bench {__version__} (row code `{code_version()}`); ids, labels and signatures use the formats of
+the reference implementation, <{HOMEPAGE}>. Ids follow its layout under an `nb-` prefix,
 so that no id names one of the reference's programs.
 
 ```python
 import datasets
-ds = datasets.load_dataset("naf-bench", "main")  # from the folder that contains naf-bench/
+
+ds = datasets.load_dataset("{repo_id}", "{example}")  # no naf-bench needed
 ```
 
-## Configs
+With naf-bench installed, `naf_bench.load_dataset("{example}")` generates the same rows locally, and the lm-eval
+tasks read this repository when `NAF_BENCH_DATASET={repo_id}` is set.
 
-| config | rows | content |
+## Dataset Structure
+
+| config | rows per split | content |
 |---|---|---|
-{sizes}{gold_note}
+{configs}{gold_note}
 
-## Fields
+Every config shares one schema:
 
-| field | meaning |
-|---|---|
-{fields_doc}
+| field | type | meaning |
+|---|---|---|
+{fields}
+
+## Uses
+
+- Measuring whether a language model follows the reading of negation a prompt names (closed-world/SLDNF,
+  well-founded, credulous, skeptical) and which reading it adopts when none is named (condition `none`):
+  per-semantics accuracy, JOINT over a program's four readings, flip rates across rule orders and framings.
+- Checking reasoning: `gold_trace` is a certified derivation that the step checker of `naf_bench.scoring`
+  accepts; `certificate` lets a scorer audit traces without re-solving.
+- Fine-tuning: the `sft` config's `messages` pair each prompt with its certified trace; its splits are disjoint
+  from each other and from every evaluation config by canonical program (renaming- and order-invariant): training
+  programs come from one half of a hash partition of canonical keys, evaluation programs from the other.
+- Not for: claims about natural-language negation in general (the programs are synthetic and ground), or
+  training on `test` splits that are used for evaluation.
+
+## Limitations and biases
+
+- Synthetic, ground, propositional programs with controlled depth, width and cycle structure; real rule bases
+  mix negation with knowledge the prompt never states.
+- Labels are as good as the engines that certified them (clingo, SWI-Prolog, a well-founded solver, an exact
+  SLDNF reference); every certificate records their agreement and versions, and disagreement rejects a program.
+- Answers are read from the last `ANSWER: X` by the strict extractor; models that answer in other formats score
+  as unanswered there, and the flexible extractor reads option lines, `\\boxed{{}}` and answer words.
+- Distinct programs per cell are finite: large `programs_per_cell` values exhaust a cell (a ConfigError).
+- Templates are English (and Chinese for `zh`), written by the authors: the wording is one source of variance
+  that the framing and order configs only partly cover.
 
 ## Citation
 
 ```bibtex
 {CITATION}
 ```
+
+## License
+
+{LICENSE.upper()}; the text is in `LICENSE` beside this card.
 """
-    )
+
+
+SUMMARY = (
+    "Ground normal logic programs, each certified under four readings of default negation — SLDNF (Prolog; "
+    "`loop` for non-termination), the well-founded semantics (`u` for undefined), and credulous and skeptical "
+    "stable models — rendered into prompts whose answer is A (definitely yes), B (definitely no) or C (cannot "
+    "be determined)."
+)
+HOMEPAGE = "https://github.com/14H034160212/NAFBench"
+TAGS = ["logic-programming", "negation-as-failure", "answer-set-programming", "well-founded-semantics", "reasoning",
+        "benchmark", "synthetic"]  # fmt: skip
+LICENSE = "mit"
+LICENSE_TEXT = """MIT License
+
+Copyright (c) 2026 The naf-bench authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+"""
 
 
 FIELD_DOCS = {

@@ -20,15 +20,19 @@ MITIGATION_TASKS = ("naf_bench_wfs44_verify", "naf_bench_wfs44_t2s")
 
 
 def load_results(paths) -> list[dict]:
-    """Result records from JSON files (one record or a list) and lm-eval output folders (samples_*.jsonl)."""
-    records = []
+    """Result records from JSON files (one record or a list) and lm-eval output folders (samples_*.jsonl);
+    records of one model (e.g. its generated tasks and its naf_bench_mc run) are merged into one."""
+    records: dict[str, dict] = {}
     for path in map(Path, paths):
         if path.is_dir():
-            records.extend(_from_lm_eval(path))
+            found = _from_lm_eval(path)
         else:
             data = json.loads(path.read_text(encoding="utf-8"))
-            records.extend(data if isinstance(data, list) else [data])
-    return records
+            found = data if isinstance(data, list) else [data]
+        for record in found:
+            merged = records.setdefault(record["name"], {})
+            merged.update({key: value for key, value in record.items() if value is not None or key not in merged})
+    return list(records.values())
 
 
 # lm-eval filter -> the extractor it applies (lm_eval_tasks/naf_bench/utils.py)
@@ -40,21 +44,30 @@ MC_METRICS = ("acc", "rho_certified", "cacc_certified", "rho_one_letter", "cacc_
 def _from_lm_eval(folder: Path) -> list[dict]:
     by_model: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     metrics: dict[str, dict] = defaultdict(dict)
+    documents: dict[str, dict[str, dict]] = defaultdict(dict)  # model -> task -> {"original", "effective"}
     for samples in sorted(folder.rglob("samples_*.jsonl")):
         task = samples.name[len("samples_") :].rsplit("_", 1)[0]
-        results = next(samples.parent.glob("results_*.json"), None)
+        stamp = samples.stem.rsplit("_", 1)[1]
+        results = samples.parent / f"results_{stamp}.json"
+        if not results.is_file():
+            results = next(samples.parent.glob("results_*.json"), None)
         data = json.loads(results.read_text()) if results else {}
         name = _model_name(data.get("config", {}).get("model_args", "model"))
         metrics[name].update(data.get("results", {}))
         by_model[name][task].extend(json.loads(line) for line in samples.read_text().splitlines() if line)
+        if task in data.get("n-samples", {}):
+            documents[name][task] = data["n-samples"][task]
     records = []
     for name, tasks in by_model.items():
         main = {task: items for task, items in tasks.items() if task not in MITIGATION_TASKS}
+        counts = [documents[name][task] for task in main if task != "naf_bench_mc" and task in documents[name]]
         for filter_name, extractor in FILTERS.items():
             label = f"{filter_name}: {name}"  # the filter first: the command line shows 30 characters
             record = _scored(label, main.values(), filter_name, extractor)
             flip_rate = metrics[name].get("naf_bench_order", {}).get(f"flip_rate,{filter_name}")
             record["flip_rate"] = None if flip_rate is None or math.isnan(flip_rate) else flip_rate
+            if counts:
+                record["documents"] = {key: sum(c[key] for c in counts) for key in ("effective", "original")}
             records.append(record)
         if "naf_bench_mc" in tasks:
             mc = metrics[name].get("naf_bench_mc", {})
@@ -96,7 +109,8 @@ def _model_name(model_args) -> str:
         model_args = dict(part.split("=", 1) for part in model_args.split(",") if "=" in part) or {
             "pretrained": model_args
         }
-    return model_args.get("gguf_file") or Path(str(model_args.get("pretrained", "model"))).name
+    pretrained = str(model_args.get("pretrained", "model"))
+    return model_args.get("gguf_file") or (Path(pretrained).name if Path(pretrained).exists() else pretrained)
 
 
 def _rho(samples) -> list[float]:
@@ -112,8 +126,15 @@ def _rho(samples) -> list[float]:
     return compute_consistency(formulas, events, calibration="nucleus_entropy")["rho"]
 
 
+def limited(record: dict) -> bool:
+    """Whether an lm-eval record covers only part of its tasks' documents (``--limit``)."""
+    documents = record.get("documents")
+    return bool(documents) and documents["effective"] < documents["original"]
+
+
 def write_report(records: list[dict], out: str | Path) -> Path:
-    """``report.md`` and the PNG plots in ``out``; returns the markdown path."""
+    """``report.md`` and the PNG plots in ``out``; returns the markdown path. Every value is in %, except rho.
+    Limited runs are listed apart and left out of the plots: they are not comparable with full runs."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -122,56 +143,65 @@ def write_report(records: list[dict], out: str | Path) -> Path:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     plots = []
-    with_cells = [r for r in records if r.get("by_bin_semantics")]
+    full = [r for r in records if not limited(r)]
+    with_cells = [r for r in full if r.get("by_bin_semantics")]
     if with_cells:
         bins = sorted({b for r in with_cells for b in r["by_bin_semantics"]})
         columns = [(b, c) for b in bins for c in JOINT_CONDITIONS]
-        matrix = [[r["by_bin_semantics"].get(b, {}).get(c, float("nan")) for b, c in columns] for r in with_cells]
+        matrix = [[100 * r["by_bin_semantics"].get(b, {}).get(c, float("nan")) for b, c in columns] for r in with_cells]
         figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
-        axis.imshow(matrix, vmin=0, vmax=1, cmap="RdYlGn", aspect="auto")
-        axis.set_xticks(range(len(columns)), [f"{b}\n{c}" for b, c in columns], rotation=90, fontsize=6)
-        axis.set_yticks(range(len(with_cells)), [r["name"][:28] for r in with_cells], fontsize=7)
+        image = axis.imshow(matrix, vmin=0, vmax=100, cmap="RdYlGn", aspect="auto")
+        figure.colorbar(image, ax=axis, label="accuracy (%)", fraction=0.03, pad=0.01)
+        axis.set_xticks(range(len(columns)), [f"{b}\n{c}" for b, c in columns], rotation=90, fontsize=7)
+        axis.set_yticks(range(len(with_cells)), [_wrap(r["name"]) for r in with_cells], fontsize=8)
+        size = max(6, min(10, 160 // max(len(columns), 1)))
         for i, row in enumerate(matrix):
             for j, value in enumerate(row):
                 if value == value:  # not NaN
-                    axis.text(j, i, f"{100 * value:.0f}", ha="center", va="center", fontsize=5)
+                    colour = "white" if value < 20 or value > 80 else "black"
+                    axis.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=size, color=colour)
         figure.tight_layout()
         plots.append(_save(figure, out / "accuracy_by_bin.png", "Accuracy (%) by divergence bin x semantics"))
-    if any(r.get("joint") is not None for r in records):
+    shown = [r for r in full if r.get("joint") is not None]
+    if shown:
         figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
-        shown = [r for r in records if r.get("joint") is not None]
-        values = [r["joint"] for r in shown]
-        errors = [
-            [v - (r.get("joint_ci95") or (v, v))[0] for v, r in zip(values, shown, strict=True)],
-            [(r.get("joint_ci95") or (v, v))[1] - v for v, r in zip(values, shown, strict=True)],
-        ]
+        values = [100 * r["joint"] for r in shown]
+        intervals = [[100 * x for x in (r.get("joint_ci95") or (r["joint"], r["joint"]))] for r in shown]
+        errors = [[v - lo for v, (lo, _) in zip(values, intervals, strict=True)],
+                  [hi - v for v, (_, hi) in zip(values, intervals, strict=True)]]  # fmt: skip
         axis.bar(range(len(shown)), values, yerr=errors, capsize=3, color="tab:blue")
-        axis.set_xticks(range(len(shown)), [r["name"][:20] for r in shown], rotation=30, fontsize=7)
-        axis.set_ylim(0, 1)
-        axis.set_ylabel("JOINT")
+        axis.set_xticks(range(len(shown)), [_wrap(r["name"]) for r in shown], fontsize=7)
+        axis.set_ylim(0, 100)
+        axis.set_ylabel("JOINT (%)")
         figure.tight_layout()
-        plots.append(_save(figure, out / "joint.png", "JOINT with 95% program-clustered intervals"))
-    if any(r.get("flip_rate") is not None for r in records):
+        plots.append(_save(figure, out / "joint.png", "JOINT (%) with 95% program-clustered intervals"))
+    flips = [r for r in full if r.get("flip_rate") is not None]
+    if flips:
         figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
-        shown = [r for r in records if r.get("flip_rate") is not None]
-        axis.bar(range(len(shown)), [r["flip_rate"] for r in shown], color="tab:orange")
-        axis.set_xticks(range(len(shown)), [r["name"][:20] for r in shown], rotation=30, fontsize=7)
-        axis.set_ylim(0, 1)
-        axis.set_ylabel("flip rate across rule orders")
+        axis.bar(range(len(flips)), [100 * r["flip_rate"] for r in flips], color="tab:orange")
+        axis.set_xticks(range(len(flips)), [_wrap(r["name"]) for r in flips], fontsize=7)
+        axis.set_ylim(0, 100)
+        axis.set_ylabel("flip rate across rule orders (%)")
         figure.tight_layout()
-        plots.append(_save(figure, out / "flip_rate.png", "Flip rates"))
+        plots.append(_save(figure, out / "flip_rate.png", "Flip rates (%)"))
     if any(r.get("rho") for r in records):
         figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
         for record in records:
             if record.get("rho"):
-                axis.hist(record["rho"], bins=20, range=(-1, 1), alpha=0.6, label=record["name"][:20])
-        axis.set_xlabel("rho (probabilistic consistency)")
+                axis.hist(record["rho"], bins=20, range=(-1, 1), alpha=0.6, label=record["name"])
+        axis.set_xlabel("rho (probabilistic consistency, -1 to 1)")
+        axis.set_ylabel("constraints")
         axis.legend(fontsize=7)
         figure.tight_layout()
         plots.append(_save(figure, out / "rho.png", "rho histograms (ModelLog)"))
     report = out / "report.md"
     report.write_text(_markdown(records, plots), encoding="utf-8")
     return report
+
+
+def _wrap(name: str, width: int = 24) -> str:
+    """A full model name on as many lines as it needs."""
+    return "\n".join(name[i : i + width] for i in range(0, len(name), width))
 
 
 def _save(figure, path: Path, title: str) -> tuple[str, str]:
@@ -186,16 +216,29 @@ def _percent(value) -> str:
     return "–" if value is None or math.isnan(value) else f"{100 * value:.1f}"
 
 
+def _mean_rho(record: dict) -> str:
+    rho = record.get("rho")
+    return f"{sum(rho) / len(rho):.3f}" if rho else "–"
+
+
+def _n(record: dict) -> str:
+    documents = record.get("documents")
+    if documents:
+        return f"{documents['effective']} of {documents['original']} documents"
+    return f"{record['n_prompts']} prompts" if "n_prompts" in record else "–"
+
+
 def _markdown(records: list[dict], plots) -> str:
-    lines = ["# NAF-Bench report", "", "| model / baseline | JOINT | 95% CI | per-prompt acc. | coverage | "
-             + " | ".join(JOINT_CONDITIONS) + " |", "|---" * (5 + len(JOINT_CONDITIONS)) + "|"]  # fmt: skip
-    for r in records:
-        ci = r.get("joint_ci95")
-        interval = f"{_percent(ci[0])}–{_percent(ci[1])}" if ci else "–"
-        per = [_percent(r.get("per_semantics", {}).get(c)) for c in JOINT_CONDITIONS]
-        cells = [r["name"], _percent(r.get("joint")), interval, _percent(r.get("per_prompt_accuracy")),
-                 _percent(r.get("coverage")), *per]  # fmt: skip
-        lines.append("| " + " | ".join(cells) + " |")
+    columns = ["model / baseline", "n", "JOINT", "95% CI", "per-prompt acc.", "coverage", *JOINT_CONDITIONS]
+    columns.append("mean ρ (mc)")
+    header = ["| " + " | ".join(columns) + " |", "|---" * len(columns) + "|"]
+    lines = ["# NAF-Bench report", "", "All values in %, except ρ (−1 to 1).", "", *header]
+    lines += [_row(r) for r in records if not limited(r)]
+    partial = [r for r in records if limited(r)]
+    if partial:
+        lines += ["", "## Limited runs", "",
+                  "Scored on part of the documents (`--limit`): not comparable with the full runs above.", "",
+                  *header, *(_row(r) for r in partial)]  # fmt: skip
     traced = [r for r in records if r.get("traces")]
     if traced:
         lines += ["", "| model / baseline | proof accuracy | right for the wrong reason | reasoned soundly |",
@@ -220,3 +263,12 @@ def _markdown(records: list[dict], plots) -> str:
     for title, name in plots:
         lines += ["", f"## {title}", "", f"![{title}]({name})"]
     return "\n".join(lines) + "\n"
+
+
+def _row(r: dict) -> str:
+    ci = r.get("joint_ci95")
+    interval = f"{_percent(ci[0])}–{_percent(ci[1])}" if ci and not limited(r) else "–"  # no interval from a few
+    per = [_percent(r.get("per_semantics", {}).get(c)) for c in JOINT_CONDITIONS]
+    cells = [r["name"], _n(r), _percent(r.get("joint")), interval, _percent(r.get("per_prompt_accuracy")),
+             _percent(r.get("coverage")), *per, _mean_rho(r)]  # fmt: skip
+    return "| " + " | ".join(cells) + " |"

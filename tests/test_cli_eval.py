@@ -2,11 +2,18 @@
 
 import json
 import struct
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+import naf_bench
+from naf_bench import ConfigError
 from naf_bench.cli import main
+from naf_bench.dataset import code_version
 from naf_bench.evaluation import constant_predictions, gold_rows
+from naf_bench.run import has_chat_template, model_arguments, tasks_dir
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +109,8 @@ def test_report_writes_markdown_and_plots(tmp_path):
     (tmp_path / "b.json").write_text(json.dumps(records))
     assert main(["report", str(tmp_path / "b.json"), "--out", str(tmp_path / "report")]) == 0
     report = (tmp_path / "report" / "report.md").read_text()
-    assert "| oracle | 100.0 | 100.0–100.0 | 100.0 |" in report and "![JOINT" in report
+    assert "| oracle | 480 prompts | 100.0 | 100.0–100.0 | 100.0 |" in report and "![JOINT" in report
+    assert "## Limited runs" not in report
     assert "Flip rate across rule orders: constant_A 25.0" in report
     for name in ("accuracy_by_bin.png", "joint.png", "flip_rate.png"):
         path = tmp_path / "report" / name
@@ -131,13 +139,70 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
 
     build_tiny_lm(tmp_path / "tiny")
     arguments = ["run", str(tmp_path / "tiny"), "--limit", "2", "--max-gen-toks", "4", "--out", str(tmp_path / "run")]
-    assert main([*arguments, "--tasks", "naf_bench", "naf_bench_mc"]) == 0
-    assert list((tmp_path / "run" / "lm_eval").glob("samples_naf_bench_joint_*.jsonl"))
+    assert main([*arguments, "--tasks", "naf_bench", "naf_bench_mc", "--device", "cpu", "--batch_size", "2"]) == 0
+    folder = tmp_path / "run" / "lm_eval" / sanitized(tmp_path / "tiny")  # lm-eval's EvaluationTracker layout
+    assert list(folder.glob("samples_naf_bench_joint_*.jsonl")) and list(folder.glob("results_*.json"))
+    results = json.loads(next(folder.glob("results_*.json")).read_text())
+    assert results["config"]["batch_size"] == 2 and results["config"]["device"] == "cpu"
+    metadata = results["configs"]["naf_bench_joint"]["metadata"]
+    assert metadata["naf_bench_version"] == naf_bench.__version__ and metadata["naf_bench_code_hash"] == code_version()
+    assert results["n-samples"]["naf_bench_joint"] == {"original": 120, "effective": 2}
     report = (tmp_path / "run" / "report.md").read_text()
-    # the tiny model never writes an answer: no flip rate can be measured
-    assert "| strict-match: tiny |" in report and "| flexible-extract: tiny |" in report
-    for plot in ("joint.png", "rho.png"):
+    # one row per filter; the mc run's rho sits in the strict-match row
+    assert report.count("| strict-match: tiny |") == 1 and report.count("| flexible-extract: tiny |") == 1
+    limited = report[report.index("## Limited runs") :]
+    assert "| strict-match: tiny | 4 of 240 documents |" in limited  # none: 2 prompts, joint: 2 programs
+    for plot in ("rho.png",):
         assert png_size(tmp_path / "run" / plot) == (1000, 400)
+
+
+def sanitized(path):
+    from lm_eval.utils import sanitize_model_name
+
+    return sanitize_model_name(str(path))
+
+
+def test_run_help_lists_the_lm_eval_options(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    text = capsys.readouterr().out
+    for option in ("--model BACKEND", "--model_args", "--device", "--batch_size", "--apply-chat-template",
+                   "--no-chat-template", "--limit", "--tasks"):  # fmt: skip
+        assert option in text
+
+
+def test_model_arguments_pass_through():
+    assert model_arguments("org/model", "dtype=bfloat16,revision=main") == {
+        "pretrained": "org/model", "dtype": "bfloat16", "revision": "main"
+    }  # fmt: skip
+    assert model_arguments("/models/base.Q4.gguf") == {"pretrained": "/models", "gguf_file": "base.Q4.gguf"}
+    assert model_arguments(None, "pretrained=gpt2,tensor_parallel_size=2") == {
+        "pretrained": "gpt2", "tensor_parallel_size": "2"
+    }  # fmt: skip
+    with pytest.raises(ConfigError, match="name a model"):
+        model_arguments(None)
+    with pytest.raises(ConfigError, match="expected KEY=VALUE"):
+        model_arguments("gpt2", "bfloat16")
+
+
+def test_chat_template_is_read_from_the_tokenizer(tmp_path):
+    from conftest import build_tiny_lm
+
+    _, tokenizer = build_tiny_lm()
+    tokenizer.save_pretrained(tmp_path / "base")
+    assert has_chat_template({"pretrained": str(tmp_path / "base")}) is False
+    tokenizer.chat_template = "{% for m in messages %}{{ m['content'] }}{% endfor %}"
+    tokenizer.save_pretrained(tmp_path / "instruct")
+    assert has_chat_template({"pretrained": str(tmp_path / "instruct")}) is True
+    assert has_chat_template({"pretrained": "unused", "tokenizer": str(tmp_path / "instruct")}) is True
+
+
+def test_tasks_path_prints_the_include_path(capsys):
+    assert main(["tasks-path"]) == 0
+    folder = Path(capsys.readouterr().out.strip())
+    assert folder == tasks_dir() and (folder / "naf_bench" / "_template_yaml").is_file()
+    done = subprocess.run([sys.executable, "-m", "naf_bench.tasks_path"], capture_output=True, text=True, check=True)
+    assert Path(done.stdout.strip()) == folder
 
 
 @pytest.fixture(scope="module")

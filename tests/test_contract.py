@@ -1,13 +1,9 @@
 """Registry-wide contract: every config's rows validate against the one schema and their traces parse."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import datasets
 import pytest
 
-from naf_bench.dataset import build_rows, export, features
+from naf_bench.dataset import build_rows, features
 from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.scoring.steps import FLAGS, check_row
 from naf_bench.verbalize.trace import grammar, parse_trace, trace_values
@@ -42,18 +38,3 @@ def test_every_config_validates_and_its_gold_traces_pass_the_step_checker(name):
             assert trace_values(trace)["q"] == row["labels"]["wfs"]
             assert check_row(row["gold_trace"], row) == dict.fromkeys(FLAGS, True), row["id"]
 
-
-def test_push_to_hub_dry_run(tmp_path):
-    out = export(tmp_path / "naf-bench", configs=("wfs44",), cache_dir=str(tmp_path / "cache"))
-    script = Path(__file__).parent.parent / "scripts" / "push_to_hub.py"
-    done = subprocess.run(
-        [sys.executable, str(script), str(out), "--repo-id", "me/naf-bench", "--dry-run"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert done.stdout.splitlines() == ["would upload README.md", "would upload data/wfs44/test-00000-of-00001.parquet"]
-    refused = subprocess.run(
-        [sys.executable, str(script), str(tmp_path), "--repo-id", "me/x", "--dry-run"], capture_output=True, text=True
-    )
-    assert refused.returncode != 0 and "not an exported dataset" in refused.stderr

@@ -1,10 +1,17 @@
+import subprocess
+import sys
+from pathlib import Path
+
 import datasets
 import pytest
+from huggingface_hub import DatasetCard
 
 import naf_bench
 from naf_bench import ConfigError
 from naf_bench.cli import main
-from naf_bench.dataset import FIELD_DOCS, builder, export, features
+from naf_bench.dataset import CITATION, FIELD_DOCS, builder, code_version, export, features, row_code_files
+
+REPOSITORY = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +29,34 @@ def test_load_dataset_generates_then_reads_the_cache(cache):
     cached = builder("main", cache_dir=cache)
     assert cached.info.splits["test"].num_examples == 600  # prepared already: read back, not regenerated
     assert naf_bench.load_dataset("main", cache_dir=cache)["test"].to_list() == dataset["test"].to_list()
+    assert (cached.info.builder_name, str(cached.info.version)) == ("naf_bench", naf_bench.__version__)
+    folder = Path(cached.cache_dir).relative_to(cache).parts
+    assert folder == ("naf_bench", "main", naf_bench.__version__, code_version())
+
+
+def test_the_cache_key_hashes_only_the_code_that_makes_rows():
+    names = {path.relative_to(REPOSITORY / "naf_bench").as_posix() for path in row_code_files()}
+    assert {"dataset.py", "certify.py", "generate/bins.py", "verbalize/trace.py", "solvers/prolog/sldnf.pl"} <= names
+    assert not names & {"cli.py", "run.py", "report.py", "evaluation.py", "scoring/labels.py", "__init__.py"}
+
+
+def test_load_dataset_takes_split_streaming_and_num_proc(tmp_path):
+    small = {"programs_per_cell": 17}  # 68 programs a split: two batches, so datasets writes in two processes too
+    one = naf_bench.load_dataset("sft", split="validation", cache_dir=str(tmp_path / "one"), **small)
+    two = naf_bench.load_dataset("sft", split="validation", num_proc=2, cache_dir=str(tmp_path / "two"), **small)
+    assert isinstance(one, datasets.Dataset) and one.num_rows == 4 * 17 * 4 * 4
+    assert len(two.cache_files) == 2  # naf_bench-validation-00000-of-00002.arrow, ...
+    assert two.to_list() == one.to_list()  # generated apart, in two processes: the same rows
+    streamed = naf_bench.load_dataset("sft", split="validation", streaming=True, cache_dir=str(tmp_path / "s"), **small)
+    assert isinstance(streamed, datasets.IterableDataset)
+    assert list(streamed) == one.to_list()
+    assert naf_bench.load_dataset("sft", split="train[:3]", cache_dir=str(tmp_path / "one"), **small)["id"] == [
+        "sft-control-i0-closed_world-abstract::closed_world",
+        "sft-control-i0-closed_world-escalation::closed_world",
+        "sft-control-i0-closed_world-sensor::closed_world",
+    ]
+    with pytest.raises(ConfigError, match="has no split 'test'; expected one of \\['train', 'validation'\\]"):
+        naf_bench.load_dataset("sft", split="test", **small)
 
 
 def test_overrides_change_the_cache_key(cache):
@@ -33,19 +68,67 @@ def test_overrides_change_the_cache_key(cache):
         naf_bench.load_dataset("main", cache_dir=cache, odd_cycle_len=2)
 
 
-def test_export_is_read_back_by_plain_datasets(cache, tmp_path, monkeypatch):
-    out = export(tmp_path / "naf-bench", configs=("main", "zh"), cache_dir=cache)
-    card = (out / "README.md").read_text()
-    assert (
-        "- config_name: main\n  default: true\n  data_files:\n  - split: test\n    path: data/main/test-*.parquet"
-        in card
-    )
-    assert all(f"| `{name}` |" in card for name in FIELD_DOCS)
-    hub = datasets.load_dataset(str(out), "main", cache_dir=str(tmp_path / "hub"))
+@pytest.fixture(scope="module")
+def repo(cache, tmp_path_factory):
+    return export(tmp_path_factory.mktemp("export") / "naf-bench", ("main", "zh"), cache, repo_id="my-org/naf-bench")
+
+
+def test_export_card_has_the_hub_metadata(repo):
+    card = DatasetCard.load(repo / "README.md")
+    data = card.data
+    assert (data.license, data.pretty_name, data.language) == ("mit", "NAF-Bench", ["en", "zh"])
+    assert data.task_categories == ["question-answering", "text-generation"]
+    assert data.size_categories == ["1K<n<10K"]  # 1,200 rows
+    assert data.annotations_creators == ["machine-generated"] and data.source_datasets == ["original"]
+    assert {"logic-programming", "negation-as-failure"} <= set(data.tags)
+    assert data.configs[0] == {
+        "config_name": "main", "default": True, "data_files": [{"split": "test", "path": "data/main/test-*.parquet"}]
+    }  # fmt: skip
+    infos = {info["config_name"]: info for info in data.dataset_info}
+    assert set(infos) == {"main", "zh"}
+    assert datasets.Features._from_yaml_list(infos["zh"]["features"]) == features()
+    assert infos["zh"]["splits"] == [{"name": "test", "num_bytes": infos["zh"]["dataset_size"], "num_examples": 600}]
+    assert data.naf_bench == {"version": naf_bench.__version__, "code_hash": code_version()}
+    for section in ("## Dataset Structure", "## Uses", "## Limitations and biases", "## Citation", "## License"):
+        assert section in card.text
+    assert 'datasets.load_dataset("my-org/naf-bench", "main")' in card.text
+    assert (repo / "LICENSE").read_text() == (REPOSITORY / "LICENSE").read_text()
+    assert "MIT License" in (REPOSITORY / "LICENSE").read_text()
+
+
+def test_card_tables_keep_every_cell_when_rendered(repo):
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").enable("table").render(DatasetCard.load(repo / "README.md").text)
+    tables = html.split("<table>")[1:]
+    fields = tables[1].split("<tr>")[2:]  # the header row, then one row per field
+    assert len(fields) == len(features()) == len(FIELD_DOCS)
+    assert all(row.count("<td>") == 3 for row in fields)
+    labels = next(row for row in fields if "<code>labels</code>" in row)
+    assert "cred/skept T|F, wfs T|F|u, sldnf T|F|loop" in labels
+    assert "{cred: string, skept: string, wfs: string, sldnf: string}" in labels
+    messages = next(row for row in fields if "<code>messages</code>" in row)
+    assert "list of {role: string, content: string}" in messages
+
+
+def test_export_is_read_back_by_plain_datasets(repo, cache, tmp_path):
+    hub = datasets.load_dataset(str(repo), "main", cache_dir=str(tmp_path / "hub"))
     assert hub["test"].to_list() == naf_bench.load_dataset("main", cache_dir=cache)["test"].to_list()
-    monkeypatch.chdir(tmp_path)
-    zh = datasets.load_dataset("naf-bench", "zh", cache_dir=str(tmp_path / "hub2"))["test"]
-    assert zh.num_rows == 600 and zh[1]["prompt"].startswith("请把这些规则")
+    info = hub["test"].info
+    assert (info.license, info.citation, info.homepage) == ("mit", CITATION, "https://github.com/14H034160212/NAFBench")
+    assert info.description.endswith(f"Generated by naf-bench {naf_bench.__version__} (row code {code_version()}).")
+    assert "Config 'main': Seed 000's main set" in info.description
+
+
+def test_export_loads_with_no_naf_bench(repo, tmp_path):
+    script = (
+        "import sys; sys.modules['naf_bench'] = None  # importing naf_bench now fails\n"
+        "import datasets\n"
+        f"ds = datasets.load_dataset({str(repo)!r}, 'zh', split='test', cache_dir={str(tmp_path)!r})\n"
+        "print(ds.num_rows, ds[1]['prompt'][:6])"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["600", "请把这些规则"]
 
 
 def test_export_command(cache, tmp_path, capsys):
@@ -82,3 +165,12 @@ def test_baselines_on_wfs44_print_the_constant_answers(capsys):
     # columns: JOINT acc cover closed_world cred skept wfs; wfs44 asks only under wfs (gold A 10 / B 10 / C 24)
     assert [lines[f"constant_{x}"][-1] for x in "ABC"] == ["22.7", "22.7", "54.5"]
     assert lines["oracle"][-1] == "100.0"
+
+
+def test_shards_concatenate_to_the_config(tmp_path):
+    arguments = ["generate", "sweep", "--set", "programs_per_cell=1"]  # 36 cells: row indices run across them
+    assert main([*arguments, "--out", str(tmp_path / "all.jsonl"), "--cache-dir", str(tmp_path / "cache")]) == 0
+    for index in range(3):
+        assert main([*arguments, "--shard", f"{index}/3", "--out", str(tmp_path / f"part{index}.jsonl")]) == 0
+    parts = b"".join((tmp_path / f"part{index}.jsonl").read_bytes() for index in range(3))
+    assert parts == (tmp_path / "all.jsonl").read_bytes() and parts.count(b"\n") == 36 * 5

@@ -6,7 +6,8 @@ from copy import deepcopy
 from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
-from naf_bench import load_dataset, parse_program
+from naf_bench import parse_program
+from naf_bench.dataset import task_dataset
 from naf_bench.scoring import lm
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
@@ -17,13 +18,12 @@ from naf_bench.verbalize.traced import render_row_prompt
 UNANSWERED = "[invalid]"  # what lm-eval's regex filter leaves when nothing matches
 
 
-def load(config="main", conditions=None, by_program=False, columns=None, **_):
-    """The config's rows (optionally only some conditions and columns), or one document per program."""
+def load(config="main", conditions=None, by_program=False, columns=None, dataset_path=None, **_):
+    """The config's rows (optionally only some conditions and columns), or one document per program; from the
+    dataset repository ``dataset_path`` or ``NAF_BENCH_DATASET`` names (``ORG/naf-bench``), else generated here."""
     import datasets
 
-    dataset = load_dataset(config)
-    if conditions:
-        dataset = dataset.filter(lambda row: row["condition"] in conditions)
+    dataset = task_dataset(config, conditions, dataset_path)
     if columns:
         dataset = dataset.select_columns(columns)
     if by_program:
