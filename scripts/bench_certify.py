@@ -120,7 +120,10 @@ def main() -> None:
     for program in programs:  # the engines before #11 answer as the ones now (effort counts aside)
         then, now = stable_before(program), solve_stable(program)
         if (then.brave, then.cautious, then.n_models, sldnf_before(program)) != (
-            now.brave, now.cautious, now.n_models, solve_sldnf(program, "q")
+            now.brave,
+            now.cautious,
+            now.n_models,
+            solve_sldnf(program, "q"),
         ):
             raise SystemExit(f"the engines before #11 answer differently on\n{program}")
     n = args.repeats

@@ -37,4 +37,3 @@ def test_every_config_validates_and_its_gold_traces_pass_the_step_checker(name):
             assert trace.answer == row["gold"]
             assert trace_values(trace)["q"] == row["labels"]["wfs"]
             assert check_row(row["gold_trace"], row) == dict.fromkeys(FLAGS, True), row["id"]
-

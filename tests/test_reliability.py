@@ -40,8 +40,10 @@ def pigeonhole(pigeons: int, holes: int) -> str:
 
 
 def chain_fed_by_even_cycle(length: int) -> str:
-    return "a :- not b.\nb :- not a.\nc1 :- a.\n" + "".join(f"c{i + 1} :- c{i}.\n" for i in range(1, length)) + (
-        f"q :- c{length}.\n"
+    return (
+        "a :- not b.\nb :- not a.\nc1 :- a.\n"
+        + "".join(f"c{i + 1} :- c{i}.\n" for i in range(1, length))
+        + (f"q :- c{length}.\n")
     )
 
 
