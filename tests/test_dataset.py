@@ -51,9 +51,9 @@ def test_load_dataset_takes_split_streaming_and_num_proc(tmp_path):
     assert isinstance(streamed, datasets.IterableDataset)
     assert list(streamed) == one.to_list()
     assert naf_bench.load_dataset("sft", split="train[:3]", cache_dir=str(tmp_path / "one"), **small)["id"] == [
-        "sft-control-i0-closed_world-abstract::closed_world",
-        "sft-control-i0-closed_world-escalation::closed_world",
-        "sft-control-i0-closed_world-sensor::closed_world",
+        "nb-sft-control-i0-closed_world-abstract::closed_world",
+        "nb-sft-control-i0-closed_world-escalation::closed_world",
+        "nb-sft-control-i0-closed_world-sensor::closed_world",
     ]
     with pytest.raises(ConfigError, match="has no split 'test'; expected one of \\['train', 'validation'\\]"):
         naf_bench.load_dataset("sft", split="test", **small)
