@@ -13,10 +13,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from naf_bench.errors import NafBenchError, ParseError
+from naf_bench.readings import gold_letter
 from naf_bench.scoring.extract import strip_thinking
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_atom, parse_program
-from naf_bench.verbalize.prompt import build_prompt, gold_letter
+from naf_bench.verbalize.prompt import build_prompt
 
 if TYPE_CHECKING:
     from naf_bench.certify import Budget

@@ -7,29 +7,18 @@ import random
 from dataclasses import dataclass
 
 from naf_bench.errors import ConfigError
+from naf_bench.readings import CONDITIONS
+from naf_bench.readings import SEMANTICS_OF as SEMANTICS_OF  # re-exported for dataset, reference, analysis
+from naf_bench.readings import gold_letter as gold_letter  # re-exported for dataset, reference
 from naf_bench.syntax.ast import Program, Rule
 from naf_bench.verbalize.framing import FRAMINGS, render_framed_rules
 from naf_bench.verbalize.templates import LANGUAGES, Language
-
-# `none` (C0) names no semantics; closed_world is scored against the SLDNF label.
-CONDITIONS = ("none", "closed_world", "cred", "skept", "wfs")
-SEMANTICS_OF = {"closed_world": "sldnf", "cred": "cred", "skept": "skept", "wfs": "wfs"}
-_LETTERS = {"T": "A", "F": "B", "u": "C", "loop": "C"}
 
 # Words that would reveal a certified answer if they appeared in the rules or the question.
 LEAKY_WORDS = {
     "en": ("undefined", "loop", "cycle", "stable model", "always", "never", "cannot", "definitely", "unknown"),
     "zh": ("未定义", "循环", "稳定模型", "永远", "无法", "肯定"),
 }
-
-
-def gold_letter(condition: str, labels: dict[str, str]) -> str | None:
-    """A/B/C for a named condition (cred/skept: T→A, F→B; wfs: u→C; closed_world: loop→C); None for none."""
-    if condition == "none":
-        return None
-    if condition not in SEMANTICS_OF:
-        raise ConfigError(f"unknown condition {condition!r}; expected one of {CONDITIONS}")
-    return _LETTERS[labels[SEMANTICS_OF[condition]]]
 
 
 def _language(language: str) -> Language:
