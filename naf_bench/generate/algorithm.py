@@ -13,7 +13,7 @@ from naf_bench.generate.seeds import item_rng, item_seed
 from naf_bench.solvers.stable import search_conflicts
 from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.ast import Program
-from naf_bench.verbalize.prompt import reorder
+from naf_bench.syntax.sample import reorder
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,6 @@ typed :class:`Prompt` whose parts variants replace (mitigations, traced prompts)
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from naf_bench.errors import ConfigError
@@ -39,15 +38,6 @@ def render_rule(rule: Rule, language: str = "en") -> str:
 
 def render_rules(program: Program, language: str = "en") -> str:
     return "\n".join(render_rule(rule, language) for rule in program.rules)
-
-
-def reorder(program: Program, order_id: int, seed: int) -> Program:
-    """Rule order ``order_id``: 0 keeps the program's order, others are seeded permutations."""
-    if order_id == 0:
-        return program
-    rules = list(program.rules)
-    random.Random(f"naf-bench-order/{seed}/{order_id}").shuffle(rules)
-    return Program(tuple(rules))
 
 
 def check_leakage(text: str, language: str = "en") -> None:
