@@ -30,6 +30,7 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from naf_bench.errors import BudgetExceeded, CertificationError
+from naf_bench.readings import SEMANTICS
 from naf_bench.solvers.sldnf import INFERENCE_LIMIT, PrologResult, solve_sldnf
 from naf_bench.solvers.sldnf_reference import SLDNFResult, solve_sldnf_reference
 from naf_bench.solvers.stable import CONFLICT_LIMIT, MODEL_CAP, StableResult, clingo_version, solve_stable
@@ -40,8 +41,6 @@ from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint, submit_wfs_
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_atom, parse_program
 from naf_bench.syntax.render import render_asp
-
-SEMANTICS = ("cred", "skept", "wfs", "sldnf")
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
+from naf_bench.readings import READINGS
 from naf_bench.scoring.extract import EXTRACTORS
 from naf_bench.scoring.labels import JOINT_CONDITIONS
 
@@ -24,7 +25,7 @@ def _print_certificate(name: str, certificate) -> None:
     count = f"more than {certificate.model_cap}" if models > certificate.model_cap else str(models)
     print(f"{name}  ?- {certificate.query}")
     print(f"  signature     {certificate.signature}")
-    print(f"  credulous {labels['cred']}   skeptical {labels['skept']}   wfs {labels['wfs']}   sldnf {labels['sldnf']}")
+    print("  " + "   ".join(f"{reading.title} {labels[reading.name]}" for reading in READINGS))
     print(f"  stable models {count}{' (incoherent: skeptical holds vacuously)' if certificate.incoherent else ''}")
     print(f"  checked       {', '.join(certificate.checks)}")
 

@@ -20,13 +20,12 @@ from naf_bench.generate.algorithm import CellStats, Instance, generate_cell, gen
 from naf_bench.generate.bins import Cell, distance
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
 from naf_bench.generate.families import TIERS, Tier, tier_counts
+from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import gold_letter, render_prompt
 from naf_bench.verbalize.trace import render_gold_trace
 from naf_bench.verbalize.traced import render_traced_prompt
 
-EFFORT_KEYS = ("clingo_choices", "clingo_conflicts", "wfs_iterations", "prolog_inferences", "sldnf_fixpoint_rounds")
-LABEL_KEYS = ("cred", "skept", "wfs", "sldnf")
 CITATION = """@misc{nafbench2026,
   title         = {Not What You Meant: Can {LLMs} Follow a Specified Negation Semantics?},
   author        = {Bao, Qiming and Mensfelt, Agnieszka and Witbrock, Michael and Stathis, Kostas},

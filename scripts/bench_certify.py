@@ -24,14 +24,13 @@ from naf_bench import Program, certify, render_prolog
 from naf_bench.generate.bins import assemble
 from naf_bench.generate.config import CONFIGS
 from naf_bench.generate.seeds import item_rng
-from naf_bench.solvers.sldnf import _LABELS, _PREFIX, PrologResult, _clause, solve_sldnf
+from naf_bench.solvers.sldnf import _LABELS, PrologResult, sldnf_goal, solve_sldnf
 from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
 from naf_bench.solvers.stable import StableResult, _clingo, _statistic, solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.swipl import swipl_executable
 from naf_bench.solvers.wfs import solve_wfs
 from naf_bench.solvers.wfs_tabling import solve_wfs_tabling
-from naf_bench.syntax.analysis import relevant_atoms
 from naf_bench.syntax.render import render_asp
 
 
@@ -72,10 +71,7 @@ def sldnf_before(program: Program, query: str = "q", limit: int = 10_000) -> Pro
     """solve_sldnf before #11: the same goal through pyswip's ``query`` (reads variable names, converts bindings)."""
     from pyswip import Prolog
 
-    relevant = set(relevant_atoms(program, query))
-    clauses = ",".join(_clause(rule) for rule in program.rules if rule.head in relevant)
-    atoms = ",".join(_PREFIX + a for a in sorted(relevant))
-    goal = f"naf_sldnf:naf_sldnf_run([{clauses}],[{atoms}],{_PREFIX}{query},{limit},Result,Inferences)"
+    goal = "naf_sldnf:" + sldnf_goal(program, query, limit)
     answer = next(iter(Prolog().query(goal, maxresult=1)))
     return PrologResult(_LABELS[str(answer["Result"])], int(answer["Inferences"]))
 

@@ -16,13 +16,13 @@ from naf_bench.cli import main
 from naf_bench.errors import BudgetExceeded, CertificationError, ConfigError, ParseError
 from naf_bench.evaluation import read_submission
 from naf_bench.scoring.consistency import compute_consistency
+from naf_bench.scoring.translation import answer_from_translation
 from naf_bench.solvers import wfs_tabling
 from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
 from naf_bench.solvers.stable import solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.wfs import solve_wfs
 from naf_bench.syntax.sample import random_program
-from naf_bench.verbalize.mitigation import answer_from_translation
 
 EVEN = "a :- not b. b :- not a. q :- a."
 

@@ -95,7 +95,8 @@ def test_trace_parse_errors(text, line, reason):
 
 
 def test_translate_then_solve():
-    from naf_bench.verbalize.mitigation import answer_from_translation, render_translation_prompt
+    from naf_bench.scoring.translation import answer_from_translation
+    from naf_bench.verbalize.mitigation import render_translation_prompt
 
     system, user = render_translation_prompt(FIGURE1, "a")
     assert "ground normal logic program" in system

@@ -13,7 +13,7 @@ from naf_bench.generate.seeds import item_rng, item_seed
 from naf_bench.solvers.stable import search_conflicts
 from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.ast import Program
-from naf_bench.verbalize.prompt import reorder
+from naf_bench.syntax.sample import reorder
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,131 @@ def is_training_key(key: str) -> bool:
     return hashlib.sha256(key.encode()).digest()[0] % 2 == 1
 
 
+@dataclass(frozen=True)
+class BinFamily:
+    """Programs of one divergence-bin cell whose certified signature is the bin's, on one side of the
+    training/evaluation partition, with every seeded rule order certified to the same labels."""
+
+    cell: Cell
+    training: bool
+    n_orders: int = 1
+
+    @property
+    def what(self) -> str:
+        return f"cell {self.cell}"
+
+    @property
+    def coordinates(self) -> tuple:
+        return (self.cell.bin, self.cell.depth, self.cell.width, self.cell.cycle_len)
+
+    def assemble(self, rng) -> tuple[Program, Cell]:
+        return assemble(self.cell, rng), self.cell
+
+    def on_side(self, key: str, stats: CellStats) -> bool:
+        return stats.on_side(key, self.training)
+
+    def accept(self, program: Program, certificate: Certificate) -> bool:
+        return certificate.signature == BINS[self.cell.bin]
+
+    def keep(self, certificate: Certificate) -> None:
+        """Nothing to account for: a bin's acceptance does not depend on what was kept."""
+
+    def instance(self, program: Program, certificate: Certificate, cell: Cell, seed: int, key: str, orders):
+        return Instance(program, "q", certificate, self.cell.bin, cell, seed, key, orders)
+
+
+@dataclass
+class TierFamily:
+    """Programs of one leaderboard tier: cnf needs clingo's search (under the quota on its (cred, skept)
+    signature), control must not, the other families accept every certified program."""
+
+    tier: Tier
+    quota: dict[str, int] | None = None
+    n_orders: int = 1
+
+    @property
+    def what(self) -> str:
+        return f"tier {self.tier.name}"
+
+    @property
+    def coordinates(self) -> tuple:
+        return (self.tier.name,)
+
+    def assemble(self, rng) -> tuple[Program, Cell]:
+        program, depth, width = assemble_tier(self.tier, rng)
+        return program, Cell(depth, width, self.tier.family, self.tier.size)
+
+    def on_side(self, key: str, stats: CellStats) -> bool:
+        """No partition: a family program is never a bin program (see :func:`is_training_key`)."""
+        return True
+
+    def accept(self, program: Program, certificate: Certificate) -> bool:
+        if self.tier.family not in ("cnf", "control"):
+            return True
+        needs_search = search_conflicts(program) > 0
+        if needs_search != (self.tier.family == "cnf"):
+            return False
+        return self.quota is None or self.quota.get(certificate.signature[:2], 0) > 0
+
+    def keep(self, certificate: Certificate) -> None:
+        if self.quota is not None:
+            self.quota[certificate.signature[:2]] -= 1
+
+    def instance(self, program: Program, certificate: Certificate, cell: Cell, seed: int, key: str, orders):
+        return Instance(program, "q", certificate, self.tier.family, cell, seed, key, orders, self.tier.name)
+
+
+def generate(
+    family: BinFamily | TierFamily,
+    root_seed: int,
+    config: str,
+    split: str,
+    count: int,
+    seen: set[str],
+    max_attempts_per_item: int,
+) -> tuple[list[Instance], CellStats]:
+    """``count`` certified programs the family accepts, whose canonical keys are unseen (the one generation loop).
+
+    Attempt ``i`` is assembled from the seed hashed from (root seed, config, split, the family's coordinates,
+    ``i``). ``seen`` holds the canonical keys already used (across cells, tiers and splits) and is updated.
+    With ``n_orders`` > 1 every seeded rule order is certified too, and a program is kept only if its labels
+    (SLDNF included) are the same under all of them.
+    """
+    kept: list[Instance] = []
+    stats = CellStats()
+    while len(kept) < count:
+        attempt = stats.next_attempt(family.what, len(kept), count, max_attempts_per_item)
+        coordinates = (root_seed, config, split, *family.coordinates, attempt)
+        program, cell = family.assemble(item_rng(*coordinates))
+        key = canonical_key(program, "q")
+        if not family.on_side(key, stats):
+            continue
+        certificate = stats.certified(program)
+        if certificate is None:
+            continue
+        if not family.accept(program, certificate):
+            stats.wrong_signature += 1
+            continue
+        if not stats.unseen(key, seen):
+            continue
+        seed = item_seed(*coordinates)
+        orders = [(program, certificate)]
+        try:
+            for order_id in range(1, family.n_orders):
+                permuted = reorder(program, order_id, seed)
+                orders.append((permuted, certify(permuted, "q")))
+        except CertificationError:
+            stats.uncertifiable += 1
+            continue
+        if any(c.labels != certificate.labels for _, c in orders):
+            stats.order_sensitive += 1
+            continue
+        family.keep(certificate)
+        seen.add(key)
+        kept.append(family.instance(program, certificate, cell, seed, key, tuple(orders)))
+    return kept, stats
+
+
 def generate_cell(
     root_seed: int,
     config: str,
@@ -102,46 +227,8 @@ def generate_cell(
     max_attempts_per_item: int = 50,
     training: bool = False,
 ) -> tuple[list[Instance], CellStats]:
-    """``count`` certified programs of ``cell`` whose signature is the bin's and whose key is unseen.
-
-    ``seen`` holds the canonical keys already used (across cells and splits) and is updated. With
-    ``n_orders`` > 1 every seeded rule order is certified too, and a program is kept only if its labels
-    (SLDNF included) are the same under all of them. Only keys on the ``training`` side of
-    :func:`is_training_key` are kept.
-    """
-    target = BINS[cell.bin]
-    kept: list[Instance] = []
-    stats = CellStats()
-    while len(kept) < count:
-        attempt = stats.next_attempt(f"cell {cell}", len(kept), count, max_attempts_per_item)
-        coordinates = (root_seed, config, split, cell.bin, cell.depth, cell.width, cell.cycle_len, attempt)
-        program = assemble(cell, item_rng(*coordinates))
-        key = canonical_key(program, "q")
-        if not stats.on_side(key, training):
-            continue
-        certificate = stats.certified(program)
-        if certificate is None:
-            continue
-        if certificate.signature != target:
-            stats.wrong_signature += 1
-            continue
-        if not stats.unseen(key, seen):
-            continue
-        seed = item_seed(*coordinates)
-        orders = [(program, certificate)]
-        try:
-            for order_id in range(1, n_orders):
-                permuted = reorder(program, order_id, seed)
-                orders.append((permuted, certify(permuted, "q")))
-        except CertificationError:
-            stats.uncertifiable += 1
-            continue
-        if any(c.labels != certificate.labels for _, c in orders):
-            stats.order_sensitive += 1
-            continue
-        seen.add(key)
-        kept.append(Instance(program, "q", certificate, cell.bin, cell, seed, key, tuple(orders)))
-    return kept, stats
+    """``count`` programs of a divergence-bin ``cell`` (see :class:`BinFamily` and :func:`generate`)."""
+    return generate(BinFamily(cell, training, n_orders), root_seed, config, split, count, seen, max_attempts_per_item)
 
 
 def generate_tier(
@@ -153,35 +240,9 @@ def generate_tier(
     seen: set[str],
     max_attempts_per_item: int = 200,
 ) -> tuple[list[Instance], CellStats]:
-    """``count`` certified programs of a leaderboard tier (family acceptance rules, cnf quota, no duplicates)."""
-    quota = _quota(count) if tier.family == "cnf" else None
-    kept: list[Instance] = []
-    stats = CellStats()
-    while len(kept) < count:
-        attempt = stats.next_attempt(f"tier {tier.name}", len(kept), count, max_attempts_per_item)
-        coordinates = (root_seed, config, split, tier.name, attempt)
-        program, depth, width = assemble_tier(tier, item_rng(*coordinates))
-        certificate = stats.certified(program)
-        if certificate is None:
-            continue
-        signature = certificate.signature
-        if tier.family in ("cnf", "control"):
-            needs_search = search_conflicts(program) > 0
-            if needs_search != (tier.family == "cnf") or (quota is not None and quota.get(signature[:2], 0) == 0):
-                stats.wrong_signature += 1
-                continue
-        key = canonical_key(program, "q")
-        if not stats.unseen(key, seen):
-            continue
-        if quota is not None:
-            quota[signature[:2]] -= 1
-        seen.add(key)
-        cell = Cell(depth, width, tier.family, tier.size)
-        seed = item_seed(*coordinates)
-        kept.append(
-            Instance(program, "q", certificate, tier.family, cell, seed, key, ((program, certificate),), tier.name)
-        )
-    return kept, stats
+    """``count`` programs of a leaderboard tier (see :class:`TierFamily` and :func:`generate`)."""
+    family = TierFamily(tier, _quota(count) if tier.family == "cnf" else None)
+    return generate(family, root_seed, config, split, count, seen, max_attempts_per_item)
 
 
 def _quota(count: int) -> dict[str, int]:

@@ -35,8 +35,8 @@ import random
 from dataclasses import dataclass
 from itertools import pairwise
 
+from naf_bench.readings import BASELINE, CONDITION_OF, NAMED_CONDITIONS, gold_letter
 from naf_bench.syntax.ast import Literal, Program, Rule
-from naf_bench.verbalize.prompt import gold_letter
 
 BINS = {
     "control": "TTTT",
@@ -59,9 +59,10 @@ class Cell:
 
 
 def distance(labels: dict[str, str]) -> int:
-    """How many of the credulous, skeptical and WFS answers differ from the closed-world (SLDNF) answer (0-3)."""
-    closed_world = gold_letter("closed_world", labels)
-    return sum(gold_letter(condition, labels) != closed_world for condition in ("cred", "skept", "wfs"))
+    """How many of the other readings' answers (credulous, skeptical, WFS) differ from the closed-world (SLDNF)
+    answer (0-3)."""
+    baseline = gold_letter(CONDITION_OF[BASELINE], labels)
+    return sum(gold_letter(condition, labels) != baseline for condition in NAMED_CONDITIONS)
 
 
 def _names(rng: random.Random, count: int) -> list[str]:

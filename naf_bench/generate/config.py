@@ -7,8 +7,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from naf_bench.errors import ConfigError
 from naf_bench.generate.bins import BINS, SEED_BINS, Cell
 from naf_bench.generate.families import FAMILIES
+from naf_bench.readings import CONDITIONS, NAMED_CONDITIONS
 from naf_bench.verbalize.framing import FRAMINGS
-from naf_bench.verbalize.prompt import CONDITIONS
 from naf_bench.verbalize.templates import LANGUAGES
 
 
@@ -136,7 +136,7 @@ CONFIGS: dict[str, GenerationConfig] = {
             "only programs whose SLDNF label is the same under every order are kept.",
             prefix="nb-order",
             programs_per_cell=10,
-            conditions=("closed_world", "cred", "skept", "wfs"),
+            conditions=NAMED_CONDITIONS,
             n_orders=4,
         ),
         GenerationConfig(
@@ -144,7 +144,7 @@ CONFIGS: dict[str, GenerationConfig] = {
             "Framing invariance: 8 programs x 4 named conditions (32 groups) x 3 narrative framings (96 rows).",
             prefix="nb-framing",
             programs_per_cell=2,
-            conditions=("closed_world", "cred", "skept", "wfs"),
+            conditions=NAMED_CONDITIONS,
             framings=("escalation", "sensor", "audit"),
         ),
         GenerationConfig(
@@ -170,7 +170,7 @@ CONFIGS: dict[str, GenerationConfig] = {
             "training half of the canonical-key partition, so none is in an evaluation config.",
             prefix="nb-sft",
             programs_per_cell=8,
-            conditions=("closed_world", "cred", "skept", "wfs"),
+            conditions=NAMED_CONDITIONS,
             framings=("abstract", "escalation", "sensor", "audit"),
             splits=("train", "validation"),
             training=True,

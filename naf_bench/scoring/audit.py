@@ -36,6 +36,7 @@ import re
 from functools import cache
 
 from naf_bench.certify import Certificate
+from naf_bench.readings import QUANTIFIER_OF, SEMANTICS_OF
 from naf_bench.syntax.analysis import dependencies, is_recursive, relevant_atoms, strongly_connected_components
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_program
@@ -274,8 +275,9 @@ def _segments(tokens: list[str]) -> list[list[str]]:
 
 def _entailment(tokens: list[str], query: str, condition: str) -> str | None:
     """The entailment verdict a clause states on the query under cred/skept, or None."""
+    every = QUANTIFIER_OF[condition] == "every"
     if _no_model(tokens):
-        return "T" if condition == "skept" else "F"
+        return _vacuous(condition)
     if query not in tokens:
         return None
     at = len(tokens) - 1 - tokens[::-1].index(query)  # the conclusion comes last: "since ..., q is ..."
@@ -312,10 +314,15 @@ def _entailment(tokens: list[str], query: str, condition: str) -> str | None:
     if forall:  # in every / skeptically
         if holds:
             return "T"
-        return "F" if condition == "skept" else None
+        return "F" if every else None
     if holds:  # in some / credulously
-        return "T" if condition == "cred" else None
-    return "F" if condition == "skept" else None
+        return None if every else "T"
+    return "F" if every else None
+
+
+def _vacuous(condition: str) -> str:
+    """The verdict when no stable model exists: skeptical true (vacuously), credulous false."""
+    return "T" if QUANTIFIER_OF[condition] == "every" else "F"
 
 
 def bridge_atom(program: Program, query: str) -> str | None:
@@ -368,7 +375,7 @@ def audit(response: str, certificate: Certificate, condition: str) -> dict:
     bridge = bridge_atom(program, query)
     cycle = _cycle_atoms(program, query)
     atoms = frozenset(program.atoms) | {query}
-    global_reading = condition not in ("cred", "skept")
+    global_reading = condition not in QUANTIFIER_OF
     text = normalise(response)
     said: dict[str, str] = {}
     entailment = None
@@ -390,18 +397,18 @@ def audit(response: str, certificate: Certificate, condition: str) -> dict:
         if any(_asserted(segment, False) and _no_model(segment) for segment in _segments(tokens)):
             no_model = True
             if not global_reading:
-                entailment = "T" if condition == "skept" else "F"
+                entailment = _vacuous(condition)
     registered = len(cycle_named) >= min(2, len(cycle)) and any(w in text for w in _CYCLE_WORDS)
     checkpoints = {"cycle_registered": registered if cycle else None}
     if not global_reading:
         checkpoints["no_stable_model_stated"] = no_model if certificate.incoherent else None
-        several = certificate.n_stable_models > 1 and condition == "skept"
+        several = certificate.n_stable_models > 1 and QUANTIFIER_OF[condition] == "every"
         checkpoints["several_models_considered"] = many_models if several else None
     verbose = len(text) > VERBOSE_CHARS
     result = {"bridge": bridge, "said_query": said.get(query), "said_bridge": said.get(bridge) if bridge else None}
     result["entailment"] = entailment
     result["checkpoints"] = checkpoints
-    result["earned"] = not (condition == "skept" and certificate.incoherent) or no_model
+    result["earned"] = not (QUANTIFIER_OF.get(condition) == "every" and certificate.incoherent) or no_model
     result["class"], result["reason"] = _classify(result, certificate, condition, verbose)
     return result
 
@@ -411,8 +418,8 @@ def _classify(found: dict, certificate: Certificate, condition: str, verbose: bo
     checkpoints = found["checkpoints"]
     if said_query is None and said_bridge is None and found["entailment"] is None:
         return "no_derivation", "no value stated for the query or the bridge atom"
-    if condition in ("cred", "skept"):
-        certified = certificate.labels[condition]
+    if condition in QUANTIFIER_OF:
+        certified = certificate.labels[SEMANTICS_OF[condition]]
         if verbose and checkpoints["no_stable_model_stated"] is False:
             return "contradicted", "no stable model exists, and the trace never says so"
         if found["entailment"] is None:

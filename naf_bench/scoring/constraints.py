@@ -15,14 +15,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
+from naf_bench.readings import CONDITION_OF, READING_OF, READINGS
+
 FAMILIES = ("one_letter", "invariance", "inclusion", "certified")
 LETTERS = ("A", "B", "C")
-# (condition, letter) implies (condition, letter), for every program.
-INCLUSIONS = (
-    (("wfs", "A"), ("skept", "A")),
-    (("wfs", "B"), ("cred", "B")),
-    (("closed_world", "A"), ("wfs", "A")),
-    (("closed_world", "B"), ("wfs", "B")),
+# (condition, letter) implies (condition, letter), for every program: the readings' inclusions, as letters.
+INCLUSIONS = tuple(
+    ((reading.condition, reading.letters[label]), (CONDITION_OF[other], READING_OF[other].letters[other_label]))
+    for reading in READINGS
+    for label, other, other_label in reading.implies
 )
 
 

@@ -12,10 +12,9 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
+from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.verbalize.prompt import CONDITIONS
 
-JOINT_CONDITIONS = ("closed_world", "cred", "skept", "wfs")
 LETTERS = ("A", "B", "C")
 
 

@@ -31,10 +31,11 @@ from collections.abc import Mapping
 
 from naf_bench.certify import Certificate
 from naf_bench.errors import ParseError
+from naf_bench.readings import SEMANTICS_OF, gold_letter
 from naf_bench.scoring.extract import strip_thinking
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_program
-from naf_bench.verbalize.prompt import SEMANTICS_OF, gold_letter, rule_sentences
+from naf_bench.verbalize.prompt import rule_sentences
 from naf_bench.verbalize.trace import RENDERINGS, Context, Grammar, Trace, grammar, parse_trace
 
 FLAGS = ("parsed", "valid", "linear", "connects")

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from naf_bench.certify import Certificate
+from naf_bench.readings import SEMANTICS_OF, gold_letter
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.steps import check_steps
-from naf_bench.verbalize.prompt import SEMANTICS_OF, gold_letter
 
 
 def _certificate(reference: Mapping) -> Certificate:

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from naf_bench.errors import SolverError
 from naf_bench.solvers.swipl import INSTALL_HINT, PROLOG_DIR, SWIPL_LOCK
 from naf_bench.syntax.analysis import relevant_atoms
-from naf_bench.syntax.ast import Program
+from naf_bench.syntax.ast import Literal, Program, Rule
+from naf_bench.syntax.render import PROLOG_PREFIX, render_prolog_clause
 
 INFERENCE_LIMIT = 10_000
-_PREFIX = "n_"
 _LABELS = {"true": "T", "false": "F", "loop": "loop"}
 _engine_state = None  # (libswipl through pyswip, the naf_sldnf module), loaded on first use
 
@@ -43,7 +43,7 @@ def _engine():
         _lib.PL_get_int64.restype = ctypes.c_int
         _engine_state = (_lib, _lib.PL_new_module(_lib.PL_new_atom(b"naf_sldnf")))
         # warm-up: first-call work (autoloading) must not count towards the first program's inferences
-        _run("naf_sldnf_run([(n_a :- \\+ n_b)],[n_a,n_b],n_a,100,_,_)")
+        _run(sldnf_goal(Program((Rule("a", (Literal("b", positive=False),)),)), "a", 100))
     return _engine_state
 
 
@@ -73,19 +73,17 @@ def _run(goal: str) -> tuple[str, int]:
         lib.PL_discard_foreign_frame(frame)
 
 
-def _clause(rule) -> str:
-    if rule.is_fact:
-        return _PREFIX + rule.head
-    body = ",".join(_PREFIX + lit.atom if lit.positive else f"\\+ {_PREFIX}{lit.atom}" for lit in rule.body)
-    return f"({_PREFIX}{rule.head} :- {body})"
+def sldnf_goal(program: Program, query: str, inference_limit: int) -> str:
+    """The ``naf_sldnf_run/6`` goal for ``?- query.``: the clauses of the atoms the query depends on, as terms."""
+    relevant = set(relevant_atoms(program, query))
+    clauses = ",".join(f"({render_prolog_clause(rule)})" for rule in program.rules if rule.head in relevant)
+    atoms = ",".join(PROLOG_PREFIX + a for a in sorted(relevant))
+    return f"naf_sldnf_run([{clauses}],[{atoms}],{PROLOG_PREFIX}{query},{int(inference_limit)},Result,Inferences)"
 
 
 def solve_sldnf(program: Program, query: str, inference_limit: int = INFERENCE_LIMIT) -> PrologResult:
     """``?- query.`` in SWI-Prolog: T (succeeds), F (finitely fails) or loop (limit exhausted)."""
-    relevant = set(relevant_atoms(program, query))
-    clauses = ",".join(_clause(rule) for rule in program.rules if rule.head in relevant)
-    atoms = ",".join(_PREFIX + a for a in sorted(relevant))
-    goal = f"naf_sldnf_run([{clauses}],[{atoms}],{_PREFIX}{query},{int(inference_limit)},Result,Inferences)"
+    goal = sldnf_goal(program, query, inference_limit)
     with SWIPL_LOCK:
         result, inferences = _run(goal)
     return PrologResult(_LABELS[result], inferences)

@@ -23,8 +23,8 @@ from collections.abc import Callable
 from naf_bench.errors import SolverError
 from naf_bench.solvers.swipl import PROLOG_DIR, SWIPL_LOCK, swipl_executable
 from naf_bench.syntax.ast import Program
+from naf_bench.syntax.render import PROLOG_PREFIX, render_prolog_rule_term
 
-_PREFIX = "n_"
 _VALUES = {"t": "T", "f": "F", "u": "u"}
 REPLY_TIMEOUT = 60.0  # seconds; a fault guard only (tabling is polynomial), never what decides a label
 START_TIMEOUT = 60.0
@@ -35,13 +35,9 @@ class _WorkerFault(Exception):
 
 
 def _request(program: Program, method: str, request_id: int) -> bytes:
-    names = {atom: _PREFIX + atom for atom in program.atoms}
-    rules = ",".join(
-        f"rule({names[r.head]},[{','.join(names[lit.atom] for lit in r.body if lit.positive)}],"
-        f"[{','.join(names[lit.atom] for lit in r.body if not lit.positive)}])"
-        for r in program.rules
-    )
-    return f"{method}({request_id},[{rules}],[{','.join(names.values())}]).\n".encode()
+    rules = ",".join(render_prolog_rule_term(rule) for rule in program.rules)
+    atoms = ",".join(PROLOG_PREFIX + atom for atom in program.atoms)
+    return f"{method}({request_id},[{rules}],[{atoms}]).\n".encode()
 
 
 class WFSServer:

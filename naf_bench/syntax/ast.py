@@ -73,8 +73,3 @@ class Program:
 
     def __len__(self) -> int:
         return len(self.rules)
-
-    def __str__(self) -> str:
-        from naf_bench.syntax.render import render_asp
-
-        return render_asp(self)

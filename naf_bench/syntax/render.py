@@ -1,8 +1,11 @@
-"""Renderers at the edge: ASP text (round-trips through the parser) and Prolog text for SWI."""
+"""Renderers at the edge: ASP text (round-trips through the parser) and Prolog text, the one place both
+SWI-Prolog engines (SLDNF through pyswip, WFS tabling in a subprocess) get their Prolog from."""
 
 from __future__ import annotations
 
 from naf_bench.syntax.ast import Literal, Program, Rule
+
+PROLOG_PREFIX = "n_"  # engines prefix every atom, so that none names a built-in (halt, fail) or an operator
 
 
 def _asp_literal(lit: Literal) -> str:
@@ -20,23 +23,33 @@ def render_asp(program: Program) -> str:
     return "".join(render_rule(rule) + "\n" for rule in program.rules)
 
 
+def render_prolog_clause(rule: Rule, atom_prefix: str = PROLOG_PREFIX) -> str:
+    """``h :- b, \\+ c`` (no final period), body literals in source order: SLDNF's computation rule."""
+    if rule.is_fact:
+        return f"{atom_prefix}{rule.head}"
+    body = ", ".join(
+        f"{atom_prefix}{lit.atom}" if lit.positive else f"\\+ {atom_prefix}{lit.atom}" for lit in rule.body
+    )
+    return f"{atom_prefix}{rule.head} :- {body}"
+
+
+def render_prolog_rule_term(rule: Rule) -> str:
+    """``rule(H, Positive, Negative)``: a rule as data, for the Prolog interpreter of the WFS engine."""
+    positive = ",".join(PROLOG_PREFIX + atom for atom in rule.positive_body)
+    negative = ",".join(PROLOG_PREFIX + atom for atom in rule.negative_body)
+    return f"rule({PROLOG_PREFIX}{rule.head},[{positive}],[{negative}])"
+
+
 def render_prolog(program: Program, atom_prefix: str = "") -> str:
     """Prolog text: ``:- dynamic`` and ``:- discontiguous`` for every atom (an atom without clauses fails,
     and rules of one head may be apart), ``\\+`` for ``not``.
 
-    Engines pass ``atom_prefix`` so that no atom can collide with a Prolog built-in (``halt``, ``fail``).
+    Pass ``atom_prefix=PROLOG_PREFIX`` (as the engines do) so that no atom can collide with a built-in.
     """
     lines = []
     if program.atoms:
         indicators = ", ".join(f"{atom_prefix}{a}/0" for a in program.atoms)
         lines.append(f":- dynamic {indicators}.")
         lines.append(f":- discontiguous {indicators}.")
-    for rule in program.rules:
-        if rule.is_fact:
-            lines.append(f"{atom_prefix}{rule.head}.")
-            continue
-        body = ", ".join(
-            f"{atom_prefix}{lit.atom}" if lit.positive else f"\\+ {atom_prefix}{lit.atom}" for lit in rule.body
-        )
-        lines.append(f"{atom_prefix}{rule.head} :- {body}.")
+    lines.extend(render_prolog_clause(rule, atom_prefix) + "." for rule in program.rules)
     return "".join(line + "\n" for line in lines)

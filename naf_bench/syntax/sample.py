@@ -1,4 +1,5 @@
-"""Seeded random ground normal programs, for property tests, differential runs and benchmarks."""
+"""Seeded random ground normal programs (for property tests, differential runs and benchmarks) and seeded
+rule orders (for the generator's rule-order variants)."""
 
 from __future__ import annotations
 
@@ -24,4 +25,13 @@ def random_program(
         size = 0 if rng.random() < fact_share else rng.randint(1, max_body)
         body = tuple(Literal(rng.choice(atoms), rng.random() >= negation) for _ in range(size))
         rules.append(Rule(head, body))
+    return Program(tuple(rules))
+
+
+def reorder(program: Program, order_id: int, seed: int) -> Program:
+    """Rule order ``order_id``: 0 keeps the program's order, others are seeded permutations."""
+    if order_id == 0:
+        return program
+    rules = list(program.rules)
+    random.Random(f"naf-bench-order/{seed}/{order_id}").shuffle(rules)
     return Program(tuple(rules))

@@ -1,25 +1,17 @@
 """The two mitigation prompts of seed 000's appendix: translate-then-solve and verify-before-answer.
 
-Translate-then-solve: the model only writes a program (after its ``<think>`` block, which is dropped);
-our strict parser reads it (nothing else reaches an engine) and our certifier answers. A translation that
-does not parse, that the engines cannot certify, or that exceeds the certification budget is an
-unanswered item with the reason.
+Translate-then-solve: the model only writes a program; :mod:`naf_bench.scoring.translation` parses it,
+certifies it and answers.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
-from naf_bench.errors import NafBenchError, ParseError
-from naf_bench.scoring.extract import strip_thinking
+# re-exported for lm_eval_tasks/naf_bench/utils.py and report.py until they import naf_bench.scoring.translation
+from naf_bench.scoring.translation import answer_from_translation as answer_from_translation
 from naf_bench.syntax.ast import Program
-from naf_bench.syntax.parse import parse_atom, parse_program
-from naf_bench.verbalize.prompt import build_prompt, gold_letter
-
-if TYPE_CHECKING:
-    from naf_bench.certify import Budget
+from naf_bench.verbalize.prompt import build_prompt
 
 TRANSLATE_SYSTEM = (
     "You translate natural-language rule sets into a ground normal logic program. Output ONLY the program, "
@@ -53,16 +45,6 @@ VERIFY_SCAFFOLDS = {
 }
 
 
-@dataclass(frozen=True)
-class Translation:
-    """What a model's translation yields: the parsed program and query, the solver's letter, or why not."""
-
-    program: Program | None
-    query: str | None
-    letter: str | None
-    error: str | None
-
-
 def render_translation_prompt(
     program: Program, query: str, framing: str = "abstract", language: str = "en"
 ) -> tuple[str, str]:
@@ -77,28 +59,3 @@ def render_verify_prompt(
     """The row's prompt, rules numbered, with the verify-before-answer scaffold as the final instruction."""
     prompt = build_prompt(program, query, condition, language, framing, numbered=True)
     return replace(prompt, final=VERIFY_SCAFFOLDS[language]).render()
-
-
-_FENCE = re.compile(r"^```[A-Za-z]*\s*$", re.MULTILINE)
-
-
-def answer_from_translation(text: str, condition: str, budget: Budget | None = None) -> Translation:
-    """Parse a model's program strictly, certify it (within ``budget``, default
-    :data:`~naf_bench.certify.DEFAULT_BUDGET`), and answer under ``condition``."""
-    from naf_bench.certify import DEFAULT_BUDGET, certify
-
-    lines = [line for line in _FENCE.sub("", strip_thinking(text)).splitlines() if line.strip()]
-    queries = [line.split(":", 1)[1].strip() for line in lines if line.strip().startswith("QUERY:")]
-    if len(queries) != 1:
-        return Translation(None, None, None, f"expected one QUERY line, found {len(queries)}")
-    source = "\n".join(line for line in lines if not line.strip().startswith("QUERY:"))
-    try:
-        program = parse_program(source)
-        query = parse_atom(queries[0])
-    except ParseError as exc:
-        return Translation(None, None, None, f"unparseable translation: {exc}")
-    try:
-        certificate = certify(program, query, budget=budget or DEFAULT_BUDGET)
-    except NafBenchError as exc:  # disagreement, budget exceeded, engine failure: never ends the run
-        return Translation(program, query, None, f"uncertifiable translation ({type(exc).__name__}): {exc}")
-    return Translation(program, query, gold_letter(condition, certificate.labels), None)

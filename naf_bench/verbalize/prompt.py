@@ -3,33 +3,21 @@ typed :class:`Prompt` whose parts variants replace (mitigations, traced prompts)
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from naf_bench.errors import ConfigError
+from naf_bench.readings import CONDITIONS
+from naf_bench.readings import SEMANTICS_OF as SEMANTICS_OF  # re-exported for dataset, reference, analysis
+from naf_bench.readings import gold_letter as gold_letter  # re-exported for dataset, reference
 from naf_bench.syntax.ast import Program, Rule
 from naf_bench.verbalize.framing import FRAMINGS, render_framed_rules
 from naf_bench.verbalize.templates import LANGUAGES, Language
-
-# `none` (C0) names no semantics; closed_world is scored against the SLDNF label.
-CONDITIONS = ("none", "closed_world", "cred", "skept", "wfs")
-SEMANTICS_OF = {"closed_world": "sldnf", "cred": "cred", "skept": "skept", "wfs": "wfs"}
-_LETTERS = {"T": "A", "F": "B", "u": "C", "loop": "C"}
 
 # Words that would reveal a certified answer if they appeared in the rules or the question.
 LEAKY_WORDS = {
     "en": ("undefined", "loop", "cycle", "stable model", "always", "never", "cannot", "definitely", "unknown"),
     "zh": ("未定义", "循环", "稳定模型", "永远", "无法", "肯定"),
 }
-
-
-def gold_letter(condition: str, labels: dict[str, str]) -> str | None:
-    """A/B/C for a named condition (cred/skept: T→A, F→B; wfs: u→C; closed_world: loop→C); None for none."""
-    if condition == "none":
-        return None
-    if condition not in SEMANTICS_OF:
-        raise ConfigError(f"unknown condition {condition!r}; expected one of {CONDITIONS}")
-    return _LETTERS[labels[SEMANTICS_OF[condition]]]
 
 
 def _language(language: str) -> Language:
@@ -50,15 +38,6 @@ def render_rule(rule: Rule, language: str = "en") -> str:
 
 def render_rules(program: Program, language: str = "en") -> str:
     return "\n".join(render_rule(rule, language) for rule in program.rules)
-
-
-def reorder(program: Program, order_id: int, seed: int) -> Program:
-    """Rule order ``order_id``: 0 keeps the program's order, others are seeded permutations."""
-    if order_id == 0:
-        return program
-    rules = list(program.rules)
-    random.Random(f"naf-bench-order/{seed}/{order_id}").shuffle(rules)
-    return Program(tuple(rules))
 
 
 def check_leakage(text: str, language: str = "en") -> None:

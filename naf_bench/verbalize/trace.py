@@ -39,10 +39,10 @@ from functools import cache
 from typing import ClassVar
 
 from naf_bench.errors import ConfigError, ParseError
+from naf_bench.readings import NO_SEMANTICS, QUANTIFIER_OF, SEMANTICS_OF, gold_letter
 from naf_bench.syntax.analysis import relevant_atoms
 from naf_bench.syntax.ast import Literal, Program, Rule
 from naf_bench.verbalize.framing import FRAMINGS
-from naf_bench.verbalize.prompt import SEMANTICS_OF, gold_letter
 
 ATOM = r"[a-z][A-Za-z0-9_]*"
 RENDERINGS = (("abstract", "en"), ("abstract", "zh"), *((framing, "en") for framing in FRAMINGS))
@@ -570,12 +570,12 @@ def render_gold_trace(
 ) -> str:
     """The certified derivation of ``certificate.query`` under the row's condition ('' for ``none``),
     in the words of the row's framing and language."""
-    if condition == "none":
+    if condition == NO_SEMANTICS:
         return ""
     g = grammar(framing, language, certificate.query)
     steps = derivation(program, certificate.query, certificate.wfs_values)
     label = certificate.labels[SEMANTICS_OF[condition]]
-    models = certificate.n_stable_models if condition in ("cred", "skept") else None
+    models = certificate.n_stable_models if condition in QUANTIFIER_OF else None
     verdict = g.verdict(condition, label, certificate.n_stable_models)
     return g.render(steps, verdict, gold_letter(condition, certificate.labels), models)
 

@@ -1,0 +1,42 @@
+"""The readings table: every floor above reads it, so its entries must be complete and consistent."""
+
+import pytest
+
+from naf_bench.errors import ConfigError
+from naf_bench.readings import (
+    CONDITIONS,
+    EFFORT_KEYS,
+    JOINT_CONDITIONS,
+    NO_SEMANTICS,
+    READING_OF,
+    READINGS,
+    SEMANTICS,
+    gold_letter,
+)
+from naf_bench.verbalize.templates import LANGUAGES
+
+
+def test_every_reading_has_an_instruction_in_every_language():
+    for words in LANGUAGES.values():
+        assert set(words.instructions) == set(CONDITIONS)
+
+
+def test_inclusions_name_known_readings_and_labels():
+    for reading in READINGS:
+        for label, other, other_label in reading.implies:
+            assert label in reading.alphabet
+            assert other_label in READING_OF[other].alphabet
+
+
+def test_table_orders_are_the_published_ones():
+    assert SEMANTICS == ("cred", "skept", "wfs", "sldnf")
+    assert CONDITIONS == (NO_SEMANTICS, "closed_world", "cred", "skept", "wfs")
+    assert JOINT_CONDITIONS == ("closed_world", "cred", "skept", "wfs")
+    assert EFFORT_KEYS[0] == "clingo_choices" and len(EFFORT_KEYS) == len(set(EFFORT_KEYS)) == 5
+
+
+def test_gold_letter_reads_each_readings_alphabet():
+    labels = {"cred": "T", "skept": "F", "wfs": "u", "sldnf": "loop"}
+    assert [gold_letter(c, labels) for c in CONDITIONS] == [None, "C", "A", "B", "C"]
+    with pytest.raises(ConfigError, match="unknown condition"):
+        gold_letter("brave", labels)
