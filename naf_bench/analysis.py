@@ -47,10 +47,10 @@ from pathlib import Path
 
 from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
+from naf_bench.readings import SEMANTICS_OF
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
-from naf_bench.verbalize.prompt import SEMANTICS_OF
 
 NAMED = ("closed_world", "cred", "skept", "wfs")
 READINGS = ("cred", "skept", "wfs", "closed_world", "consensus")

@@ -20,9 +20,9 @@ from naf_bench.generate.algorithm import CellStats, Instance, generate_cell, gen
 from naf_bench.generate.bins import Cell, distance
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
 from naf_bench.generate.families import TIERS, Tier, tier_counts
-from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS
+from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS, gold_letter
 from naf_bench.syntax.render import render_asp
-from naf_bench.verbalize.prompt import gold_letter, render_prompt
+from naf_bench.verbalize.prompt import render_prompt
 from naf_bench.verbalize.trace import render_gold_trace
 from naf_bench.verbalize.traced import render_traced_prompt
 

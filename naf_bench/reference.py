@@ -23,9 +23,9 @@ from pathlib import Path
 
 from naf_bench.certify import Certificate, certify
 from naf_bench.errors import DataError, NafBenchError
+from naf_bench.readings import CONDITIONS, gold_letter
 from naf_bench.syntax.ast import Literal, Program, Rule
 from naf_bench.syntax.render import render_asp
-from naf_bench.verbalize.prompt import CONDITIONS, gold_letter
 
 SUBSETS = {
     "production": ("data/production_set.json", "data/production_answers/run1"),

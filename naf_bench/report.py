@@ -89,7 +89,7 @@ def _scored(name: str, runs, filter_name: str, extractor: str, task: str | None 
     if not rows:
         return {"name": name}
     if task == "naf_bench_wfs44_t2s":
-        from naf_bench.verbalize.mitigation import answer_from_translation
+        from naf_bench.scoring.translation import answer_from_translation
 
         answers = {row["id"]: answer_from_translation(response, row["condition"]) for row, response in prompts}
         predictions = {key: {"prediction": answer.letter or ""} for key, answer in answers.items()}

@@ -7,7 +7,7 @@ import pytest
 from naf_bench import certify
 from naf_bench.analysis import analyze, reading_letters
 from naf_bench.cli import main
-from naf_bench.verbalize.prompt import CONDITIONS, gold_letter
+from naf_bench.readings import CONDITIONS, gold_letter
 
 PROGRAMS = {  # family -> program text (query q)
     "control": "q :- a. a :- not b.",

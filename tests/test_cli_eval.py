@@ -209,7 +209,7 @@ def test_tasks_path_prints_the_include_path(capsys):
 def small_gold(tmp_path_factory):
     """Gold rows of two certified programs, written as a --gold JSONL (no dataset build)."""
     from naf_bench import certify
-    from naf_bench.verbalize.prompt import gold_letter
+    from naf_bench.readings import gold_letter
 
     rows = []
     for program_id, family, text in (("t-odd", "odd", "q :- a. a :- not b. b :- not c. c :- not a."),

@@ -12,7 +12,7 @@ from naf_bench.generate.bins import BINS, Cell, assemble, distance
 from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.generate.seeds import item_seed
 from naf_bench.syntax import canonical_key, parse_program
-from naf_bench.verbalize.prompt import gold_letter
+from naf_bench.readings import gold_letter
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,8 @@ from naf_bench.scoring import lm
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
 from naf_bench.scoring.steps import check_row
-from naf_bench.verbalize.mitigation import answer_from_translation, render_translation_prompt, render_verify_prompt
+from naf_bench.scoring.translation import answer_from_translation
+from naf_bench.verbalize.mitigation import render_translation_prompt, render_verify_prompt
 from naf_bench.verbalize.traced import render_row_prompt
 
 UNANSWERED = "[invalid]"  # what lm-eval's regex filter leaves when nothing matches

@@ -1,5 +1,5 @@
-"""Programs into prompts: templates per language and framing, conditions, gold letters, leakage check."""
+"""Programs into prompts: templates per language and framing, rule orders, typed prompts, gold traces."""
 
-from naf_bench.verbalize.prompt import CONDITIONS, Prompt, build_prompt, gold_letter, render_prompt, render_rules
+from naf_bench.verbalize.prompt import Prompt, build_prompt, render_prompt, render_rules
 
-__all__ = ["CONDITIONS", "Prompt", "build_prompt", "gold_letter", "render_prompt", "render_rules"]
+__all__ = ["Prompt", "build_prompt", "render_prompt", "render_rules"]

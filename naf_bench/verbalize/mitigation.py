@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-# re-exported for lm_eval_tasks/naf_bench/utils.py and report.py until they import naf_bench.scoring.translation
-from naf_bench.scoring.translation import answer_from_translation as answer_from_translation
 from naf_bench.syntax.ast import Program
 from naf_bench.verbalize.prompt import build_prompt
 

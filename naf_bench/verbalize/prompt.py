@@ -7,8 +7,6 @@ from dataclasses import dataclass
 
 from naf_bench.errors import ConfigError
 from naf_bench.readings import CONDITIONS
-from naf_bench.readings import SEMANTICS_OF as SEMANTICS_OF  # re-exported for dataset, reference, analysis
-from naf_bench.readings import gold_letter as gold_letter  # re-exported for dataset, reference
 from naf_bench.syntax.ast import Program, Rule
 from naf_bench.verbalize.framing import FRAMINGS, render_framed_rules
 from naf_bench.verbalize.templates import LANGUAGES, Language
