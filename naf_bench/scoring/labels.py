@@ -69,12 +69,13 @@ def flip_rate_from_items(items) -> tuple[float | None, int]:
 
 
 def _joint(answers: dict, golds: dict) -> float | None:
-    """answers/golds: program -> {condition: letter}; share of programs with all four readings correct."""
-    programs = [p for p in golds if any(c in golds[p] for c in JOINT_CONDITIONS)]
+    """answers/golds: program -> {condition: letter}; share of programs with all four readings correct, over the
+    programs that have a gold row for every reading (None when none has: e.g. wfs44 asks only under wfs)."""
+    programs = [p for p in golds if all(c in golds[p] for c in JOINT_CONDITIONS)]
     if not programs:
         return None
     good = sum(
-        all(c in golds[p] and answers[p].get(c) is not None and answers[p][c] == golds[p][c] for c in JOINT_CONDITIONS)
+        all(answers[p].get(c) is not None and answers[p][c] == golds[p][c] for c in JOINT_CONDITIONS)
         for p in programs
     )
     return good / len(programs)
