@@ -12,6 +12,8 @@
 - Semantic loss (weight W > 0): W * sum over constraints F of -log WMC(F, p), p the model's own letter
   probabilities for the rows of one training program per step (exactly one letter per prompt, the certified
   inclusions between readings, invariance across framings and rule orders), added to TRL's loss.
+- DPO (``method="dpo"``): TRL's ``DPOTrainer`` on pairs of a certified trace against the trace of a reading
+  whose answer differs, same prompt.
 """
 
 from __future__ import annotations
@@ -82,6 +84,24 @@ def evaluation_rows(
         kept = set(list(dict.fromkeys(row["program_id"] for row in rows))[:limit])
         rows = [row for row in rows if row["program_id"] in kept]
     return rows
+
+
+def preference_pairs(rows: Sequence[dict]) -> list[dict]:
+    """DPO pairs: a row's certified trace (chosen) against the trace of another reading of the same program,
+    framing and rule order whose answer differs (rejected) — e.g. the closed-world answer under WFS."""
+    variants: dict[tuple, list[dict]] = {}
+    for row in rows:
+        variants.setdefault((row["program_id"], row["framing"], row["order_id"]), []).append(row)
+    pairs = [
+        {"prompt": row["messages"][:1], "chosen": row["messages"][1:], "rejected": other["messages"][1:]}
+        for group in variants.values()
+        for row in group
+        for other in group
+        if other["gold"] != row["gold"]
+    ]
+    if not pairs:
+        raise ConfigError("no program has two readings with different answers: no preference pair to train on")
+    return pairs
 
 
 def program_groups(rows: Sequence[dict], seed: int) -> list[list[dict]]:
@@ -302,35 +322,42 @@ def train(args: argparse.Namespace) -> dict:
         scores = evaluate_model(lm, tokenizer, eval_rows, metric, generation_metric, args.max_new_tokens)
         history.append({"step": step, **scores})
 
-    pairs = datasets.Dataset.from_list(
-        [{"prompt": row["messages"][:1], "completion": row["messages"][1:]} for row in train_rows]
-    )
-    config = trl.SFTConfig(
-        output_dir=str(out / "checkpoints"),
-        max_steps=args.max_steps,
-        per_device_train_batch_size=args.batch_size,
-        learning_rate=args.learning_rate,
-        max_length=args.max_length,
-        logging_steps=1,
-        save_strategy="no",
-        report_to="none",
-        seed=args.seed,
-        use_cpu=device == "cpu",
-        activation_checkpointing=False,  # small models: recomputing activations costs more than it saves
-        disable_tqdm=True,
-    )
+    common = {
+        "output_dir": str(out / "checkpoints"),
+        "max_steps": args.max_steps,
+        "per_device_train_batch_size": args.batch_size,
+        "learning_rate": args.learning_rate,
+        "max_length": args.max_length,
+        "logging_steps": 1,
+        "save_strategy": "no",
+        "report_to": "none",
+        "seed": args.seed,
+        "use_cpu": device == "cpu",
+        "activation_checkpointing": False,  # small models: recomputing activations costs more than it saves
+        "disable_tqdm": True,
+    }
     lora = peft.LoraConfig(r=args.lora_r, lora_alpha=2 * args.lora_r, lora_dropout=0.05, task_type="CAUSAL_LM")
-    trainer = _semantic_trainer_class()(
-        model=model,
-        args=config,
-        train_dataset=pairs,
-        processing_class=tokenizer,
-        peft_config=lora,
-        callbacks=[_evaluation_callback(evaluate_at, args.eval_steps)],
-        semantic_groups=program_groups(train_rows, args.seed),
-        semantic_weight=args.semantic_loss_weight,
-        semantic_families=args.semantic_families,
-    )
+    shared = {
+        "model": model,
+        "processing_class": tokenizer,
+        "peft_config": lora,
+        "callbacks": [_evaluation_callback(evaluate_at, args.eval_steps)],
+    }
+    if args.method == "dpo":
+        pairs = datasets.Dataset.from_list(preference_pairs(train_rows))
+        trainer = trl.DPOTrainer(args=trl.DPOConfig(**common), train_dataset=pairs, **shared)
+    else:
+        examples = datasets.Dataset.from_list(
+            [{"prompt": row["messages"][:1], "completion": row["messages"][1:]} for row in train_rows]
+        )
+        trainer = _semantic_trainer_class()(
+            args=trl.SFTConfig(**common),
+            train_dataset=examples,
+            semantic_groups=program_groups(train_rows, args.seed),
+            semantic_weight=args.semantic_loss_weight,
+            semantic_families=args.semantic_families,
+            **shared,
+        )
     start = time.perf_counter()
     trainer.train()
     seconds = time.perf_counter() - start
@@ -343,7 +370,7 @@ def train(args: argparse.Namespace) -> dict:
         "history": history,
         "train": {
             "step": [entry["step"] for entry in logs],
-            "loss": [entry["lm_loss"] for entry in logs],
+            "loss": [entry.get("lm_loss", entry["loss"]) for entry in logs],  # DPO: its preference loss
             "semantic_loss": [entry["semantic_loss"] for entry in logs if "semantic_loss" in entry],
             "total_loss": [entry["loss"] for entry in logs],
         },
@@ -404,9 +431,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-steps", type=int, default=0, help="also evaluate every N steps (0: before and after)")
     p.add_argument("--generate", action="store_true", help="also score greedy generations")
     p.add_argument("--max-new-tokens", type=int, default=512)
-    p.add_argument("--semantic-loss-weight", type=float, default=0.0)
+    p.add_argument("--method", choices=("sft", "dpo"), default="sft", help="dpo: TRL's DPOTrainer on preference_pairs")
+    p.add_argument("--semantic-loss-weight", type=float, default=0.0, help="sft only")
     p.add_argument("--semantic-families", nargs="+", choices=FAMILIES, default=list(SEMANTIC_FAMILIES))
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, nargs="+", default=[0], help="several: one run each in DIR/seed-S/")
     p.add_argument("--device", default="auto", help="auto (cuda, else mps, else cpu), cpu, cuda, mps")
     p.add_argument("--learning-rate", type=float, default=2e-4)
     p.add_argument("--batch-size", type=int, default=1)
@@ -415,10 +443,36 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def seed_summary(runs: dict[int, dict]) -> dict:
+    """Held-out strict accuracy and letter rho before and after, per framing, for each seed and their mean."""
+    summary: dict = {"seeds": list(runs), "framings": {}}
+    first = next(iter(runs.values()))
+    for framing in first["after"]["framings"]:
+        cell = {}
+        for moment in ("before", "after"):
+            values = [run[moment]["framings"][framing]["label"]["strict_accuracy"] for run in runs.values()]
+            rhos = [run[moment]["framings"][framing]["letters"]["all"]["rho"] for run in runs.values()]
+            cell[moment] = {"strict_accuracy": values, "mean_strict_accuracy": sum(values) / len(values)}
+            cell[moment].update(rho=rhos, mean_rho=sum(rhos) / len(rhos))
+        summary["framings"][framing] = cell
+    return summary
+
+
 def main(argv: Sequence[str] | None = None) -> dict:
+    """One run per seed; with several seeds, each in DIR/seed-S/ and their summary in DIR/summary.json."""
     args = parser().parse_args(argv)
     if args.max_steps < 1:
         raise ConfigError(f"--max-steps must be >= 1, got {args.max_steps}")
     if args.semantic_loss_weight < 0:
         raise ConfigError(f"--semantic-loss-weight must be >= 0, got {args.semantic_loss_weight}")
-    return train(args)
+    if args.method == "dpo" and args.semantic_loss_weight > 0:
+        raise ConfigError("the semantic loss is added to the SFT loss; --method dpo takes no --semantic-loss-weight")
+    if len(args.seed) == 1:
+        return train(argparse.Namespace(**{**vars(args), "seed": args.seed[0]}))
+    runs = {
+        seed: train(argparse.Namespace(**{**vars(args), "seed": seed, "out": str(Path(args.out) / f"seed-{seed}")}))
+        for seed in args.seed
+    }
+    summary = seed_summary(runs)
+    (Path(args.out) / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return summary

@@ -16,6 +16,7 @@ peft = pytest.importorskip("peft")
 
 import naf_bench.scoring  # noqa: E402
 from naf_bench import training  # noqa: E402
+from naf_bench.errors import ConfigError  # noqa: E402
 from naf_bench.scoring.consistency import compute_consistency  # noqa: E402
 from naf_bench.scoring.constraints import constraint_formulas, row_events  # noqa: E402
 from naf_bench.scoring.lm import first_token_ids  # noqa: E402
@@ -77,6 +78,43 @@ def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch):
     adapter = peft.PeftModel.from_pretrained(training.load_model(str(tiny_chat_lm))[0], out / "adapter")
     trained = [p for name, p in adapter.named_parameters() if "lora_B" in name]
     assert trained and any(p.abs().sum() > 0 for p in trained)  # lora_B starts at zero: two steps moved it
+
+
+def test_framing_transfer_protocol_repeats_over_seeds(tiny_chat_lm, tmp_path):
+    """Table 7's protocol: train on one framing, evaluate on it and on an unseen one, once per seed."""
+    out = tmp_path / "transfer"
+    argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(out), "--train-framings", "audit"]
+    summary = training.main([*argv, "--eval-framing", "audit", "abstract", "--eval-limit", "2", "--seed", "3", "4"])
+    assert summary["seeds"] == [3, 4] and set(summary["framings"]) == {"audit", "abstract"}
+    for position, seed in enumerate((3, 4)):
+        metrics = json.loads((out / f"seed-{seed}" / "metrics.json").read_text())
+        assert metrics["config"]["seed"] == seed and metrics["config"]["train_framings"] == ["audit"]
+        for framing, cell in summary["framings"].items():
+            after = metrics["after"]["framings"][framing]
+            assert cell["after"]["strict_accuracy"][position] == after["label"]["strict_accuracy"]
+            assert cell["after"]["rho"][position] == after["letters"]["all"]["rho"]
+
+
+def test_dpo_on_certified_versus_wrong_reading_traces(tiny_chat_lm, tmp_path):
+    groups = training.program_groups(training.training_rows(["sensor"]), seed=0)
+    uniform = next(group for group in groups if len({row["gold"] for row in group}) == 1)
+    with pytest.raises(ConfigError, match="no preference pair"):
+        training.preference_pairs(uniform)  # every reading gives the same answer: nothing to prefer
+    divergent = next(group for group in groups if len({row["gold"] for row in group}) > 1)
+    pairs = training.preference_pairs(divergent)
+    golds = [row["gold"] for row in divergent]
+    assert len(pairs) == sum(a != b for a in golds for b in golds)
+    for pair in pairs:
+        chosen, rejected = (pair[key][0]["content"].rsplit("ANSWER: ", 1)[1] for key in ("chosen", "rejected"))
+        assert chosen != rejected
+        assert pair["prompt"][0]["role"] == "user" and pair["chosen"][0]["role"] == "assistant"
+    out = tmp_path / "dpo"
+    argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(out), "--method", "dpo"]
+    metrics = training.main([*argv, "--train-framings", "sensor", "--eval-limit", "2"])
+    assert metrics["train"]["loss"][0] == pytest.approx(math.log(2), abs=1e-4)  # policy = reference at step 1
+    assert metrics["train"]["semantic_loss"] == [] and (out / "adapter" / "adapter_config.json").is_file()
+    with pytest.raises(ConfigError, match="no --semantic-loss-weight"):
+        training.main([*argv, "--semantic-loss-weight", "1"])
 
 
 def test_semantic_loss_is_the_wmc_of_the_constraints_and_reaches_the_adapter(tiny_chat_lm, program_rows):
