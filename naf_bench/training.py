@@ -379,7 +379,8 @@ def train(args: argparse.Namespace) -> dict:
             "device": str(trainer.args.device),
             "n_train_rows": len(train_rows),
             "n_eval_rows": len(eval_rows),
-            "train_seconds": seconds,
+            "train_seconds": seconds,  # trainer.train(), the evaluations in its callbacks included
+            "process_cpu_seconds": time.process_time(),  # all threads, loading included: the CPU may be shared
             "versions": {m.__name__: m.__version__ for m in (torch, transformers, trl, peft)},
         },
     }

@@ -52,7 +52,7 @@ def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch):
     out = tmp_path / "run"
     argv = ["--model", str(tiny_chat_lm), "--max-steps", "2", "--out", str(out), "--semantic-loss-weight", "0.5"]
     argv += ["--train-framings", "escalation", "--eval-framing", "escalation", "abstract", "--eval-limit", "3"]
-    argv += ["--eval-steps", "1", "--device", "cpu", "--seed", "1"]
+    argv += ["--eval-steps", "1", "--device", "cpu", "--seed", "1", "--generate", "--max-new-tokens", "3"]
     monkeypatch.setattr(sys, "argv", [str(SCRIPT), *argv])
     runpy.run_path(str(SCRIPT), run_name="__main__")
 
@@ -66,6 +66,7 @@ def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch):
             assert label["n_scored"] == 3  # three wfs44 programs, one wfs row each
             assert set(label["per_condition"]) == {"wfs"} and "constant_A" in label["per_condition"]["wfs"]["baselines"]
             assert 0.0 <= label["coverage"] <= 1.0 and -1.0 <= scores["letters"]["all"]["rho"] <= 1.0
+            assert scores["generate"]["n_scored"] == 3  # greedy generations, read by the strict extractor
         assert entry["letters"]["invariance"]["n"] == 3  # the same wfs question across the two framings
     train = metrics["train"]
     assert len(train["loss"]) == len(train["semantic_loss"]) == 2
