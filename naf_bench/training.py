@@ -6,9 +6,9 @@
 - Evaluation, before training, every ``eval_steps`` and after: a held-out config (``wfs44``) per framing,
   fed batch by batch to the ``modellog_metric`` evaluate module with per-row conditions and program ids.
   A prompt's prediction is the model's top next token after the chat prompt and 'ANSWER:' (unparsed when
-  that token is no letter, so coverage means something); rho and CAcc are those of the NAF-Bench
-  constraints over the A/B/C letter probabilities. With ``generate``, greedy generation read by the
-  extractor is scored too.
+  that token is no letter, so coverage means something); ``forced_choice`` scores the likeliest of A/B/C
+  instead; rho and CAcc are those of the NAF-Bench constraints over the A/B/C letter probabilities. With
+  ``generate``, greedy generation read by the extractor is scored too.
 - Semantic loss (weight W > 0): W * sum over constraints F of -log WMC(F, p), p the model's own letter
   probabilities for the rows of one training program per step (exactly one letter per prompt, the certified
   inclusions between readings, invariance across framings and rule orders), added to TRL's loss.
@@ -177,12 +177,13 @@ def evaluate_model(
     samples = []
     with torch.no_grad():
         for framing, part in framings.items():
-            framing_samples = []
+            framing_samples, forced = [], []
             for first in range(0, len(part), batch_size):
                 batch = part[first : first + batch_size]
                 log_probs = answer_log_probs(model, tokenizer, batch)
                 top = log_probs.argmax(dim=-1).tolist()
                 letters = log_probs[:, letter_ids].exp().tolist()
+                forced += [f"{ANSWER_PREFIX} {LETTERS[p.index(max(p))]}" for p in letters]
                 columns = {
                     "references": [row["gold"] for row in batch],
                     "conditions": [row["condition"] for row in batch],
@@ -200,6 +201,13 @@ def evaluate_model(
                         predictions=generate(model, tokenizer, batch, max_new_tokens), **columns
                     )
             result["framings"][framing] = {"label": metric.compute(), "letters": letter_consistency(framing_samples)}
+            # the likeliest of A/B/C whatever the top token: what the letter probabilities alone would answer
+            result["framings"][framing]["forced_choice"] = metric.compute(
+                predictions=forced,
+                references=[row["gold"] for row in part],
+                conditions=[row["condition"] for row in part],
+                program_ids=[row["program_id"] for row in part],
+            )
             if generation_metric is not None:
                 result["framings"][framing]["generate"] = generation_metric.compute()
             samples += framing_samples

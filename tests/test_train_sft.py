@@ -146,13 +146,19 @@ def test_evaluation_reads_the_top_token_and_feeds_the_metric_batch_by_batch(tiny
     rows = training.evaluation_rows(["abstract"], limit=5)
     result = training.evaluate_model(model, tokenizer, rows, naf_bench.scoring.load_metric("label"), batch_size=2)
     with torch.no_grad():
-        top = training.answer_log_probs(model, tokenizer, rows).argmax(dim=-1).tolist()
+        log_probs = training.answer_log_probs(model, tokenizer, rows)
+    top = log_probs.argmax(dim=-1).tolist()
     letter_ids = first_token_ids(tokenizer)
+    letters = log_probs[:, letter_ids]
     answers = ["ABC"[letter_ids.index(t)] if t in letter_ids else None for t in top]
     label = result["framings"]["abstract"]["label"]
     assert label["n_scored"] == 5
     assert label["coverage"] == sum(a is not None for a in answers) / 5
     assert label["strict_accuracy"] == sum(a == row["gold"] for a, row in zip(answers, rows, strict=True)) / 5
+    forced = ["ABC"[i] for i in letters.argmax(dim=-1).tolist()]
+    forced_choice = result["framings"]["abstract"]["forced_choice"]
+    assert forced_choice["coverage"] == 1.0
+    assert forced_choice["accuracy"] == sum(a == row["gold"] for a, row in zip(forced, rows, strict=True)) / 5
 
 
 def test_metric_add_batch_with_per_row_columns_then_compute():
