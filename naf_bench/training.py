@@ -398,7 +398,7 @@ def train(args: argparse.Namespace) -> dict:
 
 
 def plot(metrics: dict, path: Path) -> None:
-    """Losses per step (left); held-out strict accuracy per framing and rho of the letters (right)."""
+    """Losses per step (left); held-out strict and forced-choice accuracy per framing, rho of the letters (right)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -415,6 +415,8 @@ def plot(metrics: dict, path: Path) -> None:
     for framing in metrics["history"][0]["framings"]:
         values = [entry["framings"][framing]["label"]["strict_accuracy"] for entry in metrics["history"]]
         scores.plot(steps, values, marker="o", label=f"accuracy ({framing})")
+        forced = [entry["framings"][framing]["forced_choice"]["accuracy"] for entry in metrics["history"]]
+        scores.plot(steps, forced, marker="^", linestyle="--", label=f"forced choice ({framing})")
     scores.plot(steps, [entry["letters"]["all"]["rho"] for entry in metrics["history"]], marker="s", label="rho")
     scores.set(xlabel="step", title=f"held-out {metrics['config']['eval_config']}")
     scores.legend()
