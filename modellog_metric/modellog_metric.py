@@ -68,6 +68,10 @@ def _stored(references):
     return None if references is None else [NO_REFERENCE if r is None else r for r in references]
 
 
+# Per-row columns of the label config that add_batch also takes (they are compute() arguments, not features).
+ROW_COLUMNS = ("conditions", "program_ids", "variants", "bins")
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class NafBench(evaluate.Metric):  # evaluate names the module after the class: naf_bench
     def _info(self):
@@ -89,8 +93,38 @@ class NafBench(evaluate.Metric):  # evaluate names the module after the class: n
             homepage="https://github.com/14H034160212/NAFBench",
         )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._row_columns: dict[str, list] = {}
+        self._rows_added = 0
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch; with config `label`, also its per-row conditions, program_ids, variants and bins, as a
+        training loop gives them batch by batch (compute() then scores all batches together)."""
+        columns = {name: kwargs.pop(name) for name in ROW_COLUMNS if kwargs.get(name) is not None}
+        if columns:
+            if self.config_name != "label":
+                raise ValueError(f"{sorted(columns)} are label-config columns; this is config {self.config_name!r}")
+            for name, values in columns.items():
+                if len(values) != len(predictions):
+                    raise ValueError(f"{name} has {len(values)} entries but the batch has {len(predictions)}")
+                if len(self._row_columns.get(name, ())) != self._rows_added:
+                    raise ValueError(f"{name} must be given with every batch or with none")
+                self._row_columns.setdefault(name, []).extend(values)
+        elif self._row_columns and predictions is not None:
+            raise ValueError(f"{sorted(self._row_columns)} must be given with every batch or with none")
+        if predictions is not None:
+            self._rows_added += len(predictions)
+        if self.config_name == "label":
+            references = _stored(references)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Compute the scores of the metric's config (probabilities and certificates are serialised here)."""
+        columns, self._row_columns, self._rows_added = self._row_columns, {}, 0
+        if both := sorted(name for name in columns if kwargs.get(name) is not None):
+            raise ValueError(f"{both} were given to add_batch already; give them once")
+        kwargs.update(columns)
         if self.config_name == "consistency" and kwargs.get("probabilities") is not None:
             kwargs["probabilities"] = [json.dumps(p) for p in kwargs["probabilities"]]
         if self.config_name == "label":
@@ -102,7 +136,10 @@ class NafBench(evaluate.Metric):  # evaluate names the module after the class: n
                 else {"certificate": r["certificate"].to_json(), "condition": r["condition"]}
                 for r in references
             ]
-        return super().compute(predictions=predictions, references=references, **kwargs)
+        try:
+            return super().compute(predictions=predictions, references=references, **kwargs)
+        finally:
+            self._row_columns, self._rows_added = {}, 0
 
     def _compute(self, predictions=None, references=None, formulas=None, probabilities=None, **kwargs):
         if self.config_name == "label":

@@ -15,6 +15,17 @@ from naf_bench.scoring.consistency import calibration_offsets, compute_consisten
 from naf_bench.scoring.constraints import LETTERS, constraints_of_samples
 
 
+def first_token_ids(tokenizer, continuations: Sequence[str] = (" A", " B", " C")) -> list[int]:
+    """The first token of each continuation: the event each continuation's probability is read from."""
+    token_ids = []
+    for continuation in continuations:
+        ids = tokenizer(continuation, add_special_tokens=False)["input_ids"]
+        if not ids:
+            raise ValueError(f"continuation {continuation!r} has no token")
+        token_ids.append(ids[0])
+    return token_ids
+
+
 def letter_probabilities(
     model,
     tokenizer,
@@ -26,12 +37,7 @@ def letter_probabilities(
     """Per prompt: ``{continuation.strip(): {"p": ..., "nucleus_entropy": C, "entropy": C, ...}}``."""
     import torch
 
-    token_ids = []
-    for continuation in continuations:
-        ids = tokenizer(continuation, add_special_tokens=False)["input_ids"]
-        if not ids:
-            raise ValueError(f"continuation {continuation!r} has no token")
-        token_ids.append(ids[0])
+    token_ids = first_token_ids(tokenizer, continuations)
     results = []
     model.eval()
     with torch.no_grad():

@@ -1,0 +1,489 @@
+"""LoRA fine-tuning on certified reasoning with TRL, an optional semantic loss, and the metric inside the loop.
+
+- Training rows: a config's chat messages (``sft``: the prompt, then the certified gold trace ending in
+  'ANSWER: X') on the framings named, as prompt-completion pairs, so TRL's ``SFTTrainer`` puts the loss on
+  the assistant turn only; peft LoRA adapters.
+- Evaluation, before training, every ``eval_steps`` and after: a held-out config (``wfs44``) per framing,
+  fed batch by batch to the ``modellog_metric`` evaluate module with per-row conditions and program ids.
+  A prompt's prediction is the model's top next token after the chat prompt and 'ANSWER:' (unparsed when
+  that token is no letter, so coverage means something); ``forced_choice`` scores the likeliest of A/B/C
+  instead; rho and CAcc are those of the NAF-Bench constraints over the A/B/C letter probabilities. With
+  ``generate``, greedy generation read by the extractor is scored too.
+- Semantic loss (weight W > 0): W * sum over constraints F of -log WMC(F, p), p the model's own letter
+  probabilities for the rows of one training program per step (exactly one letter per prompt, the certified
+  inclusions between readings, invariance across framings and rule orders), added to TRL's loss.
+- DPO (``method="dpo"``): TRL's ``DPOTrainer`` on pairs of a certified trace against the trace of a reading
+  whose answer differs, same prompt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from naf_bench.errors import ConfigError
+from naf_bench.scoring.consistency import compile_formula, compute_consistency, semantic_loss
+from naf_bench.scoring.constraints import FAMILIES, LETTERS, constraint_formulas, constraints_of_samples, row_events
+
+ANSWER_PREFIX = "ANSWER:"
+SEMANTIC_FAMILIES = ("one_letter", "inclusion", "invariance")  # "certified" would repeat the LM loss's target
+
+
+def load_model(model: str):
+    """(model, tokenizer) in float32 from a Hub name, a folder, a ``.gguf`` file (dequantised) or ``smollm2``."""
+    import torch
+    import transformers
+
+    from naf_bench.run import model_args
+
+    arguments = dict(part.split("=", 1) for part in model_args(model).split(","))
+    extra = {"gguf_file": arguments["gguf_file"]} if "gguf_file" in arguments else {}
+    tokenizer = transformers.AutoTokenizer.from_pretrained(arguments["pretrained"], **extra)
+    if not tokenizer.chat_template:
+        raise ConfigError(f"{model}: the tokenizer has no chat template, and the training rows are chat messages")
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    lm = transformers.AutoModelForCausalLM.from_pretrained(arguments["pretrained"], dtype=torch.float32, **extra)
+    if getattr(lm, "hf_quantizer", None) is not None and "gguf_file" in extra:
+        # GGUF weights are dequantised to float32 on load; only the marker that stops Trainer is left
+        lm.hf_quantizer.remove_quantization_config(lm)
+    return lm, tokenizer
+
+
+def _rows(config: str, split: str | None, framings: Sequence[str]) -> list[dict]:
+    """Named-condition rows of a config split in the given framings (rendered in them when the config lacks one)."""
+    from naf_bench.dataset import load_dataset
+    from naf_bench.generate.config import get_config
+
+    base = get_config(config)
+    overrides = {} if set(framings) <= set(base.framings) else {"framings": tuple(framings)}
+    dataset = load_dataset(config, **overrides)
+    split = split or base.splits[-1]
+    if split not in dataset:
+        raise ConfigError(f"config {config!r} has no split {split!r}; it has {sorted(dataset)}")
+    rows = [row for row in dataset[split] if row["gold"] is not None and row["framing"] in framings]
+    if not rows:
+        raise ConfigError(f"config {config!r} split {split!r} has no named-condition rows in framings {framings}")
+    return rows
+
+
+def training_rows(framings: Sequence[str], config: str = "sft", split: str = "train") -> list[dict]:
+    return _rows(config, split, framings)
+
+
+def evaluation_rows(
+    framings: Sequence[str], config: str = "wfs44", split: str | None = None, limit: int | None = None
+) -> list[dict]:
+    """The held-out rows; ``limit`` keeps the first ``limit`` programs, with all their framings."""
+    rows = _rows(config, split, framings)
+    if limit is not None:
+        kept = set(list(dict.fromkeys(row["program_id"] for row in rows))[:limit])
+        rows = [row for row in rows if row["program_id"] in kept]
+    return rows
+
+
+def preference_pairs(rows: Sequence[dict]) -> list[dict]:
+    """DPO pairs: a row's certified trace (chosen) against the trace of another reading of the same program,
+    framing and rule order whose answer differs (rejected) — e.g. the closed-world answer under WFS."""
+    variants: dict[tuple, list[dict]] = {}
+    for row in rows:
+        variants.setdefault((row["program_id"], row["framing"], row["order_id"]), []).append(row)
+    pairs = [
+        {"prompt": row["messages"][:1], "chosen": row["messages"][1:], "rejected": other["messages"][1:]}
+        for group in variants.values()
+        for row in group
+        for other in group
+        if other["gold"] != row["gold"]
+    ]
+    if not pairs:
+        raise ConfigError("no program has two readings with different answers: no preference pair to train on")
+    return pairs
+
+
+def program_groups(rows: Sequence[dict], seed: int) -> list[list[dict]]:
+    """The rows of each program, in a seeded order: one group per semantic-loss step."""
+    groups: dict[str, list[dict]] = {}
+    for row in rows:
+        groups.setdefault(row["program_id"], []).append(row)
+    ordered = list(groups.values())
+    random.Random(seed).shuffle(ordered)
+    return ordered
+
+
+def chat_prompt(tokenizer, row: dict) -> str:
+    """The row's user turn in the model's chat template, ready for the assistant's answer."""
+    return tokenizer.apply_chat_template(row["messages"][:1], tokenize=False, add_generation_prompt=True)
+
+
+def answer_log_probs(model, tokenizer, rows: Sequence[dict]):
+    """Next-token log-probabilities after each row's chat prompt and 'ANSWER:', shape (rows, vocabulary);
+    one forward pass per prompt (no padding), differentiable unless called under ``torch.no_grad``."""
+    import torch
+
+    device = next(model.parameters()).device
+    out = []
+    for row in rows:
+        encoded = tokenizer(chat_prompt(tokenizer, row) + ANSWER_PREFIX, return_tensors="pt", add_special_tokens=False)
+        logits = model(**encoded.to(device), logits_to_keep=1).logits[0, -1]
+        out.append(torch.log_softmax(logits.float(), dim=-1))
+    return torch.stack(out)
+
+
+def group_semantic_loss(model, tokenizer, rows: Sequence[dict], families: Sequence[str] = SEMANTIC_FAMILIES):
+    """Sum over the constraints of one program's rows of -log WMC(F, p): a differentiable scalar tensor."""
+    import torch
+
+    from naf_bench.scoring.lm import first_token_ids
+
+    letters = answer_log_probs(model, tokenizer, rows)[:, first_token_ids(tokenizer)].exp()
+    events = row_events([dict(zip(LETTERS, row, strict=True)) for row in letters])
+    terms = [
+        semantic_loss(formula, torch.stack([events[e] for e in compile_formula(formula).events])[None])[0]
+        for family, formula in constraint_formulas(rows)
+        if family in families
+    ]
+    if not terms:
+        raise ConfigError(f"no {list(families)} constraint applies to program {rows[0]['program_id']!r}")
+    return torch.stack(terms).sum()
+
+
+def evaluate_model(
+    model,
+    tokenizer,
+    rows: Sequence[dict],
+    metric,
+    generation_metric=None,
+    max_new_tokens: int = 512,
+    batch_size: int = 8,
+) -> dict:
+    """Scores per framing (the metric's label scores with their constant baselines, rho/CAcc of the letter
+    distributions) and rho/CAcc over all framings together (which adds invariance across framings)."""
+    import torch
+
+    from naf_bench.scoring.lm import first_token_ids
+
+    letter_ids = first_token_ids(tokenizer)
+    was_training = model.training
+    model.eval()
+    start = time.perf_counter()
+    framings: dict[str, list[dict]] = {}
+    for row in rows:
+        framings.setdefault(row["framing"], []).append(row)
+    result: dict = {"framings": {}}
+    samples = []
+    with torch.no_grad():
+        for framing, part in framings.items():
+            framing_samples, forced = [], []
+            for first in range(0, len(part), batch_size):
+                batch = part[first : first + batch_size]
+                log_probs = answer_log_probs(model, tokenizer, batch)
+                top = log_probs.argmax(dim=-1).tolist()
+                letters = log_probs[:, letter_ids].exp().tolist()
+                forced += [f"{ANSWER_PREFIX} {LETTERS[p.index(max(p))]}" for p in letters]
+                columns = {
+                    "references": [row["gold"] for row in batch],
+                    "conditions": [row["condition"] for row in batch],
+                    "program_ids": [row["program_id"] for row in batch],
+                }
+                predictions = [
+                    f"{ANSWER_PREFIX} {LETTERS[letter_ids.index(t)]}" if t in letter_ids else "" for t in top
+                ]
+                metric.add_batch(predictions=predictions, **columns)
+                framing_samples += [
+                    (row, dict(zip(LETTERS, p, strict=True))) for row, p in zip(batch, letters, strict=True)
+                ]
+                if generation_metric is not None:
+                    generation_metric.add_batch(
+                        predictions=generate(model, tokenizer, batch, max_new_tokens), **columns
+                    )
+            result["framings"][framing] = {"label": metric.compute(), "letters": letter_consistency(framing_samples)}
+            # the likeliest of A/B/C whatever the top token: what the letter probabilities alone would answer
+            result["framings"][framing]["forced_choice"] = metric.compute(
+                predictions=forced,
+                references=[row["gold"] for row in part],
+                conditions=[row["condition"] for row in part],
+                program_ids=[row["program_id"] for row in part],
+            )
+            if generation_metric is not None:
+                result["framings"][framing]["generate"] = generation_metric.compute()
+            samples += framing_samples
+    result["letters"] = letter_consistency(samples)
+    result["seconds"] = time.perf_counter() - start
+    model.train(was_training)
+    return result
+
+
+def letter_consistency(samples: Sequence[tuple[dict, dict]]) -> dict:
+    """Mean rho and CAcc of every NAF-Bench constraint over (row, letter probabilities) pairs, and per family."""
+    constraints = constraints_of_samples(samples)
+    out: dict = {"n_constraints": len(constraints)}
+    for family in (None, *FAMILIES):
+        chosen = [(f, e) for fam, f, e in constraints if family in (None, fam)]
+        if chosen:
+            scores = compute_consistency([f for f, _ in chosen], [e for _, e in chosen])
+            key = "all" if family is None else family
+            out[key] = {"rho": scores["mean_rho"], "cacc": scores["mean_cacc"], "n": len(chosen)}
+    return out
+
+
+def generate(model, tokenizer, rows: Sequence[dict], max_new_tokens: int) -> list[str]:
+    """Greedy completions of each row's chat prompt (one prompt at a time: no padding to account for)."""
+    device = next(model.parameters()).device
+    texts = []
+    for row in rows:
+        encoded = tokenizer(chat_prompt(tokenizer, row), return_tensors="pt", add_special_tokens=False).to(device)
+        output = model.generate(
+            **encoded, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=tokenizer.pad_token_id
+        )
+        texts.append(tokenizer.decode(output[0, encoded["input_ids"].shape[1] :], skip_special_tokens=True))
+    return texts
+
+
+def _semantic_trainer_class():
+    from trl import SFTTrainer
+
+    class SemanticLossTrainer(SFTTrainer):
+        """TRL's SFTTrainer whose loss adds ``semantic_weight`` times the semantic loss of one program's rows."""
+
+        def __init__(self, *args, semantic_groups=(), semantic_weight=0.0, semantic_families=SEMANTIC_FAMILIES, **kw):
+            super().__init__(*args, **kw)
+            self.semantic_groups = list(semantic_groups)
+            self.semantic_weight = semantic_weight
+            self.semantic_families = tuple(semantic_families)
+            self._semantic_calls = 0
+
+        def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+            result = super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+            if not model.training:
+                return result
+            loss = result[0] if return_outputs else result
+            self._metrics["train"]["lm_loss"].append(loss.detach().item())
+            if self.semantic_weight > 0:
+                group = self.semantic_groups[self._semantic_calls % len(self.semantic_groups)]
+                self._semantic_calls += 1
+                value = group_semantic_loss(model, self.processing_class, group, self.semantic_families)
+                self._metrics["train"]["semantic_loss"].append(value.detach().item())
+                # like TRL's auxiliary loss: with num_items_in_batch, accumulation is left to the loss
+                steps = self.current_gradient_accumulation_steps if num_items_in_batch is not None else 1
+                loss = loss + self.semantic_weight * value / steps
+            return (loss, result[1]) if return_outputs else loss
+
+    return SemanticLossTrainer
+
+
+def _evaluation_callback(evaluate_at, eval_steps: int):
+    from transformers import TrainerCallback
+
+    class EvaluationCallback(TrainerCallback):
+        """Evaluates before training, every ``eval_steps`` optimizer steps, and after."""
+
+        def on_train_begin(self, args, state, control, model=None, **kwargs):
+            evaluate_at(model, state.global_step)
+
+        def on_step_end(self, args, state, control, model=None, **kwargs):
+            if eval_steps and state.global_step % eval_steps == 0 and state.global_step < state.max_steps:
+                evaluate_at(model, state.global_step)
+
+        def on_train_end(self, args, state, control, model=None, **kwargs):
+            evaluate_at(model, state.global_step)
+
+    return EvaluationCallback()
+
+
+def device_of(name: str) -> str:
+    """``auto``: cuda when present, else mps, else cpu."""
+    import torch
+
+    if name != "auto":
+        return name
+    if torch.cuda.is_available():
+        return "cuda"
+    return "mps" if torch.backends.mps.is_available() else "cpu"
+
+
+def train(args: argparse.Namespace) -> dict:
+    """One run: train, evaluate in the loop, write ``metrics.json``, the adapter and ``training.png``."""
+    import datasets
+    import peft
+    import torch
+    import transformers
+    import trl
+
+    from naf_bench.scoring import load_metric
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    device = device_of(args.device)
+    transformers.set_seed(args.seed)
+    train_rows = training_rows(args.train_framings, args.train_config)
+    eval_rows = evaluation_rows(args.eval_framing, args.eval_config, args.eval_split, args.eval_limit)
+    model, tokenizer = load_model(args.model)
+    metric = load_metric("label")
+    generation_metric = load_metric("label") if args.generate else None
+    history: list[dict] = []
+
+    def evaluate_at(lm, step: int) -> None:
+        scores = evaluate_model(lm, tokenizer, eval_rows, metric, generation_metric, args.max_new_tokens)
+        history.append({"step": step, **scores})
+
+    common = {
+        "output_dir": str(out / "checkpoints"),
+        "max_steps": args.max_steps,
+        "per_device_train_batch_size": args.batch_size,
+        "learning_rate": args.learning_rate,
+        "max_length": args.max_length,
+        "logging_steps": 1,
+        "save_strategy": "no",
+        "report_to": "none",
+        "seed": args.seed,
+        "use_cpu": device == "cpu",
+        "activation_checkpointing": False,  # small models: recomputing activations costs more than it saves
+        "disable_tqdm": True,
+    }
+    lora = peft.LoraConfig(r=args.lora_r, lora_alpha=2 * args.lora_r, lora_dropout=0.05, task_type="CAUSAL_LM")
+    shared = {
+        "model": model,
+        "processing_class": tokenizer,
+        "peft_config": lora,
+        "callbacks": [_evaluation_callback(evaluate_at, args.eval_steps)],
+    }
+    if args.method == "dpo":
+        pairs = datasets.Dataset.from_list(preference_pairs(train_rows))
+        trainer = trl.DPOTrainer(args=trl.DPOConfig(**common), train_dataset=pairs, **shared)
+    else:
+        examples = datasets.Dataset.from_list(
+            [{"prompt": row["messages"][:1], "completion": row["messages"][1:]} for row in train_rows]
+        )
+        trainer = _semantic_trainer_class()(
+            args=trl.SFTConfig(**common),
+            train_dataset=examples,
+            semantic_groups=program_groups(train_rows, args.seed),
+            semantic_weight=args.semantic_loss_weight,
+            semantic_families=args.semantic_families,
+            **shared,
+        )
+    start = time.perf_counter()
+    trainer.train()
+    seconds = time.perf_counter() - start
+    trainer.model.save_pretrained(out / "adapter")
+    tokenizer.save_pretrained(out / "adapter")
+    logs = [entry for entry in trainer.state.log_history if "loss" in entry]
+    metrics = {
+        "before": history[0],
+        "after": history[-1],
+        "history": history,
+        "train": {
+            "step": [entry["step"] for entry in logs],
+            "loss": [entry.get("lm_loss", entry["loss"]) for entry in logs],  # DPO: its preference loss
+            "semantic_loss": [entry["semantic_loss"] for entry in logs if "semantic_loss" in entry],
+            "total_loss": [entry["loss"] for entry in logs],
+        },
+        "config": {
+            **{key: list(value) if isinstance(value, tuple) else value for key, value in vars(args).items()},
+            "device": str(trainer.args.device),
+            "n_train_rows": len(train_rows),
+            "n_eval_rows": len(eval_rows),
+            "train_seconds": seconds,  # trainer.train(), the evaluations in its callbacks included
+            "process_cpu_seconds": time.process_time(),  # all threads, loading included: the CPU may be shared
+            "versions": {m.__name__: m.__version__ for m in (torch, transformers, trl, peft)},
+        },
+    }
+    (out / "metrics.json").write_text(json.dumps(metrics, indent=1), encoding="utf-8")
+    plot(metrics, out / "training.png")
+    return metrics
+
+
+def plot(metrics: dict, path: Path) -> None:
+    """Losses per step (left); held-out strict and forced-choice accuracy per framing, rho of the letters (right)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, (losses, scores) = plt.subplots(1, 2, figsize=(10, 4))
+    train = metrics["train"]
+    losses.plot(train["step"], train["loss"], label="LM loss")
+    if train["semantic_loss"]:
+        losses.plot(train["step"], train["semantic_loss"], label="semantic loss")
+    losses.set(xlabel="step", title="training")
+    losses.legend()
+    steps = [entry["step"] for entry in metrics["history"]]
+    for framing in metrics["history"][0]["framings"]:
+        values = [entry["framings"][framing]["label"]["strict_accuracy"] for entry in metrics["history"]]
+        scores.plot(steps, values, marker="o", label=f"accuracy ({framing})")
+        forced = [entry["framings"][framing]["forced_choice"]["accuracy"] for entry in metrics["history"]]
+        scores.plot(steps, forced, marker="^", linestyle="--", label=f"forced choice ({framing})")
+    scores.plot(steps, [entry["letters"]["all"]["rho"] for entry in metrics["history"]], marker="s", label="rho")
+    scores.set(xlabel="step", title=f"held-out {metrics['config']['eval_config']}")
+    scores.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def parser() -> argparse.ArgumentParser:
+    from naf_bench.verbalize.framing import FRAMINGS
+
+    framings = ("abstract", *FRAMINGS)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--model", required=True, help="Hub name, local folder, .gguf file, or smollm2")
+    p.add_argument("--max-steps", type=int, required=True)
+    p.add_argument("--out", required=True, help="writes metrics.json, adapter/ and training.png here")
+    p.add_argument("--train-config", default="sft")
+    p.add_argument("--train-framings", nargs="+", choices=framings, default=list(framings))
+    p.add_argument("--eval-config", default="wfs44")
+    p.add_argument("--eval-split", help="default: the config's last split")
+    p.add_argument("--eval-framing", nargs="+", choices=framings, default=["abstract"])
+    p.add_argument("--eval-limit", type=int, help="evaluate on the first K held-out programs only")
+    p.add_argument("--eval-steps", type=int, default=0, help="also evaluate every N steps (0: before and after)")
+    p.add_argument("--generate", action="store_true", help="also score greedy generations")
+    p.add_argument("--max-new-tokens", type=int, default=512)
+    p.add_argument("--method", choices=("sft", "dpo"), default="sft", help="dpo: TRL's DPOTrainer on preference_pairs")
+    p.add_argument("--semantic-loss-weight", type=float, default=0.0, help="sft only")
+    p.add_argument("--semantic-families", nargs="+", choices=FAMILIES, default=list(SEMANTIC_FAMILIES))
+    p.add_argument("--seed", type=int, nargs="+", default=[0], help="several: one run each in DIR/seed-S/")
+    p.add_argument("--device", default="auto", help="auto (cuda, else mps, else cpu), cpu, cuda, mps")
+    p.add_argument("--learning-rate", type=float, default=2e-4)
+    p.add_argument("--batch-size", type=int, default=1)
+    p.add_argument("--max-length", type=int, default=2048, help="tokens per training sequence")
+    p.add_argument("--lora-r", type=int, default=16)
+    return p
+
+
+def seed_summary(runs: dict[int, dict]) -> dict:
+    """Held-out strict accuracy and letter rho before and after, per framing, for each seed and their mean."""
+    summary: dict = {"seeds": list(runs), "framings": {}}
+    first = next(iter(runs.values()))
+    for framing in first["after"]["framings"]:
+        cell = {}
+        for moment in ("before", "after"):
+            values = [run[moment]["framings"][framing]["label"]["strict_accuracy"] for run in runs.values()]
+            rhos = [run[moment]["framings"][framing]["letters"]["all"]["rho"] for run in runs.values()]
+            cell[moment] = {"strict_accuracy": values, "mean_strict_accuracy": sum(values) / len(values)}
+            cell[moment].update(rho=rhos, mean_rho=sum(rhos) / len(rhos))
+        summary["framings"][framing] = cell
+    return summary
+
+
+def main(argv: Sequence[str] | None = None) -> dict:
+    """One run per seed; with several seeds, each in DIR/seed-S/ and their summary in DIR/summary.json."""
+    args = parser().parse_args(argv)
+    if args.max_steps < 1:
+        raise ConfigError(f"--max-steps must be >= 1, got {args.max_steps}")
+    if args.semantic_loss_weight < 0:
+        raise ConfigError(f"--semantic-loss-weight must be >= 0, got {args.semantic_loss_weight}")
+    if args.method == "dpo" and args.semantic_loss_weight > 0:
+        raise ConfigError("the semantic loss is added to the SFT loss; --method dpo takes no --semantic-loss-weight")
+    if len(args.seed) == 1:
+        return train(argparse.Namespace(**{**vars(args), "seed": args.seed[0]}))
+    runs = {
+        seed: train(argparse.Namespace(**{**vars(args), "seed": seed, "out": str(Path(args.out) / f"seed-{seed}")}))
+        for seed in args.seed
+    }
+    summary = seed_summary(runs)
+    (Path(args.out) / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return summary

@@ -1,0 +1,191 @@
+"""LoRA fine-tuning with TRL on a tiny random model built here: the script end to end, the semantic loss and
+its gradient, and the evaluate module fed batch by batch as the training loop feeds it."""
+
+import json
+import math
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("trl")
+peft = pytest.importorskip("peft")
+
+import naf_bench.scoring  # noqa: E402
+from naf_bench import training  # noqa: E402
+from naf_bench.errors import ConfigError  # noqa: E402
+from naf_bench.scoring.consistency import compute_consistency  # noqa: E402
+from naf_bench.scoring.constraints import constraint_formulas, row_events  # noqa: E402
+from naf_bench.scoring.lm import first_token_ids  # noqa: E402
+
+SCRIPT = Path(__file__).parent.parent / "scripts" / "train_sft.py"
+CHAT_TEMPLATE = (
+    "{% for m in messages %}{{ m['role'] }} : {{ m['content'] }} [EOS] {% endfor %}"
+    "{% if add_generation_prompt %}assistant : {% endif %}"
+)
+
+
+@pytest.fixture(scope="module")
+def tiny_chat_lm(tmp_path_factory):
+    """The tiny random GPT-2 of conftest with a chat template, saved as a model folder."""
+    from conftest import build_tiny_lm
+
+    model, tokenizer = build_tiny_lm()
+    tokenizer.chat_template = CHAT_TEMPLATE
+    folder = tmp_path_factory.mktemp("tiny_chat_lm")
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def program_rows():
+    """The four named-condition rows of one sft training program, abstract framing."""
+    groups = training.program_groups(training.training_rows(["abstract"]), seed=0)
+    return groups[0]
+
+
+def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    argv = ["--model", str(tiny_chat_lm), "--max-steps", "2", "--out", str(out), "--semantic-loss-weight", "0.5"]
+    argv += ["--train-framings", "escalation", "--eval-framing", "escalation", "abstract", "--eval-limit", "3"]
+    argv += ["--eval-steps", "1", "--device", "cpu", "--seed", "1", "--generate", "--max-new-tokens", "3"]
+    monkeypatch.setattr(sys, "argv", [str(SCRIPT), *argv])
+    runpy.run_path(str(SCRIPT), run_name="__main__")
+
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert [entry["step"] for entry in metrics["history"]] == [0, 1, 2]
+    assert metrics["before"] == metrics["history"][0] and metrics["after"] == metrics["history"][-1]
+    for entry in (metrics["before"], metrics["after"]):
+        assert set(entry["framings"]) == {"escalation", "abstract"}
+        for scores in entry["framings"].values():
+            label = scores["label"]
+            assert label["n_scored"] == 3  # three wfs44 programs, one wfs row each
+            assert set(label["per_condition"]) == {"wfs"} and "constant_A" in label["per_condition"]["wfs"]["baselines"]
+            assert 0.0 <= label["coverage"] <= 1.0 and -1.0 <= scores["letters"]["all"]["rho"] <= 1.0
+            assert scores["generate"]["n_scored"] == 3  # greedy generations, read by the strict extractor
+        assert entry["letters"]["invariance"]["n"] == 3  # the same wfs question across the two framings
+    train = metrics["train"]
+    assert len(train["loss"]) == len(train["semantic_loss"]) == 2
+    assert all(math.isfinite(x) for x in train["loss"] + train["semantic_loss"])
+    assert all(x > 0 for x in train["semantic_loss"])
+    for lm, semantic, total in zip(train["loss"], train["semantic_loss"], train["total_loss"], strict=True):
+        assert total == pytest.approx(lm + 0.5 * semantic, rel=1e-5)
+    assert metrics["config"]["device"] == "cpu" and metrics["config"]["train_framings"] == ["escalation"]
+    assert (out / "adapter" / "adapter_model.safetensors").is_file() and (out / "training.png").stat().st_size > 0
+    adapter = peft.PeftModel.from_pretrained(training.load_model(str(tiny_chat_lm))[0], out / "adapter")
+    trained = [p for name, p in adapter.named_parameters() if "lora_B" in name]
+    assert trained and any(p.abs().sum() > 0 for p in trained)  # lora_B starts at zero: two steps moved it
+
+
+def test_framing_transfer_protocol_repeats_over_seeds(tiny_chat_lm, tmp_path):
+    """Table 7's protocol: train on one framing, evaluate on it and on an unseen one, once per seed."""
+    out = tmp_path / "transfer"
+    argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(out), "--train-framings", "audit"]
+    summary = training.main([*argv, "--eval-framing", "audit", "abstract", "--eval-limit", "2", "--seed", "3", "4"])
+    assert summary["seeds"] == [3, 4] and set(summary["framings"]) == {"audit", "abstract"}
+    for position, seed in enumerate((3, 4)):
+        metrics = json.loads((out / f"seed-{seed}" / "metrics.json").read_text())
+        assert metrics["config"]["seed"] == seed and metrics["config"]["train_framings"] == ["audit"]
+        for framing, cell in summary["framings"].items():
+            after = metrics["after"]["framings"][framing]
+            assert cell["after"]["strict_accuracy"][position] == after["label"]["strict_accuracy"]
+            assert cell["after"]["rho"][position] == after["letters"]["all"]["rho"]
+
+
+def test_dpo_on_certified_versus_wrong_reading_traces(tiny_chat_lm, tmp_path):
+    groups = training.program_groups(training.training_rows(["sensor"]), seed=0)
+    uniform = next(group for group in groups if len({row["gold"] for row in group}) == 1)
+    with pytest.raises(ConfigError, match="no preference pair"):
+        training.preference_pairs(uniform)  # every reading gives the same answer: nothing to prefer
+    divergent = next(group for group in groups if len({row["gold"] for row in group}) > 1)
+    pairs = training.preference_pairs(divergent)
+    golds = [row["gold"] for row in divergent]
+    assert len(pairs) == sum(a != b for a in golds for b in golds)
+    for pair in pairs:
+        chosen, rejected = (pair[key][0]["content"].rsplit("ANSWER: ", 1)[1] for key in ("chosen", "rejected"))
+        assert chosen != rejected
+        assert pair["prompt"][0]["role"] == "user" and pair["chosen"][0]["role"] == "assistant"
+    out = tmp_path / "dpo"
+    argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(out), "--method", "dpo"]
+    metrics = training.main([*argv, "--train-framings", "sensor", "--eval-limit", "2"])
+    assert metrics["train"]["loss"][0] == pytest.approx(math.log(2), abs=1e-4)  # policy = reference at step 1
+    assert metrics["train"]["semantic_loss"] == [] and (out / "adapter" / "adapter_config.json").is_file()
+    with pytest.raises(ConfigError, match="no --semantic-loss-weight"):
+        training.main([*argv, "--semantic-loss-weight", "1"])
+
+
+def test_semantic_loss_is_the_wmc_of_the_constraints_and_reaches_the_adapter(tiny_chat_lm, program_rows):
+    model, tokenizer = training.load_model(str(tiny_chat_lm))
+    model = peft.get_peft_model(model, peft.LoraConfig(r=4, task_type="CAUSAL_LM"))
+    with torch.no_grad():  # lora_B starts at zero, which would hide lora_A's gradient
+        for name, parameter in model.named_parameters():
+            if "lora_B" in name:
+                parameter.normal_(std=0.1)
+    assert sorted(row["condition"] for row in program_rows) == ["closed_world", "cred", "skept", "wfs"]
+    loss = training.group_semantic_loss(model, tokenizer, program_rows)
+    loss.backward()
+
+    letters = training.answer_log_probs(model, tokenizer, program_rows)[:, first_token_ids(tokenizer)].exp()
+    events = row_events([dict(zip("ABC", row.tolist(), strict=True)) for row in letters])
+    formulas = [f for family, f in constraint_formulas(program_rows) if family in training.SEMANTIC_FAMILIES]
+    assert len(formulas) == 8  # one letter for each of 4 prompts, 4 certified inclusions between readings
+    wmc = compute_consistency(formulas, [events] * len(formulas))["wmc"]
+    assert loss.item() == pytest.approx(-sum(math.log(w) for w in wmc), rel=1e-6)
+    assert loss.item() > 0
+    gradients = {name: p.grad for name, p in model.named_parameters() if p.requires_grad}
+    assert gradients and all("lora_" in name for name in gradients)
+    assert all(g is not None and g.abs().sum() > 0 for g in gradients.values())
+
+
+def test_evaluation_reads_the_top_token_and_feeds_the_metric_batch_by_batch(tiny_chat_lm):
+    model, tokenizer = training.load_model(str(tiny_chat_lm))
+    rows = training.evaluation_rows(["abstract"], limit=5)
+    result = training.evaluate_model(model, tokenizer, rows, naf_bench.scoring.load_metric("label"), batch_size=2)
+    with torch.no_grad():
+        log_probs = training.answer_log_probs(model, tokenizer, rows)
+    top = log_probs.argmax(dim=-1).tolist()
+    letter_ids = first_token_ids(tokenizer)
+    letters = log_probs[:, letter_ids]
+    answers = ["ABC"[letter_ids.index(t)] if t in letter_ids else None for t in top]
+    label = result["framings"]["abstract"]["label"]
+    assert label["n_scored"] == 5
+    assert label["coverage"] == sum(a is not None for a in answers) / 5
+    assert label["strict_accuracy"] == sum(a == row["gold"] for a, row in zip(answers, rows, strict=True)) / 5
+    forced = ["ABC"[i] for i in letters.argmax(dim=-1).tolist()]
+    forced_choice = result["framings"]["abstract"]["forced_choice"]
+    assert forced_choice["coverage"] == 1.0
+    assert forced_choice["accuracy"] == sum(a == row["gold"] for a, row in zip(forced, rows, strict=True)) / 5
+
+
+def test_metric_add_batch_with_per_row_columns_then_compute():
+    """evaluate's add_batch takes only features; the label config also takes conditions and program ids per batch."""
+    metric = naf_bench.scoring.load_metric("label")
+    batches = [
+        (["ANSWER: B", "ANSWER: A", "ANSWER: B"], [None, "A", "B"], ["none", "cred", "skept"], ["p", "p", "p"]),
+        (["ANSWER: A", "no answer"], ["A", "B"], ["closed_world", "wfs"], ["p", "p"]),
+        (
+            ["ANSWER: C", "ANSWER: C", "B", "A"],
+            ["C", "C", "B", "A"],
+            ["closed_world", "cred", "skept", "wfs"],
+            ["q"] * 4,
+        ),
+    ]
+    for _ in range(2):  # compute() leaves the module ready for the next evaluation
+        for predictions, references, conditions, program_ids in batches:
+            metric.add_batch(
+                predictions=predictions, references=references, conditions=conditions, program_ids=program_ids
+            )
+        scores = metric.compute()
+        assert (scores["n_scored"], scores["strict_accuracy"], scores["joint"]) == (8, 7 / 8, 0.5)
+        assert scores["per_condition"]["wfs"]["coverage"] == 0.5
+    metric.add_batch(predictions=["A"], references=["A"], conditions=["wfs"])
+    with pytest.raises(ValueError, match="with every batch or with none"):
+        metric.add_batch(predictions=["A"], references=["A"])
+    with pytest.raises(ValueError, match="given to add_batch already"):
+        metric.compute(conditions=["wfs", "wfs"])
+    with pytest.raises(ValueError, match="label-config columns"):
+        naf_bench.scoring.load_metric("proof").add_batch(predictions=["x"], references=None, conditions=["wfs"])
