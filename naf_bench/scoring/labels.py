@@ -75,8 +75,7 @@ def _joint(answers: dict, golds: dict) -> float | None:
     if not programs:
         return None
     good = sum(
-        all(answers[p].get(c) is not None and answers[p][c] == golds[p][c] for c in JOINT_CONDITIONS)
-        for p in programs
+        all(answers[p].get(c) is not None and answers[p][c] == golds[p][c] for c in JOINT_CONDITIONS) for p in programs
     )
     return good / len(programs)
 
