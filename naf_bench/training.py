@@ -38,9 +38,9 @@ def load_model(model: str):
     import torch
     import transformers
 
-    from naf_bench.run import model_args
+    from naf_bench.run import model_arguments
 
-    arguments = dict(part.split("=", 1) for part in model_args(model).split(","))
+    arguments = model_arguments(model)
     extra = {"gguf_file": arguments["gguf_file"]} if "gguf_file" in arguments else {}
     tokenizer = transformers.AutoTokenizer.from_pretrained(arguments["pretrained"], **extra)
     if not tokenizer.chat_template:
