@@ -3,8 +3,10 @@
 import datasets
 import pytest
 
+from naf_bench.certify import Certificate
 from naf_bench.dataset import build_rows, features
 from naf_bench.generate.config import CONFIGS, get_config
+from naf_bench.scoring.audit import audit
 from naf_bench.scoring.steps import FLAGS, check_row
 from naf_bench.verbalize.trace import grammar, parse_trace, trace_values
 
@@ -37,3 +39,6 @@ def test_every_config_validates_and_its_gold_traces_pass_the_step_checker(name):
             assert trace.answer == row["gold"]
             assert trace_values(trace)["q"] == row["labels"]["wfs"]
             assert check_row(row["gold_trace"], row) == dict.fromkeys(FLAGS, True), row["id"]
+            if (row["framing"], row["language"]) == ("abstract", "en"):  # the audit reads the abstract wording
+                found = audit(row["gold_trace"], Certificate.from_json(row["certificate"]), row["condition"])
+                assert (found["class"], found["earned"]) == ("sound", True), (row["id"], found["reason"])

@@ -147,7 +147,8 @@ _CYCLE_WORDS = ("cycl", "loop", "circular", "mutual", "self-referen", "depends o
 _NO_MODEL = (("no", "stable", "model"), ("no", "stable", "models"), ("no", "answer", "set"), ("no", "answer", "sets"),
              ("zero", "stable", "models"), ("zero", "answer", "sets"), ("0", "stable", "models"),
              ("0", "answer", "sets"), ("not", "have", "any", "stable"), ("not", "have", "a", "stable"),
-             ("no", "model", "exists"), ("inconsistent",), ("incoherent",))  # fmt: skip
+             ("no", "model", "exists"), ("stable", "models", "0"), ("answer", "sets", "0"), ("there", "is", "none"),
+             ("inconsistent",), ("incoherent",))  # fmt: skip
 _NO_MODEL_RESTRICTED = _words("in which where containing contains that with makes making")
 _MANY_MODELS = (("two", "stable"), ("two", "answer"), ("two", "models"), ("both", "stable"), ("both", "answer"),
                 ("both", "models"), ("multiple", "stable"), ("multiple", "answer"), ("several", "stable"),
