@@ -77,7 +77,8 @@ def _leaderboard(assemble: Callable[..., Assembled], tier: str, **fields) -> Fam
     return Family(assemble.__name__, ("size",), assemble, tier=tier, attempts_per_item=200, **fields)
 
 
-# Generation order: a config's units follow this order (a bin config's follow its ``bins``).
+# Keys are what configs name (``bins=``; ``families=`` names a leaderboard entry by its ``name``). A leaderboard
+# config's units follow this order, a bin config's follow its ``bins``.
 FAMILIES: dict[str, Family] = {
     **{name: _bin(name) for name in bins.BINS},
     "cnf": _leaderboard(families.cnf, "cnf_n{size}", accept=partial(accept_search, True), quota=families.CNF_QUOTA),
