@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
-from naf_bench.generate.algorithm import CellStats, Instance, generate_cell, generate_tier
-from naf_bench.generate.bins import Cell, distance
-from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
-from naf_bench.generate.families import TIERS, Tier, tier_counts
+from naf_bench.generate.algorithm import CellStats, Instance, generate
+from naf_bench.generate.bins import distance
+from naf_bench.generate.config import CONFIGS, GenerationConfig, Unit, get_config
+from naf_bench.generate.registry import FAMILIES
 from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS, gold_letter
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import render_prompt
@@ -89,30 +89,17 @@ def features():
     )
 
 
-Unit = Cell | Tier  # a cell of the bins grid, or a leaderboard tier: generated across every split at once
-
-
-def generation_units(config: GenerationConfig) -> list[tuple[Unit, tuple[int, ...]]]:
-    """The config's units in generation order, each with its number of programs per split."""
-    if config.families:
-        per_split = [tier_counts(total) for total in config.programs_per_split]
-        return [(tier, tuple(c[tier.name] for c in per_split)) for tier in TIERS if tier.family in config.families]
-    return [(cell, (count,) * len(config.splits)) for cell, count in config.cells()]
-
-
 def _generate(config: GenerationConfig, unit: Unit, count: int, split: str, seen: set[str]):
-    if isinstance(unit, Tier):
-        return generate_tier(config.seed, config.name, split, unit, count, seen)
     training = config.is_training(split)
-    return generate_cell(config.seed, config.name, split, unit, count, seen, config.n_orders, training=training)
+    return generate(unit.family, unit.axes, config.seed, config.name, split, count, seen, config.n_orders, training)
 
 
 def _unit_splits(job: tuple[GenerationConfig, int]) -> list[tuple[list[Instance], CellStats]]:
     """One unit across every split with its own ``seen`` (a worker's job: hashed seeds need nothing else)."""
     config, position = job
-    unit, counts = generation_units(config)[position]
+    unit = config.units()[position]
     seen: set[str] = set()
-    return [_generate(config, unit, n, split, seen) for n, split in zip(counts, config.splits, strict=True)]
+    return [_generate(config, unit, n, split, seen) for n, split in zip(unit.counts, config.splits, strict=True)]
 
 
 def generate_splits(
@@ -126,7 +113,7 @@ def generate_splits(
     so it is kept; otherwise it is generated again against the true ``seen`` (cells differ in signature or
     size, so this is rare). ``shard=(i, n)`` generates the i-th of n contiguous ranges of units only.
     """
-    units = generation_units(config)
+    units = config.units()
     positions = list(range(len(units)))
     if shard is not None:
         index, total = shard
@@ -150,13 +137,12 @@ def generate_splits(
         for position, per_split in zip(positions, results, strict=True):
             kept, unit_stats = per_split[s]
             if position in stale or any(instance.key in seen for instance in kept):
-                unit, counts = units[position]
-                kept, unit_stats = _generate(config, unit, counts[s], split, seen)
+                kept, unit_stats = _generate(config, units[position], units[position].counts[s], split, seen)
                 stale.add(position)
             else:
                 seen.update(instance.key for instance in kept)
             splits[split].extend(kept)
-            stats.append((split, units[position][0], unit_stats))
+            stats.append((split, units[position], unit_stats))
     return splits, stats
 
 
@@ -167,21 +153,20 @@ def row_indices(
     units before it, whose sizes are fixed."""
     counters: dict[str, int] = {}
     if shard is not None:
-        units = generation_units(config)
-        for unit, counts in units[: shard[0] * len(units) // shard[1]]:
-            group = unit.name if isinstance(unit, Tier) else unit.bin
-            counters[group] = counters.get(group, 0) + counts[config.splits.index(split)]
+        units = config.units()
+        for unit in units[: shard[0] * len(units) // shard[1]]:
+            group = FAMILIES[unit.family].group(unit.axes)
+            counters[group] = counters.get(group, 0) + unit.counts[config.splits.index(split)]
     indices = []
     for instance in instances:
-        group = instance.tier or instance.family
-        indices.append(counters.get(group, 0))
-        counters[group] = indices[-1] + 1
+        indices.append(counters.get(instance.group, 0))
+        counters[instance.group] = indices[-1] + 1
     return indices
 
 
 def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> Iterator[dict]:
     """The rows of one program: every condition, and every certified rule order for named conditions."""
-    program_id = f"{config.prefix}-{instance.tier or instance.family}-i{index}"
+    program_id = f"{config.prefix}-{instance.group}-i{index}"
     variants = [(order_id, framing) for order_id in range(config.n_orders) for framing in config.framings]
     for condition in config.conditions:
         for order_id, framing in variants if condition != "none" else variants[:1]:
@@ -204,9 +189,11 @@ def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> I
                 "distance": distance(certificate.labels),
                 "program": render_asp(program),
                 "query": instance.query,
-                "depth": instance.cell.depth,
-                "width": instance.cell.width,
-                "cycle_len": instance.cell.cycle_len if instance.family != "control" else 0,
+                "depth": instance.axes["depth"],
+                "width": instance.axes["width"],
+                "cycle_len": instance.axes.get("cycle_len", instance.axes.get("size"))
+                if instance.family != "control"
+                else 0,
                 "framing": framing,
                 "language": config.language,
                 "order_id": order_id,

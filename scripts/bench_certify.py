@@ -3,7 +3,7 @@ and end to end.
 
     python scripts/bench_certify.py [--programs 120] [--repeats 3] [--reference-sample 8]
 
-Programs are the main config's candidates (``assemble`` on its cells, attempts 0, 1, ...: the programs
+Programs are the main config's candidates (each bin's ``assemble`` on its units, attempts 0, 1, ...: the programs
 generation keeps and the ones it rejects look alike). Rates are best-of-``--repeats``, in wall time and in
 this process's CPU time (the tabling worker runs beside it); on a shared machine compare the ratios
 printed by one run, not absolute rates across runs.
@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from naf_bench import Program, certify, render_prolog
-from naf_bench.generate.bins import assemble
 from naf_bench.generate.config import CONFIGS
+from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_rng
 from naf_bench.solvers.sldnf import _LABELS, PrologResult, sldnf_goal, solve_sldnf
 from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
@@ -35,12 +35,13 @@ from naf_bench.syntax.render import render_asp
 
 
 def main_programs(count: int) -> list[Program]:
-    cells = [cell for cell, _ in CONFIGS["main"].cells()]
+    units = CONFIGS["main"].units()
     programs = []
     for i in range(count):
-        cell = cells[i % len(cells)]
-        rng = item_rng(0, "main", "test", cell.bin, cell.depth, cell.width, cell.cycle_len, i // len(cells))
-        programs.append(assemble(cell, rng))
+        unit = units[i % len(units)]
+        family = FAMILIES[unit.family]
+        rng = item_rng(0, "main", "test", *family.coordinates(unit.axes), i // len(units))
+        programs.append(family.assemble(rng, **unit.axes)[0])
     return programs
 
 

@@ -36,7 +36,7 @@ def main() -> None:
     overrides = _overrides(args.set)
     config = get_config(args.config, **overrides)
     certify("a :- not b.", "a")  # start the engines outside the timing
-    print(f"{args.config}: {len(config.cells()) if not config.families else 'tiers'} units x {len(config.splits)} "
+    print(f"{args.config}: {len(config.units())} units x {len(config.splits)} "
           f"splits; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before")  # fmt: skip
     first = None
     for num_proc in args.num_proc:
@@ -67,7 +67,7 @@ def main() -> None:
     _, stats = generate_splits(config)
     groups: dict[str, list] = {}
     for _, unit, unit_stats in stats:
-        groups.setdefault(getattr(unit, "bin", None) or unit.family, []).append(unit_stats)
+        groups.setdefault(unit.family, []).append(unit_stats)
     for group, cells in groups.items():
         attempts = sum(c.attempts for c in cells)
         rejected = sum(c.wrong_signature + c.duplicates + c.uncertifiable + c.order_sensitive for c in cells)

@@ -7,9 +7,10 @@ import pytest
 
 from naf_bench import ConfigError, certify
 from naf_bench.dataset import build_rows, rows_json
-from naf_bench.generate.algorithm import generate_cell, is_training_key
-from naf_bench.generate.bins import BINS, Cell, assemble, distance
+from naf_bench.generate.algorithm import generate, is_training_key
+from naf_bench.generate.bins import BINS, assemble, distance
 from naf_bench.generate.config import CONFIGS, get_config
+from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_seed
 from naf_bench.readings import gold_letter
 from naf_bench.syntax import canonical_key, parse_program
@@ -68,19 +69,33 @@ def test_programs_are_distinct_up_to_isomorphism(main_rows):
 @pytest.mark.parametrize("bin_name", list(BINS))
 @pytest.mark.parametrize(("depth", "width", "count"), [(1, 0, 1), (2, 2, 2), (5, 3, 2), (16, 8, 2)])
 def test_every_bin_certifies_at_every_size(bin_name, depth, width, count):
-    cell = Cell(depth, width, bin_name, 3 if bin_name == "odd" else 4)
-    instances, stats = generate_cell(0, "test", "test", cell, count, set())
+    axes = {"depth": depth, "width": width, "cycle_len": 3 if bin_name == "odd" else 4}
+    instances, stats = generate(bin_name, axes, 0, "test", "test", count, set())
     assert [i.certificate.signature for i in instances] == [BINS[bin_name]] * count
     assert stats.rejection_rate < 0.5
 
 
+SIZES = {"cnf": 8, "parity": 4, "coupled": 3, "decided": 2, "loopy": 2, "cnf_control": 8}
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_every_registered_family_generates_and_records_its_axes(name):
+    family = FAMILIES[name]
+    axes = {"size": SIZES[name]} if family.tier else {"depth": 2, "width": 2, "cycle_len": 3 if name == "odd" else 4}
+    assert set(axes) == set(family.axes)
+    (instance,), _ = generate(name, axes, 0, "test", "test", 1, set())
+    assert family.accept(instance.certificate, instance.program)
+    assert instance.family == family.name and instance.group == family.group(axes)
+    assert axes.items() <= instance.axes.items() and {"depth", "width"} <= set(instance.axes)
+
+
 def test_a_cell_too_small_for_the_count_raises():
     with pytest.raises(ConfigError, match=r"yielded \d of 10 distinct programs"):
-        generate_cell(0, "test", "test", Cell(1, 0, "control", 2), 10, set())
+        generate("control", {"depth": 1, "width": 0, "cycle_len": 2}, 0, "test", "test", 10, set())
 
 
 def test_even_cycle_lengths_and_guard_variation():
-    signatures = {certify(assemble(Cell(3, 2, "even_one_sided", 6), random.Random(s))).signature for s in range(5)}
+    signatures = {certify(assemble("even_one_sided", random.Random(s), 3, 2, 6)).signature for s in range(5)}
     assert signatures == {"TFuloop"}
 
 
@@ -220,7 +235,7 @@ def test_cnf_needs_search_and_controls_do_not(hard_rows):
 def test_supporting_facts_are_distinct_atoms_at_a_fixed_total():
     spreads = set()
     for seed in range(30):
-        program = assemble(Cell(5, 4, "even_both_sided", 4), random.Random(seed))
+        program = assemble("even_both_sided", random.Random(seed), 5, 4, 4)
         assert len(set(program.rules)) == len(program.rules), seed
         facts = [rule.head for rule in program.rules if not rule.body]
         assert len(facts) == len(set(facts)) == 2 * 4 + 1  # the supporting facts and the guard, each once

@@ -3,7 +3,7 @@ import random
 import pytest
 
 from naf_bench import certify, parse_program
-from naf_bench.generate.bins import BINS, Cell, assemble
+from naf_bench.generate.bins import BINS, assemble
 from naf_bench.scoring.audit import audit
 from naf_bench.scoring.traces import check_steps, compute_proof_metrics
 from naf_bench.verbalize.trace import render_gold_trace
@@ -15,7 +15,7 @@ ODD = parse_program("q :- a. a :- b. b :- not c. c :- not d. d :- not b. e.")
 @pytest.mark.parametrize("bin_name", list(BINS))
 def test_gold_traces_pass_all_four_flags(bin_name):
     for seed in range(8):
-        program = assemble(Cell(5, 3, bin_name, 3 if bin_name == "odd" else 4), random.Random(seed))
+        program = assemble(bin_name, random.Random(seed), 5, 3, 3 if bin_name == "odd" else 4)
         certificate = certify(program)
         for condition in NAMED:
             flags = check_steps(render_gold_trace(program, certificate, condition), certificate, condition)

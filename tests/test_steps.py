@@ -5,7 +5,7 @@ import random
 import pytest
 
 from naf_bench import certify, parse_program
-from naf_bench.generate.bins import BINS, Cell, assemble
+from naf_bench.generate.bins import BINS, assemble
 from naf_bench.scoring.steps import check_row, check_steps
 from naf_bench.scoring.traces import compute_proof_metrics
 from naf_bench.verbalize.trace import RENDERINGS, render_gold_trace
@@ -18,7 +18,7 @@ PROGRAM = parse_program("q :- not a. a :- b. b :- a. c. q :- c, not c. q :- x. x
 @pytest.mark.parametrize("bin_name", list(BINS))
 def test_gold_traces_pass_all_four_flags_in_every_rendering(bin_name):
     for seed in range(3):
-        program = assemble(Cell(4, 2, bin_name, 3 if bin_name == "odd" else 4), random.Random(seed))
+        program = assemble(bin_name, random.Random(seed), 4, 2, 3 if bin_name == "odd" else 4)
         certificate = certify(program)
         for framing, language in RENDERINGS:
             for condition in NAMED:

@@ -3,7 +3,7 @@ import random
 import pytest
 
 from naf_bench import ConfigError, ParseError, certify, parse_program
-from naf_bench.generate.bins import BINS, Cell, assemble
+from naf_bench.generate.bins import BINS, assemble
 from naf_bench.verbalize.prompt import CONDITIONS, check_leakage, render_prompt, render_rule
 from naf_bench.verbalize.trace import derivation, parse_trace, render_gold_trace, trace_values
 
@@ -45,7 +45,7 @@ def test_leakage_check_and_bad_arguments():
 @pytest.mark.parametrize("bin_name", list(BINS))
 def test_gold_traces_parse_back_and_agree_with_the_certificate(bin_name):
     for seed in range(10):
-        program = assemble(Cell(4, 3, bin_name, 3 if bin_name == "odd" else 4), random.Random(seed))
+        program = assemble(bin_name, random.Random(seed), 4, 3, 3 if bin_name == "odd" else 4)
         certificate = certify(program)
         steps = derivation(program, "q", certificate.wfs_values)
         for condition in CONDITIONS[1:]:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from naf_bench.certify import Certificate, certify
 from naf_bench.errors import CertificationError, ConfigError
-from naf_bench.generate.bins import BINS, Cell, assemble
-from naf_bench.generate.families import CNF_QUOTA, Tier, assemble_tier
+from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_rng, item_seed
-from naf_bench.solvers.stable import search_conflicts
 from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.sample import reorder
@@ -23,12 +22,12 @@ class Instance:
     program: Program
     query: str
     certificate: Certificate
-    family: str
-    cell: Cell
+    family: str  # the rows' family column (Family.name)
+    group: str  # what row ids group by: the family, or a leaderboard family's tier (cnf_n8, ...)
+    axes: dict[str, int]  # the axes that made it: those its config set, and those assemble drew (padding)
     seed: int
     key: str  # canonical key (renaming- and order-invariant)
     orders: tuple[tuple[Program, Certificate], ...]  # order 0 is (program, certificate)
-    tier: str = ""  # leaderboard tier (cnf_n8, ...); row ids group by it instead of the family
 
 
 @dataclass
@@ -91,109 +90,51 @@ def is_training_key(key: str) -> bool:
     return hashlib.sha256(key.encode()).digest()[0] % 2 == 1
 
 
-@dataclass(frozen=True)
-class BinFamily:
-    """Programs of one divergence-bin cell whose certified signature is the bin's, on one side of the
-    training/evaluation partition, with every seeded rule order certified to the same labels."""
-
-    cell: Cell
-    training: bool
-    n_orders: int = 1
-
-    @property
-    def what(self) -> str:
-        return f"cell {self.cell}"
-
-    @property
-    def coordinates(self) -> tuple:
-        return (self.cell.bin, self.cell.depth, self.cell.width, self.cell.cycle_len)
-
-    def assemble(self, rng) -> tuple[Program, Cell]:
-        return assemble(self.cell, rng), self.cell
-
-    def on_side(self, key: str, stats: CellStats) -> bool:
-        return stats.on_side(key, self.training)
-
-    def accept(self, program: Program, certificate: Certificate) -> bool:
-        return certificate.signature == BINS[self.cell.bin]
-
-    def keep(self, certificate: Certificate) -> None:
-        """Nothing to account for: a bin's acceptance does not depend on what was kept."""
-
-    def instance(self, program: Program, certificate: Certificate, cell: Cell, seed: int, key: str, orders):
-        return Instance(program, "q", certificate, self.cell.bin, cell, seed, key, orders)
-
-
-@dataclass
-class TierFamily:
-    """Programs of one leaderboard tier: cnf needs clingo's search (under the quota on its (cred, skept)
-    signature), control must not, the other families accept every certified program."""
-
-    tier: Tier
-    quota: dict[str, int] | None = None
-    n_orders: int = 1
-
-    @property
-    def what(self) -> str:
-        return f"tier {self.tier.name}"
-
-    @property
-    def coordinates(self) -> tuple:
-        return (self.tier.name,)
-
-    def assemble(self, rng) -> tuple[Program, Cell]:
-        program, depth, width = assemble_tier(self.tier, rng)
-        return program, Cell(depth, width, self.tier.family, self.tier.size)
-
-    def on_side(self, key: str, stats: CellStats) -> bool:
-        """No partition: a family program is never a bin program (see :func:`is_training_key`)."""
-        return True
-
-    def accept(self, program: Program, certificate: Certificate) -> bool:
-        if self.tier.family not in ("cnf", "control"):
-            return True
-        needs_search = search_conflicts(program) > 0
-        if needs_search != (self.tier.family == "cnf"):
-            return False
-        return self.quota is None or self.quota.get(certificate.signature[:2], 0) > 0
-
-    def keep(self, certificate: Certificate) -> None:
-        if self.quota is not None:
-            self.quota[certificate.signature[:2]] -= 1
-
-    def instance(self, program: Program, certificate: Certificate, cell: Cell, seed: int, key: str, orders):
-        return Instance(program, "q", certificate, self.tier.family, cell, seed, key, orders, self.tier.name)
-
-
 def generate(
-    family: BinFamily | TierFamily,
+    name: str,
+    axes: Mapping[str, int],
     root_seed: int,
     config: str,
     split: str,
     count: int,
     seen: set[str],
-    max_attempts_per_item: int,
+    n_orders: int = 1,
+    training: bool = False,
 ) -> tuple[list[Instance], CellStats]:
-    """``count`` certified programs the family accepts, whose canonical keys are unseen (the one generation loop).
+    """``count`` certified programs that the family ``FAMILIES[name]`` assembles at ``axes`` and accepts, whose
+    canonical keys are unseen (the one generation loop).
 
     Attempt ``i`` is assembled from the seed hashed from (root seed, config, split, the family's coordinates,
-    ``i``). ``seen`` holds the canonical keys already used (across cells, tiers and splits) and is updated.
+    ``i``), so every attempt is a function of those alone. Which attempts are *kept* is not: ``seen`` holds the
+    canonical keys already used by earlier units and earlier splits of the config (one set, updated here), so a
+    later split skips a program an earlier split kept, and a family with a ``quota`` (cnf) stops accepting a
+    signature once the programs kept so far fill its share. Item ``j`` of a split is therefore the ``j``-th kept
+    attempt: rebuilding it replays the unit's attempts before it, with the keys of the units and splits before it.
+    Index-addressable items (item ``j`` drawing its own attempts until one is accepted, deduplicated within its
+    split only, no running quota) would change every published row, so the rows keep this order dependence;
+    :func:`naf_bench.dataset.generate_splits` replays it exactly in parallel.
+
+    A partitioned family (the bins) keeps only programs on the ``training`` side of the canonical-key partition.
     With ``n_orders`` > 1 every seeded rule order is certified too, and a program is kept only if its labels
     (SLDNF included) are the same under all of them.
     """
+    family = FAMILIES[name]
+    quota = _quota(family.quota, count) if family.quota else None
     kept: list[Instance] = []
     stats = CellStats()
     while len(kept) < count:
-        attempt = stats.next_attempt(family.what, len(kept), count, max_attempts_per_item)
-        coordinates = (root_seed, config, split, *family.coordinates, attempt)
-        program, cell = family.assemble(item_rng(*coordinates))
+        attempt = stats.next_attempt(f"{name} {dict(axes)}", len(kept), count, family.attempts_per_item)
+        coordinates = (root_seed, config, split, *family.coordinates(axes), attempt)
+        program, drawn = family.assemble(item_rng(*coordinates), **axes)
         key = canonical_key(program, "q")
-        if not family.on_side(key, stats):
+        if family.partitioned and not stats.on_side(key, training):
             continue
         certificate = stats.certified(program)
         if certificate is None:
             continue
-        if not family.accept(program, certificate):
+        if not family.accept(certificate, program) or (
+            quota is not None and quota.get(certificate.signature[:2], 0) < 1
+        ):
             stats.wrong_signature += 1
             continue
         if not stats.unseen(key, seen):
@@ -201,7 +142,7 @@ def generate(
         seed = item_seed(*coordinates)
         orders = [(program, certificate)]
         try:
-            for order_id in range(1, family.n_orders):
+            for order_id in range(1, n_orders):
                 permuted = reorder(program, order_id, seed)
                 orders.append((permuted, certify(permuted, "q")))
         except CertificationError:
@@ -210,44 +151,19 @@ def generate(
         if any(c.labels != certificate.labels for _, c in orders):
             stats.order_sensitive += 1
             continue
-        family.keep(certificate)
+        if quota is not None:
+            quota[certificate.signature[:2]] -= 1
         seen.add(key)
-        kept.append(family.instance(program, certificate, cell, seed, key, tuple(orders)))
+        made = {**axes, **drawn}
+        kept.append(
+            Instance(program, "q", certificate, family.name, family.group(axes), made, seed, key, tuple(orders))
+        )
     return kept, stats
 
 
-def generate_cell(
-    root_seed: int,
-    config: str,
-    split: str,
-    cell: Cell,
-    count: int,
-    seen: set[str],
-    n_orders: int = 1,
-    max_attempts_per_item: int = 50,
-    training: bool = False,
-) -> tuple[list[Instance], CellStats]:
-    """``count`` programs of a divergence-bin ``cell`` (see :class:`BinFamily` and :func:`generate`)."""
-    return generate(BinFamily(cell, training, n_orders), root_seed, config, split, count, seen, max_attempts_per_item)
-
-
-def generate_tier(
-    root_seed: int,
-    config: str,
-    split: str,
-    tier: Tier,
-    count: int,
-    seen: set[str],
-    max_attempts_per_item: int = 200,
-) -> tuple[list[Instance], CellStats]:
-    """``count`` programs of a leaderboard tier (see :class:`TierFamily` and :func:`generate`)."""
-    family = TierFamily(tier, _quota(count) if tier.family == "cnf" else None)
-    return generate(family, root_seed, config, split, count, seen, max_attempts_per_item)
-
-
-def _quota(count: int) -> dict[str, int]:
-    """cnf programs per (cred, skept) signature, by largest remainder."""
-    exact = {signature: share * count for signature, share in CNF_QUOTA.items()}
+def _quota(shares: Mapping[str, float], count: int) -> dict[str, int]:
+    """Programs per (cred, skept) signature among ``count``, by largest remainder."""
+    exact = {signature: share * count for signature, share in shares.items()}
     quota = {signature: int(value) for signature, value in exact.items()}
     for signature in sorted(exact, key=lambda s: exact[s] - quota[s], reverse=True)[: count - sum(quota.values())]:
         quota[signature] += 1

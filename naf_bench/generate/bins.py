@@ -32,7 +32,6 @@ skeptical, WFS) whose gold answer differs from the closed-world (SLDNF) answer: 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from itertools import pairwise
 
 from naf_bench.readings import BASELINE, CONDITION_OF, NAMED_CONDITIONS, gold_letter
@@ -48,14 +47,6 @@ BINS = {
 }
 SEED_BINS = ("control", "even_one_sided", "odd", "even_both_sided")  # seed 000's four divergence bins
 _LETTERS = "abcdefghijklmnoprstuvwxyz"  # no q: the query is q
-
-
-@dataclass(frozen=True)
-class Cell:
-    depth: int
-    width: int
-    bin: str
-    cycle_len: int
 
 
 def distance(labels: dict[str, str]) -> int:
@@ -81,9 +72,10 @@ def _supporting_facts(rng: random.Random, width: int) -> list[int]:
     return counts
 
 
-def assemble(cell: Cell, rng: random.Random) -> Program:
-    """One candidate program of the cell; its signature is certified (and filtered) by the caller."""
-    d, w, k = cell.depth, cell.width, cell.cycle_len
+def assemble(bin_name: str, rng: random.Random, depth: int, width: int, cycle_len: int) -> Program:
+    """One candidate program of the bin's cell G(depth, width, cycle length); its signature is certified (and
+    filtered) by the caller."""
+    d, w, k = depth, width, cycle_len
     n_aggregators = rng.randint(1, max(1, w - 1)) if w >= 2 else 0
     support = _supporting_facts(rng, w)
     names = iter(_names(rng, d + w + sum(support) + n_aggregators + k + 2))
@@ -125,21 +117,21 @@ def assemble(cell: Cell, rng: random.Random) -> Program:
         Rule(atom, (Literal(ring[(i + 1) % k], positive=False), *((Literal(guard),) if guarded else ())))
         for i, atom in enumerate(ring)
     ]
-    if cell.bin in ("control", "control_false"):
+    if bin_name in ("control", "control_false"):
         # control_false reads the guard's negation: the query is false under every reading
-        rules.append(Rule(chain[-1], (*bottom_extra, Literal(guard, bottom_positive == (cell.bin == "control")))))
+        rules.append(Rule(chain[-1], (*bottom_extra, Literal(guard, bottom_positive == (bin_name == "control")))))
         if rng.random() < 0.5:  # an even cycle the query does not read (as in the reference's controls)
             rules.extend(cycle)
     else:
         rules.append(Rule(chain[-1], (*bottom_extra, Literal(bridge, bottom_positive))))
         rules.extend(cycle)
-        if cell.bin == "even_conjunctive":  # an atom of each side at once: true in no stable model
+        if bin_name == "even_conjunctive":  # an atom of each side at once: true in no stable model
             rules.append(Rule(bridge, (Literal(ring[0]), Literal(ring[rng.randrange(1, k, 2)]))))
-        elif cell.bin == "even_one_sided" and k >= 4 and rng.random() < 0.5:
+        elif bin_name == "even_one_sided" and k >= 4 and rng.random() < 0.5:
             rules.append(Rule(bridge, (Literal(ring[0]), Literal(ring[2]))))  # conjunctive: one side twice
         else:
             rules.append(Rule(bridge, (Literal(ring[0]),)))
-        if cell.bin == "even_both_sided":
+        if bin_name == "even_both_sided":
             rules.append(Rule(bridge, (Literal(ring[1]),)))  # disjunctive: either side
     rng.shuffle(rules)
     return Program(tuple(rules))

@@ -5,16 +5,49 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from naf_bench.errors import ConfigError
-from naf_bench.generate.bins import BINS, SEED_BINS, Cell
-from naf_bench.generate.families import FAMILIES
+from naf_bench.generate.bins import BINS, SEED_BINS
+from naf_bench.generate.registry import FAMILIES
 from naf_bench.readings import CONDITIONS, NAMED_CONDITIONS
 from naf_bench.verbalize.framing import FRAMINGS
 from naf_bench.verbalize.templates import LANGUAGES
 
+# The leaderboard families' sizes (variables, cycles or depth), one tier each, and the programs per tier in a
+# 77-program split (the reference's scored hard set) and in the 192-program train split.
+TIER_SIZES = {
+    "cnf": (8,),
+    "decided": (1, 2, 3, 4, 5, 6),
+    "loopy": (1, 2, 3, 4),
+    "parity": (4, 6, 8),
+    "coupled": (3, 5),
+    "control": (8, 14, 22),
+}
+TIER_COUNTS = {
+    77: {"cnf": 11, "parity": 2, "coupled": 2, "decided": 5, "loopy": 5, "control": 2},
+    192: {"cnf": 27, "parity": 5, "coupled": 5, "decided": 12.5, "loopy": 12.5, "control": 5},
+}
+
+
+def tier_count(family: str, tier: int, total: int) -> int:
+    """Programs of the family's ``tier``-th size in a split of ``total`` programs: the family's programs spread
+    evenly over its tiers, the first tiers taking the remainder."""
+    sizes = len(TIER_SIZES[family])
+    share, extra = divmod(round(TIER_COUNTS[total][family] * sizes), sizes)
+    return share + (tier < extra)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One family at one point of its axes, with its number of programs per split: what the generation loop runs."""
+
+    family: str  # a FAMILIES key
+    axes: dict[str, int]
+    counts: tuple[int, ...]
+
 
 @dataclass(frozen=True)
 class GenerationConfig:
-    """What one dataset config contains; ``cells`` spans depths × widths × bins."""
+    """What one dataset config contains. The fields are what users override (``--set``); :meth:`units` turns them
+    into (family, axes, programs per split), which is all that generation reads."""
 
     name: str
     description: str
@@ -32,7 +65,7 @@ class GenerationConfig:
     framings: tuple[str, ...] = ("abstract",)
     n_orders: int = 1  # >1: each named condition also rendered under seeded rule orders (order set)
     splits: tuple[str, ...] = ("test",)
-    families: tuple[str, ...] = ()  # leaderboard families instead of bins (the hard config)
+    families: tuple[str, ...] = ()  # leaderboard families (TIER_SIZES) instead of bins (the hard config)
     programs_per_split: tuple[int, ...] = ()  # with families: 77 or 192 programs per split
     training: bool = False  # every split is training data (else only a split named "train")
     traced: bool = False  # prompts number the rules and ask for a trace in the gold-trace grammar
@@ -65,10 +98,10 @@ class GenerationConfig:
             problems.append(f"unknown language {self.language!r}; expected {sorted(LANGUAGES)}")
         if unknown := [f for f in self.framings if f != "abstract" and (f not in FRAMINGS or self.language != "en")]:
             problems.append(f"unknown framings {unknown} for language {self.language!r}")
-        if unknown := [f for f in self.families if f not in FAMILIES]:
-            problems.append(f"unknown families {unknown}; expected {list(FAMILIES)}")
+        if unknown := [f for f in self.families if f not in TIER_SIZES]:
+            problems.append(f"unknown families {unknown}; expected {list(TIER_SIZES)}")
         if self.families and (
-            len(self.programs_per_split) != len(self.splits) or set(self.programs_per_split) - {77, 192}
+            len(self.programs_per_split) != len(self.splits) or set(self.programs_per_split) - set(TIER_COUNTS)
         ):
             problems.append(
                 f"programs_per_split needs 77 or 192 per split {self.splits}, got {self.programs_per_split}"
@@ -81,18 +114,32 @@ class GenerationConfig:
             raise ConfigError(f"config {self.name!r}: " + "; ".join(problems))
         return self
 
-    def cells(self) -> list[tuple[Cell, int]]:
-        """Every (cell, number of programs) of the config: depths x widths x bins x cycle lengths."""
-        cells = []
+    def units(self) -> list[Unit]:
+        """The config as (family, axes, programs per split), in generation order: the leaderboard families' tiers,
+        or else each bin's grid of depths x widths x cycle lengths (the odd bin's one odd length)."""
+        if self.families:
+            return [
+                Unit(
+                    key,
+                    {"size": size},
+                    tuple(tier_count(family.name, tier, total) for total in self.programs_per_split),
+                )
+                for key, family in FAMILIES.items()
+                if family.tier and family.name in self.families
+                for tier, size in enumerate(TIER_SIZES[family.name])
+            ]
+        units = []
         for position, bin_name in enumerate(self.bins):
             lengths = (self.odd_cycle_len,) if bin_name == "odd" else self.even_cycle_lens
-            grid = [Cell(d, w, bin_name, k) for d in self.depths for w in self.widths for k in lengths]
+            grid = [{"depth": d, "width": w, "cycle_len": k} for d in self.depths for w in self.widths for k in lengths]
+            counts = [self.programs_per_cell] * len(grid)
             if self.programs_per_bin:
                 share, extra = divmod(self.programs_per_bin[position], len(grid))
-                cells.extend((cell, share + (i < extra)) for i, cell in enumerate(grid) if share + (i < extra))
-            else:
-                cells.extend((cell, self.programs_per_cell) for cell in grid)
-        return cells
+                counts = [share + (i < extra) for i in range(len(grid))]
+            units.extend(
+                Unit(bin_name, axes, (n,) * len(self.splits)) for axes, n in zip(grid, counts, strict=True) if n
+            )
+        return units
 
     def override(self, **overrides) -> GenerationConfig:
         names = {f.name for f in fields(self)}
@@ -120,7 +167,7 @@ CONFIGS: dict[str, GenerationConfig] = {
             "The leaderboard set: six solver-certified families (cnf, decided, loopy, parity, coupled, control) with "
             "a signature quota on cnf; train 192 / validation 77 / test 77 programs x 5 conditions, seed-disjoint.",
             prefix="nb-hard",
-            families=FAMILIES,
+            families=tuple(TIER_SIZES),
             splits=("train", "validation", "test"),
             programs_per_split=(192, 77, 77),
         ),

@@ -1,4 +1,5 @@
-"""The six leaderboard families of seed 000's appendix ("Instance construction"), as tiers.
+"""The six leaderboard families of seed 000's appendix ("Instance construction"): one assemble function each,
+registered in :data:`naf_bench.generate.registry.FAMILIES` with one tier per size.
 
 Each family contributes a different mix of certified (credulous, skeptical) signatures, so the gold
 cannot be guessed from the condition, and ``cnf`` poses a genuine search problem:
@@ -21,54 +22,13 @@ Every core is read from ``q`` through gold-neutral padding: a width block of fac
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from itertools import pairwise
 
 from naf_bench.syntax.ast import Literal, Program, Rule
 
 # Quota on (cred, skept) for cnf, as in the reference implementation.
 CNF_QUOTA = {"TT": 0.34, "FT": 0.28, "FF": 0.28, "TF": 0.10}
-
-
-@dataclass(frozen=True)
-class Tier:
-    family: str
-    name: str
-    size: int  # variables (cnf, control), cycles (parity, coupled) or depth (decided, loopy)
-
-
-def _tiers() -> list[Tier]:
-    tiers = [Tier("cnf", "cnf_n8", 8)]
-    tiers += [Tier("parity", f"parity_n{n}", n) for n in (4, 6, 8)]
-    tiers += [Tier("coupled", f"coupled_n{n}", n) for n in (3, 5)]
-    tiers += [Tier("decided", f"decided_d{d}", d) for d in range(1, 7)]
-    tiers += [Tier("loopy", f"loopy_d{d}", d) for d in range(1, 5)]
-    tiers += [Tier("control", f"control_n{n}", n) for n in (8, 14, 22)]
-    return tiers
-
-
-TIERS = _tiers()
-FAMILIES = ("cnf", "decided", "loopy", "parity", "coupled", "control")
-# Programs per tier in a 77-program split (the reference's scored hard set) and in the 192-program train split.
-TIER_COUNTS = {
-    77: {"cnf": 11, "parity": 2, "coupled": 2, "decided": 5, "loopy": 5, "control": 2},
-    192: {"cnf": 27, "parity": 5, "coupled": 5, "decided": 12.5, "loopy": 12.5, "control": 5},
-}
-
-
-def tier_counts(total: int) -> dict[str, int]:
-    """Programs per tier for a split of ``total`` programs (77 or 192), deterministic."""
-    if total not in TIER_COUNTS:
-        raise ValueError(f"hard splits have 77 or 192 programs, not {total}")
-    per_family = TIER_COUNTS[total]
-    counts = {}
-    for family in FAMILIES:
-        tiers = [t for t in TIERS if t.family == family]
-        wanted = per_family[family] * len(tiers) if family not in ("cnf",) else per_family[family]
-        share, extra = divmod(round(wanted), len(tiers))
-        for i, tier in enumerate(tiers):
-            counts[tier.name] = share + (i < extra)
-    return counts
+Assembled = tuple[Program, dict[str, int]]  # a candidate and the axes it drew (its padding's depth and width)
 
 
 def _choice(i: int) -> list[Rule]:
@@ -100,7 +60,7 @@ def _cnf(rng: random.Random, n: int, ratio: float) -> tuple[list[Rule], str]:
     return rules, rng.choice([f"v{rng.randrange(n)}", f"w{rng.randrange(n)}"])
 
 
-def _pad(rng: random.Random, rules: list[Rule], core: str) -> tuple[Program, int, int]:
+def _pad(rng: random.Random, rules: list[Rule], core: str) -> Assembled:
     """q reads ``core`` through a positive chain of depth 0-6 and a block of 0-4 true facts."""
     depth, width = rng.choice([0, 2, 4, 6]), rng.choice([0, 2, 3, 4])
     facts = [f"s{j}" for j in range(width)]
@@ -111,41 +71,52 @@ def _pad(rng: random.Random, rules: list[Rule], core: str) -> tuple[Program, int
     rules.append(Rule("q", (Literal(chain[0]), *(Literal(f) for f in facts))))
     rules.extend(Rule(upper, (Literal(lower),)) for upper, lower in pairwise(chain))
     rng.shuffle(rules)
-    return Program(tuple(rules)), depth, width
+    return Program(tuple(rules)), {"depth": depth, "width": width}
 
 
-def assemble_tier(tier: Tier, rng: random.Random) -> tuple[Program, int, int]:
-    """A candidate program of ``tier``; returns (program, padding depth, padding width)."""
-    n = tier.size
-    if tier.family in ("cnf", "control"):
-        rules, core = _cnf(rng, n, 4.26 if tier.family == "cnf" else 1.8)
-        if tier.family == "control":  # gold-neutral filler up to the length of the search tiers
-            filler = {8: 9, 14: 16, 22: 25}[n]
-            rules += [Rule(f"f{j}") for j in range(filler)] + [
-                Rule(f"g{j}", (Literal(f"f{j}"),)) for j in range(filler)
-            ]
-    elif tier.family == "decided":
-        rules = [Rule("a0")] + [Rule(f"a{i}", (Literal(f"a{i - 1}", False),)) for i in range(1, n + 1)]
-        core = f"a{n}"
-    elif tier.family == "loopy":
-        rules = [Rule(f"p{i}", (Literal(f"p{i + 1}"),)) for i in range(n)] + [Rule(f"p{n}", (Literal(f"p{n}"),))]
-        core = "p0"
-        if rng.random() < 0.5:
-            rules.append(Rule("np0", (Literal("p0", False),)))
-            core = "np0"
-    elif tier.family == "parity":
-        rules = [rule for i in range(n) for rule in _choice(i)] + [Rule("e0")]
-        for i in range(n):
-            rules.append(Rule(f"e{i + 1}", (Literal(f"e{i}"), Literal(f"w{i}"))))
-            rules.append(Rule(f"e{i + 1}", (Literal(f"v{i}"), Literal(f"e{i}", False))))
-        core = f"e{n}"
-    elif tier.family == "coupled":
-        rules = [rule for i in range(n) for rule in _choice(i)]
-        ring = rng.random() < 0.5
-        for i in range(n if ring else n - 1):
-            j = (i + 1) % n
-            rules += [_constraint([f"v{i}", f"v{j}"]), _constraint([f"w{i}", f"w{j}"])]
-        core = f"v{rng.randrange(n)}"
-    else:
-        raise ValueError(f"unknown family {tier.family!r}")
+def cnf(rng: random.Random, size: int) -> Assembled:
+    """3-SAT over ``size`` variables near the phase transition (m/n ~ 4.26)."""
+    return _pad(rng, *_cnf(rng, size, 4.26))
+
+
+def control(rng: random.Random, size: int) -> Assembled:
+    """3-SAT over ``size`` variables at ratio 1.8, with gold-neutral filler up to the length of the search tiers."""
+    rules, core = _cnf(rng, size, 1.8)
+    filler = {8: 9, 14: 16, 22: 25}[size]
+    rules += [Rule(f"f{j}") for j in range(filler)] + [Rule(f"g{j}", (Literal(f"f{j}"),)) for j in range(filler)]
     return _pad(rng, rules, core)
+
+
+def decided(rng: random.Random, size: int) -> Assembled:
+    """An acyclic stack of ``size`` negations over a fact."""
+    rules = [Rule("a0")] + [Rule(f"a{i}", (Literal(f"a{i - 1}", False),)) for i in range(1, size + 1)]
+    return _pad(rng, rules, f"a{size}")
+
+
+def loopy(rng: random.Random, size: int) -> Assembled:
+    """A positive loop under a chain of ``size`` links, read positively or negated."""
+    rules = [Rule(f"p{i}", (Literal(f"p{i + 1}"),)) for i in range(size)] + [Rule(f"p{size}", (Literal(f"p{size}"),))]
+    core = "p0"
+    if rng.random() < 0.5:
+        rules.append(Rule("np0", (Literal("p0", False),)))
+        core = "np0"
+    return _pad(rng, rules, core)
+
+
+def parity(rng: random.Random, size: int) -> Assembled:
+    """``size`` choice cycles and a stratified parity accumulator."""
+    rules = [rule for i in range(size) for rule in _choice(i)] + [Rule("e0")]
+    for i in range(size):
+        rules.append(Rule(f"e{i + 1}", (Literal(f"e{i}"), Literal(f"w{i}"))))
+        rules.append(Rule(f"e{i + 1}", (Literal(f"v{i}"), Literal(f"e{i}", False))))
+    return _pad(rng, rules, f"e{size}")
+
+
+def coupled(rng: random.Random, size: int) -> Assembled:
+    """``size`` choice cycles on a ring or a path, adjacent atoms forced to differ."""
+    rules = [rule for i in range(size) for rule in _choice(i)]
+    ring = rng.random() < 0.5
+    for i in range(size if ring else size - 1):
+        j = (i + 1) % size
+        rules += [_constraint([f"v{i}", f"v{j}"]), _constraint([f"w{i}", f"w{j}"])]
+    return _pad(rng, rules, f"v{rng.randrange(size)}")
