@@ -80,7 +80,7 @@ def _certify(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from naf_bench.dataset import export
+    from naf_bench.hub import export
 
     out = export(
         args.out,
@@ -129,12 +129,13 @@ def _generate(args: argparse.Namespace) -> int:
     else:
         import datasets
 
-        from naf_bench.dataset import build_rows, features
         from naf_bench.generate.config import get_config
+        from naf_bench.rows import build_rows
+        from naf_bench.schema import features
 
         rows = build_rows(get_config(args.config, **overrides), args.num_proc, args.shard)
         parts = {split: datasets.Dataset.from_list(part, features=features()) for split, part in rows.items()}
-    from naf_bench.dataset import rows_json
+    from naf_bench.rows import rows_json
 
     splits = [args.split] if args.split else list(parts)
     shard = f" (shard {args.shard[0]}/{args.shard[1]})" if args.shard else ""

@@ -6,12 +6,12 @@ from collections import Counter
 import pytest
 
 from naf_bench import ConfigError, certify
-from naf_bench.dataset import build_rows, rows_json
 from naf_bench.generate.algorithm import generate_cell, is_training_key
 from naf_bench.generate.bins import BINS, Cell, assemble, distance
 from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.generate.seeds import item_seed
 from naf_bench.readings import gold_letter
+from naf_bench.rows import build_rows, rows_json
 from naf_bench.syntax import canonical_key, parse_program
 
 
