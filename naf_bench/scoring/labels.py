@@ -80,6 +80,25 @@ def _joint(answers: dict, golds: dict) -> float | None:
     return good / len(programs)
 
 
+def majority_letter(golds) -> str | None:
+    """The most frequent gold letter (the first seen among equals), None when no row has gold."""
+    counts = Counter(gold for gold in golds if gold is not None)
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def constant_hits(gold: str | None) -> dict[str, bool]:
+    """Whether each constant answer is right on one row; their means are the constant baselines."""
+    return {f"constant_{x}": gold == x for x in LETTERS}
+
+
+def constant_baselines(golds: list[str], majority: str | None) -> dict:
+    """The accuracy of each constant answer on the gold letters, and of the majority letter."""
+    hits = [constant_hits(gold) for gold in golds]
+    out = {key: (sum(hit[key] for hit in hits) / len(hits) if hits else None) for key in constant_hits(None)}
+    out["majority"] = out[f"constant_{majority}"] if majority else None
+    return out
+
+
 def compute_label_metrics(
     predictions: Sequence[str | None],
     references: Sequence[str | None],
@@ -92,27 +111,44 @@ def compute_label_metrics(
     seed: int = 0,
 ) -> dict:
     """Scores of model responses against gold letters (see the module docstring)."""
-    n = len(predictions)
+    _check(len(predictions), references, conditions, program_ids, variants, bins)
+    answers = [extract_answer(p, extractor) for p in predictions]
+    return _scores(answers, references, conditions, program_ids, variants, bins, extractor, n_bootstrap, seed)
+
+
+def score_answers(
+    answers: Sequence[str | None],
+    references: Sequence[str | None],
+    conditions: Sequence[str] | None = None,
+    program_ids: Sequence[str] | None = None,
+    variants: Sequence[str] | None = None,
+    bins: Sequence[str] | None = None,
+    extractor: str = "strict",
+    n_bootstrap: int = 1000,
+    seed: int = 0,
+) -> dict:
+    """``compute_label_metrics`` of answers already extracted (None: unanswered) with ``extractor``."""
+    _check(len(answers), references, conditions, program_ids, variants, bins)
+    return _scores(answers, references, conditions, program_ids, variants, bins, extractor, n_bootstrap, seed)
+
+
+def _check(n: int, references, conditions, program_ids, variants, bins) -> None:
     _check_lengths(
         n, references=references, conditions=conditions, program_ids=program_ids, variants=variants, bins=bins
     )
     _validate(references, conditions)
-    answers = [extract_answer(p, extractor) for p in predictions]
+
+
+def _scores(answers, references, conditions, program_ids, variants, bins, extractor, n_bootstrap, seed) -> dict:
+    n = len(answers)
     scored = [i for i in range(n) if references[i] is not None]
     result = _accuracy([(answers[i], references[i]) for i in scored])
     result.update(
         n_rows=n, n_scored=len(scored), n_unparsed=sum(answers[i] is None for i in scored), extractor=extractor
     )
-    majority = Counter(references[i] for i in scored).most_common(1)[0][0] if scored else None
+    majority = majority_letter(references)
     result["majority_letter"] = majority
-
-    def baselines(rows: list[int]) -> dict:
-        gold = [references[i] for i in rows]
-        out = {f"constant_{x}": (sum(g == x for g in gold) / len(gold) if gold else None) for x in LETTERS}
-        out["majority"] = out[f"constant_{majority}"] if majority else None
-        return out
-
-    result["baselines"] = baselines(scored)
+    result["baselines"] = constant_baselines([references[i] for i in scored], majority)
     for name, column in (("condition", conditions), ("bin", bins)):
         if column is None:
             continue
@@ -120,7 +156,10 @@ def compute_label_metrics(
         for i in scored:
             slices[column[i]].append(i)
         result[f"per_{name}"] = {
-            key: {**_accuracy([(answers[i], references[i]) for i in rows]), "baselines": baselines(rows)}
+            key: {
+                **_accuracy([(answers[i], references[i]) for i in rows]),
+                "baselines": constant_baselines([references[i] for i in rows], majority),
+            }
             for key, rows in sorted(slices.items())
         }
     if program_ids is not None and conditions is not None:
