@@ -116,30 +116,22 @@ def compute_label_metrics(
     return _scores(answers, references, conditions, program_ids, variants, bins, extractor, n_bootstrap, seed)
 
 
-def score_answers(
-    answers: Sequence[str | None],
-    references: Sequence[str | None],
-    conditions: Sequence[str] | None = None,
-    program_ids: Sequence[str] | None = None,
-    variants: Sequence[str] | None = None,
-    bins: Sequence[str] | None = None,
-    extractor: str = "strict",
-    n_bootstrap: int = 1000,
-    seed: int = 0,
-) -> dict:
-    """``compute_label_metrics`` of answers already extracted (None: unanswered) with ``extractor``."""
-    _check(len(answers), references, conditions, program_ids, variants, bins)
-    return _scores(answers, references, conditions, program_ids, variants, bins, extractor, n_bootstrap, seed)
+def score_answers(answers: Sequence[str | None], references: Sequence[str | None], **options) -> dict:
+    """``compute_label_metrics`` of answers already extracted (None: unanswered), with its options (``extractor``
+    names the extractor the answers were read with)."""
+    _check(len(answers), references, **options)
+    return _scores(answers, references, **options)
 
 
-def _check(n: int, references, conditions, program_ids, variants, bins) -> None:
+def _check(n: int, references, conditions=None, program_ids=None, variants=None, bins=None, **_) -> None:
     _check_lengths(
         n, references=references, conditions=conditions, program_ids=program_ids, variants=variants, bins=bins
     )
     _validate(references, conditions)
 
 
-def _scores(answers, references, conditions, program_ids, variants, bins, extractor, n_bootstrap, seed) -> dict:
+def _scores(answers, references, conditions=None, program_ids=None, variants=None, bins=None, extractor="strict",
+            n_bootstrap=1000, seed=0) -> dict:  # fmt: skip
     n = len(answers)
     scored = [i for i in range(n) if references[i] is not None]
     result = _accuracy([(answers[i], references[i]) for i in scored])
