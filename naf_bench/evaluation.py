@@ -112,15 +112,15 @@ def score_rows(
         "name": name,
         "n_prompts": len(named),
         "extractor": extractor,
-        "joint": scores.get("joint"),
-        "joint_ci95": scores["ci95"].get("joint"),
-        "per_prompt_accuracy": scores["strict_accuracy"],
-        "accuracy": scores["accuracy"],
-        "coverage": scores["coverage"],
+        "joint": scores.joint,
+        "joint_ci95": scores.ci95.get("joint"),
+        "per_prompt_accuracy": scores.strict_accuracy,
+        "accuracy": scores.accuracy,
+        "coverage": scores.coverage,
         "format_valid_rate": (
             sum(answer is not None for answer in extracted.values()) / len(extracted) if extracted else None
         ),
-        "per_semantics": {c: v["strict_accuracy"] for c, v in scores.get("per_condition", {}).items()},
+        "per_semantics": {c: v["strict_accuracy"] for c, v in scores.per_condition.items()},
         "by_bin_semantics": _by_bin_semantics(named, answers),
         "joint_per_family": {},
     }
@@ -135,7 +135,7 @@ def score_rows(
             program_ids=[named[i]["program_id"] for i in part],
             extractor=extractor,
             n_bootstrap=0,
-        ).get("joint")
+        ).joint
     traced = [i for i, row in enumerate(named) if predictions.get(row["id"], {}).get("trace")]
     if traced and all("certificate" in named[i] for i in traced):
         proof = compute_proof_metrics(

@@ -11,11 +11,49 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 
 from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS
 from naf_bench.scoring.extract import extract_answer
 
 LETTERS = ("A", "B", "C")
+
+
+class _NotScored:
+    """A score the inputs do not give (no program ids; JOINT with variants, flip rate without): not in to_dict()."""
+
+    def __repr__(self) -> str:
+        return "NOT_SCORED"
+
+
+NOT_SCORED = _NotScored()
+
+
+@dataclass(frozen=True, kw_only=True)
+class LabelScores:
+    """The label scores of a run; ``to_dict()`` is what ``compute_label_metrics`` and the evaluate module return."""
+
+    accuracy: float | None  # over parsed answers
+    strict_accuracy: float | None  # unparsed answers count as wrong
+    coverage: float | None
+    n: int
+    n_rows: int
+    n_scored: int
+    n_unparsed: int
+    extractor: str
+    majority_letter: str | None
+    baselines: dict
+    per_condition: dict | _NotScored = NOT_SCORED
+    per_bin: dict | _NotScored = NOT_SCORED
+    joint: float | _NotScored | None = NOT_SCORED
+    baselines_joint: dict | _NotScored = NOT_SCORED
+    flip_rate: float | _NotScored | None = NOT_SCORED
+    n_flip_groups: int | _NotScored = NOT_SCORED
+    default_correspondence: float | _NotScored | None = NOT_SCORED
+    ci95: dict
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not NOT_SCORED}
 
 
 def _check_lengths(n: int, **columns) -> None:
@@ -113,10 +151,10 @@ def compute_label_metrics(
     """Scores of model responses against gold letters (see the module docstring)."""
     _check(len(predictions), references, conditions, program_ids, variants, bins)
     answers = [extract_answer(p, extractor) for p in predictions]
-    return _scores(answers, references, conditions, program_ids, variants, bins, extractor, n_bootstrap, seed)
+    return _scores(answers, references, conditions, program_ids, variants, bins, extractor, n_bootstrap, seed).to_dict()
 
 
-def score_answers(answers: Sequence[str | None], references: Sequence[str | None], **options) -> dict:
+def score_answers(answers: Sequence[str | None], references: Sequence[str | None], **options) -> LabelScores:
     """``compute_label_metrics`` of answers already extracted (None: unanswered), with its options (``extractor``
     names the extractor the answers were read with)."""
     _check(len(answers), references, **options)
@@ -131,7 +169,7 @@ def _check(n: int, references, conditions=None, program_ids=None, variants=None,
 
 
 def _scores(answers, references, conditions=None, program_ids=None, variants=None, bins=None, extractor="strict",
-            n_bootstrap=1000, seed=0) -> dict:  # fmt: skip
+            n_bootstrap=1000, seed=0) -> LabelScores:  # fmt: skip
     n = len(answers)
     scored = [i for i in range(n) if references[i] is not None]
     result = _accuracy([(answers[i], references[i]) for i in scored])
@@ -159,7 +197,7 @@ def _scores(answers, references, conditions=None, program_ids=None, variants=Non
         result["ci95"] = _bootstrap(answers, references, conditions, program_ids, n_bootstrap, seed)
     else:
         result["ci95"] = _bootstrap(answers, references, None, list(range(n)), n_bootstrap, seed)
-    return result
+    return LabelScores(**result)
 
 
 def _tables(answers, references, conditions, program_ids, rows):
