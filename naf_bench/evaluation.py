@@ -1,9 +1,9 @@
 """Scoring of whole runs: leaderboard submissions, baselines, and the shared result record for reports.
 
-A result record (a dict) holds JOINT with its program-clustered interval, per-prompt (strict) accuracy,
-accuracy over parsed answers, coverage, format-valid rate, accuracy per semantics, per bin x semantics and per
-divergence distance x semantics, JOINT per family, and — when traces are given — the trace audit and the step
-checker's scores.
+A result record (``RunRecord``; its ``to_dict()`` in JSON files and reports) holds JOINT with its
+program-clustered interval, per-prompt (strict) accuracy, accuracy over parsed answers, coverage, format-valid
+rate, accuracy per semantics, per bin x semantics and per divergence distance x semantics, JOINT per family,
+and — when traces are given — the trace audit and the step checker's scores.
 """
 
 from __future__ import annotations
@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import JOINT_CONDITIONS, majority_letter, score_answers
+from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 from naf_bench.scoring.traces import compute_proof_metrics
 
 # Submissions may answer in words, as the reference leaderboard accepts ("yes", "cannot be determined").
@@ -84,13 +86,33 @@ def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
     return entries, problems
 
 
+@dataclass(frozen=True, kw_only=True)
+class RunRecord(Record):
+    """The result record of one run (see the module docstring); the CLI and the reports read it."""
+
+    name: str
+    n_prompts: int
+    extractor: str
+    joint: float | None
+    joint_ci95: tuple[float, float] | None
+    per_prompt_accuracy: float | None
+    accuracy: float | None
+    coverage: float | None
+    format_valid_rate: float | None
+    per_semantics: dict[str, float | None]
+    by_bin_semantics: dict
+    joint_per_family: dict[str, float | None]
+    by_distance_semantics: dict | NotScored = NOT_SCORED  # only when every row has its divergence distance
+    traces: dict | NotScored = NOT_SCORED  # only when traces were submitted
+
+
 def score_rows(
     rows: Sequence[Mapping],
     predictions: Mapping[str, Mapping],
     name: str = "submission",
     n_bootstrap: int = 1000,
     extractor: str = SUBMISSION_EXTRACTOR,
-) -> dict:
+) -> RunRecord:
     """The result record of ``predictions`` (id -> {"prediction", "trace"}) on the named-condition ``rows``.
 
     Submissions are read like the reference leaderboard reads them (letters or words); model outputs from
@@ -146,7 +168,7 @@ def score_rows(
         keys = ("n", "n_checkable", "audit", "audit_by_correctness", "contradicted_among_correct", "reasoned_soundly",
                 "unearned_correct", "proof_accuracy", "rfwr")  # fmt: skip
         record["traces"] = {key: proof[key] for key in keys}
-    return record
+    return RunRecord(**record)
 
 
 def _by_bin_semantics(rows, answers, column: str = "family") -> dict:

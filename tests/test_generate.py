@@ -276,12 +276,12 @@ def test_score_records_slice_accuracy_by_distance(main_rows):
     from naf_bench.evaluation import constant_predictions, score_rows
 
     record = score_rows(main_rows, constant_predictions(main_rows)["constant_C"], n_bootstrap=0)
-    assert record["by_distance_semantics"] == {
+    assert record.by_distance_semantics == {
         0: dict.fromkeys(("closed_world", "cred", "skept", "wfs"), 0.0),
         2: {"closed_world": 1.0, "cred": 0.0, "skept": 0.0, "wfs": 1.0},
     }
     without = [{k: v for k, v in row.items() if k != "distance"} for row in main_rows]
-    assert "by_distance_semantics" not in score_rows(without, {}, n_bootstrap=0)
+    assert "by_distance_semantics" not in score_rows(without, {}, n_bootstrap=0).to_dict()
 
 
 def test_training_is_set_from_the_command_line_as_a_bool():

@@ -11,26 +11,17 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS
 from naf_bench.scoring.extract import extract_answer
+from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
 LETTERS = ("A", "B", "C")
 
 
-class _NotScored:
-    """A score the inputs do not give (no program ids; JOINT with variants, flip rate without): not in to_dict()."""
-
-    def __repr__(self) -> str:
-        return "NOT_SCORED"
-
-
-NOT_SCORED = _NotScored()
-
-
 @dataclass(frozen=True, kw_only=True)
-class LabelScores:
+class LabelScores(Record):
     """The label scores of a run; ``to_dict()`` is what ``compute_label_metrics`` and the evaluate module return."""
 
     accuracy: float | None  # over parsed answers
@@ -43,17 +34,14 @@ class LabelScores:
     extractor: str
     majority_letter: str | None
     baselines: dict
-    per_condition: dict | _NotScored = NOT_SCORED
-    per_bin: dict | _NotScored = NOT_SCORED
-    joint: float | _NotScored | None = NOT_SCORED
-    baselines_joint: dict | _NotScored = NOT_SCORED
-    flip_rate: float | _NotScored | None = NOT_SCORED
-    n_flip_groups: int | _NotScored = NOT_SCORED
-    default_correspondence: float | _NotScored | None = NOT_SCORED
+    per_condition: dict | NotScored = NOT_SCORED
+    per_bin: dict | NotScored = NOT_SCORED
+    joint: float | NotScored | None = NOT_SCORED
+    baselines_joint: dict | NotScored = NOT_SCORED
+    flip_rate: float | NotScored | None = NOT_SCORED
+    n_flip_groups: int | NotScored = NOT_SCORED
+    default_correspondence: float | NotScored | None = NOT_SCORED
     ci95: dict
-
-    def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not NOT_SCORED}
 
 
 def _check_lengths(n: int, **columns) -> None:
