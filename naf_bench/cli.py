@@ -80,7 +80,7 @@ def _certify(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from naf_bench.dataset import export
+    from naf_bench.hub import export
 
     out = export(
         args.out,
@@ -129,12 +129,13 @@ def _generate(args: argparse.Namespace) -> int:
     else:
         import datasets
 
-        from naf_bench.dataset import build_rows, features
         from naf_bench.generate.config import get_config
+        from naf_bench.rows import build_rows
+        from naf_bench.schema import features
 
         rows = build_rows(get_config(args.config, **overrides), args.num_proc, args.shard)
         parts = {split: datasets.Dataset.from_list(part, features=features()) for split, part in rows.items()}
-    from naf_bench.dataset import rows_json
+    from naf_bench.rows import rows_json
 
     splits = [args.split] if args.split else list(parts)
     shard = f" (shard {args.shard[0]}/{args.shard[1]})" if args.shard else ""
@@ -198,18 +199,16 @@ def _score(args: argparse.Namespace) -> int:
     if missing:
         problems.append(f"{len(missing)} gold ids have no prediction (scored as unanswered), e.g. {missing[:3]}")
     record = score_rows(rows, entries, name=Path(args.submission).stem, extractor=args.extractor)
-    record["problems"] = problems
     print(f"answers read with the {args.extractor!r} extractor")
-    _print_records([record])
-    interval = record["joint_ci95"]
-    if interval:
-        low, high = _pct(interval[0]), _pct(interval[1])
-        print(f"JOINT {_pct(record['joint'])}, 95% program-clustered interval [{low}, {high}]")
-    print(f"format-valid rate {_pct(record['format_valid_rate'])}; JOINT per family: "
-          + ", ".join(f"{k} {_pct(v)}" for k, v in record["joint_per_family"].items()))  # fmt: skip
+    _print_records([record.to_dict()])
+    if record.joint_ci95:
+        low, high = _pct(record.joint_ci95[0]), _pct(record.joint_ci95[1])
+        print(f"JOINT {_pct(record.joint)}, 95% program-clustered interval [{low}, {high}]")
+    print(f"format-valid rate {_pct(record.format_valid_rate)}; JOINT per family: "
+          + ", ".join(f"{k} {_pct(v)}" for k, v in record.joint_per_family.items()))  # fmt: skip
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
-    _write_json(record, args.out)
+    _write_json({**record.to_dict(), "problems": problems}, args.out)
     return 1 if problems else 0
 
 
@@ -219,7 +218,7 @@ def _baselines(args: argparse.Namespace) -> int:
 
     rows = gold_rows(args.config, args.split)
     predictions = {**constant_predictions(rows), **reasoner_predictions(rows)}
-    records = [score_rows(rows, p, name=name) for name, p in predictions.items()]
+    records = [score_rows(rows, p, name=name).to_dict() for name, p in predictions.items()]
     _print_records(records)
     _write_json(records, args.out)
     return 0

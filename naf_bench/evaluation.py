@@ -1,9 +1,9 @@
 """Scoring of whole runs: leaderboard submissions, baselines, and the shared result record for reports.
 
-A result record (a dict) holds JOINT with its program-clustered interval, per-prompt (strict) accuracy,
-accuracy over parsed answers, coverage, format-valid rate, accuracy per semantics, per bin x semantics and per
-divergence distance x semantics, JOINT per family, and — when traces are given — the trace audit and the step
-checker's scores.
+A result record (``RunRecord``; its ``to_dict()`` in JSON files and reports) holds JOINT with its
+program-clustered interval, per-prompt (strict) accuracy, accuracy over parsed answers, coverage, format-valid
+rate, accuracy per semantics, per bin x semantics and per divergence distance x semantics, JOINT per family,
+and — when traces are given — the trace audit and the step checker's scores.
 """
 
 from __future__ import annotations
@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import JOINT_CONDITIONS, compute_label_metrics
+from naf_bench.scoring.labels import JOINT_CONDITIONS, majority_letter, score_answers
+from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 from naf_bench.scoring.traces import compute_proof_metrics
 
 # Submissions may answer in words, as the reference leaderboard accepts ("yes", "cannot be determined").
@@ -84,22 +86,43 @@ def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
     return entries, problems
 
 
+@dataclass(frozen=True, kw_only=True)
+class RunRecord(Record):
+    """The result record of one run (see the module docstring); the CLI and the reports read it."""
+
+    name: str
+    n_prompts: int
+    extractor: str
+    joint: float | None
+    joint_ci95: tuple[float, float] | None
+    per_prompt_accuracy: float | None
+    accuracy: float | None
+    coverage: float | None
+    format_valid_rate: float | None
+    per_semantics: dict[str, float | None]
+    by_bin_semantics: dict
+    joint_per_family: dict[str, float | None]
+    by_distance_semantics: dict | NotScored = NOT_SCORED  # only when every row has its divergence distance
+    traces: dict | NotScored = NOT_SCORED  # only when traces were submitted
+
+
 def score_rows(
     rows: Sequence[Mapping],
     predictions: Mapping[str, Mapping],
     name: str = "submission",
     n_bootstrap: int = 1000,
     extractor: str = SUBMISSION_EXTRACTOR,
-) -> dict:
+) -> RunRecord:
     """The result record of ``predictions`` (id -> {"prediction", "trace"}) on the named-condition ``rows``.
 
     Submissions are read like the reference leaderboard reads them (letters or words); model outputs from
     lm-eval are read with ``extractor="strict"``, as the tasks themselves read them.
     """
     named = [row for row in rows if row["gold"] is not None]
-    texts = [predictions.get(row["id"], {}).get("prediction") for row in named]
-    scores = compute_label_metrics(
-        texts,
+    extracted = {key: extract_answer(p["prediction"], extractor) for key, p in predictions.items()}  # once each
+    answers = [extracted.get(row["id"]) for row in named]
+    scores = score_answers(
+        answers,
         [row["gold"] for row in named],
         conditions=[row["condition"] for row in named],
         program_ids=[row["program_id"] for row in named],
@@ -107,57 +130,53 @@ def score_rows(
         extractor=extractor,
         n_bootstrap=n_bootstrap,
     )
-    submitted = [p["prediction"] for p in predictions.values()]
     record = {
         "name": name,
         "n_prompts": len(named),
         "extractor": extractor,
-        "joint": scores.get("joint"),
-        "joint_ci95": scores["ci95"].get("joint"),
-        "per_prompt_accuracy": scores["strict_accuracy"],
-        "accuracy": scores["accuracy"],
-        "coverage": scores["coverage"],
+        "joint": scores.joint,
+        "joint_ci95": scores.ci95.get("joint"),
+        "per_prompt_accuracy": scores.strict_accuracy,
+        "accuracy": scores.accuracy,
+        "coverage": scores.coverage,
         "format_valid_rate": (
-            sum(extract_answer(t, extractor) is not None for t in submitted) / len(submitted) if submitted else None
+            sum(answer is not None for answer in extracted.values()) / len(extracted) if extracted else None
         ),
-        "per_semantics": {c: v["strict_accuracy"] for c, v in scores.get("per_condition", {}).items()},
-        "by_bin_semantics": _by_bin_semantics(named, texts, extractor),
+        "per_semantics": {c: v["strict_accuracy"] for c, v in scores.per_condition.items()},
+        "by_bin_semantics": _by_bin_semantics(named, answers),
         "joint_per_family": {},
     }
     if named and all(row.get("distance") is not None for row in named):
-        record["by_distance_semantics"] = _by_bin_semantics(named, texts, extractor, column="distance")
+        record["by_distance_semantics"] = _by_bin_semantics(named, answers, column="distance")
     for family in sorted({row["family"] for row in named}):
         part = [i for i, row in enumerate(named) if row["family"] == family]
-        record["joint_per_family"][family] = compute_label_metrics(
-            [texts[i] for i in part],
+        record["joint_per_family"][family] = score_answers(
+            [answers[i] for i in part],
             [named[i]["gold"] for i in part],
             conditions=[named[i]["condition"] for i in part],
             program_ids=[named[i]["program_id"] for i in part],
             extractor=extractor,
             n_bootstrap=0,
-        ).get("joint")
+        ).joint
     traced = [i for i, row in enumerate(named) if predictions.get(row["id"], {}).get("trace")]
     if traced and all("certificate" in named[i] for i in traced):
         proof = compute_proof_metrics(
-            [
-                predictions[named[i]["id"]]["trace"] + "\nANSWER: " + (extract_answer(texts[i], extractor) or "")
-                for i in traced
-            ],
+            [predictions[named[i]["id"]]["trace"] + "\nANSWER: " + (answers[i] or "") for i in traced],
             [named[i] for i in traced],
             extractor,
         )
         keys = ("n", "n_checkable", "audit", "audit_by_correctness", "contradicted_among_correct", "reasoned_soundly",
                 "unearned_correct", "proof_accuracy", "rfwr")  # fmt: skip
         record["traces"] = {key: proof[key] for key in keys}
-    return record
+    return RunRecord(**record)
 
 
-def _by_bin_semantics(rows, texts, extractor: str, column: str = "family") -> dict:
+def _by_bin_semantics(rows, answers, column: str = "family") -> dict:
     """Accuracy per (``column`` value: bin or distance) x condition."""
     cells: dict = {}
-    for row, text in zip(rows, texts, strict=True):
+    for row, answer in zip(rows, answers, strict=True):
         cell = cells.setdefault(row[column], {}).setdefault(row["condition"], [0, 0])
-        cell[0] += extract_answer(text, extractor) == row["gold"]
+        cell[0] += answer == row["gold"]
         cell[1] += 1
     return {family: {c: right / n for c, (right, n) in sorted(by.items())} for family, by in sorted(cells.items())}
 
@@ -171,6 +190,6 @@ def constant_predictions(rows: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
         golds = Counter(row["gold"] for row in named if row["condition"] == condition)
         best[condition] = max("ABC", key=lambda x: (golds[x], -ord(x)))
     predictions["best_constant_per_condition"] = {row["id"]: {"prediction": best[row["condition"]]} for row in named}
-    majority = Counter(row["gold"] for row in named).most_common(1)[0][0] if named else "A"
+    majority = majority_letter(row["gold"] for row in named) or "A"
     predictions["majority"] = {row["id"]: {"prediction": majority} for row in named}
     return predictions

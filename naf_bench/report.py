@@ -95,7 +95,7 @@ def _scored(name: str, runs, filter_name: str, extractor: str, task: str | None 
         predictions = {key: {"prediction": answer.letter or ""} for key, answer in answers.items()}
     else:
         predictions = {row["id"]: {"prediction": response} for row, response in prompts}
-    return score_rows(list(rows.values()), predictions, name, extractor=extractor)
+    return score_rows(list(rows.values()), predictions, name, extractor=extractor).to_dict()
 
 
 def _prompts(sample) -> list[tuple[dict, str]]:

@@ -22,8 +22,9 @@ import time
 
 from naf_bench.certify import certify
 from naf_bench.cli import _overrides
-from naf_bench.dataset import generate_splits, load_dataset
+from naf_bench.dataset import load_dataset
 from naf_bench.generate.config import CONFIGS, get_config
+from naf_bench.rows import generate_splits
 
 
 def main() -> None:

@@ -19,9 +19,9 @@ from pathlib import Path
 from statistics import mean
 
 from naf_bench.cli import _overrides
-from naf_bench.dataset import build_rows
 from naf_bench.errors import ConfigError
 from naf_bench.generate.config import CONFIGS, get_config
+from naf_bench.rows import build_rows
 from naf_bench.syntax import parse_program
 
 COLUMNS = (

@@ -6,13 +6,13 @@ from collections import Counter
 import pytest
 
 from naf_bench import ConfigError, certify
-from naf_bench.dataset import build_rows, rows_json
 from naf_bench.generate.algorithm import generate, is_training_key
 from naf_bench.generate.bins import BINS, assemble, distance
 from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_seed
 from naf_bench.readings import gold_letter
+from naf_bench.rows import build_rows, rows_json
 from naf_bench.syntax import canonical_key, parse_program
 
 
@@ -291,12 +291,12 @@ def test_score_records_slice_accuracy_by_distance(main_rows):
     from naf_bench.evaluation import constant_predictions, score_rows
 
     record = score_rows(main_rows, constant_predictions(main_rows)["constant_C"], n_bootstrap=0)
-    assert record["by_distance_semantics"] == {
+    assert record.by_distance_semantics == {
         0: dict.fromkeys(("closed_world", "cred", "skept", "wfs"), 0.0),
         2: {"closed_world": 1.0, "cred": 0.0, "skept": 0.0, "wfs": 1.0},
     }
     without = [{k: v for k, v in row.items() if k != "distance"} for row in main_rows]
-    assert "by_distance_semantics" not in score_rows(without, {}, n_bootstrap=0)
+    assert "by_distance_semantics" not in score_rows(without, {}, n_bootstrap=0).to_dict()
 
 
 def test_training_is_set_from_the_command_line_as_a_bool():

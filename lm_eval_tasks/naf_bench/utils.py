@@ -10,7 +10,7 @@ from naf_bench import parse_program
 from naf_bench.dataset import task_dataset
 from naf_bench.scoring import lm
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
+from naf_bench.scoring.labels import LETTERS, constant_hits, flip_rate_from_items
 from naf_bench.scoring.steps import check_row
 from naf_bench.scoring.translation import answer_from_translation
 from naf_bench.verbalize.mitigation import render_translation_prompt, render_verify_prompt
@@ -90,9 +90,7 @@ def _answer(filtered):
 
 def process_results(doc, results):
     answer = _answer(results[0])
-    return {"acc": answer == doc["gold"], "coverage": answer is not None} | {
-        f"constant_{x}": doc["gold"] == x for x in LETTERS
-    }
+    return {"acc": answer == doc["gold"], "coverage": answer is not None} | constant_hits(doc["gold"])
 
 
 def process_default(doc, results):  # condition none: no gold; which reading does the model default to?

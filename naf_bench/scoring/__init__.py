@@ -5,11 +5,11 @@ The evaluate module (``modellog_metric/``) and the lm-eval tasks are thin shells
 
 
 def load_metric(config: str = "label", **kwargs):
-    """``evaluate.load`` of the installed ``modellog_metric`` module, whatever the working directory."""
-    from pathlib import Path
+    """``evaluate.load`` of the installed ``modellog_metric`` module, whatever the working directory; the module
+    is found by path, not imported: it is a shell over this package, never the other way round."""
+    from importlib.util import find_spec
 
     import evaluate
 
-    import modellog_metric
-
-    return evaluate.load(str(Path(modellog_metric.__file__).parent), config, **kwargs)
+    folder = find_spec("modellog_metric").submodule_search_locations[0]  # installed beside naf_bench
+    return evaluate.load(folder, config, **kwargs)

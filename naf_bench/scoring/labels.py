@@ -11,11 +11,37 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS
 from naf_bench.scoring.extract import extract_answer
+from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
 LETTERS = ("A", "B", "C")
+
+
+@dataclass(frozen=True, kw_only=True)
+class LabelScores(Record):
+    """The label scores of a run; ``to_dict()`` is what ``compute_label_metrics`` and the evaluate module return."""
+
+    accuracy: float | None  # over parsed answers
+    strict_accuracy: float | None  # unparsed answers count as wrong
+    coverage: float | None
+    n: int
+    n_rows: int
+    n_scored: int
+    n_unparsed: int
+    extractor: str
+    majority_letter: str | None
+    baselines: dict
+    per_condition: dict | NotScored = NOT_SCORED
+    per_bin: dict | NotScored = NOT_SCORED
+    joint: float | NotScored | None = NOT_SCORED
+    baselines_joint: dict | NotScored = NOT_SCORED
+    flip_rate: float | NotScored | None = NOT_SCORED
+    n_flip_groups: int | NotScored = NOT_SCORED
+    default_correspondence: float | NotScored | None = NOT_SCORED
+    ci95: dict
 
 
 def _check_lengths(n: int, **columns) -> None:
@@ -80,6 +106,25 @@ def _joint(answers: dict, golds: dict) -> float | None:
     return good / len(programs)
 
 
+def majority_letter(golds) -> str | None:
+    """The most frequent gold letter (the first seen among equals), None when no row has gold."""
+    counts = Counter(gold for gold in golds if gold is not None)
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def constant_hits(gold: str | None) -> dict[str, bool]:
+    """Whether each constant answer is right on one row; their means are the constant baselines."""
+    return {f"constant_{x}": gold == x for x in LETTERS}
+
+
+def constant_baselines(golds: list[str], majority: str | None) -> dict:
+    """The accuracy of each constant answer on the gold letters, and of the majority letter."""
+    hits = [constant_hits(gold) for gold in golds]
+    out = {key: (sum(hit[key] for hit in hits) / len(hits) if hits else None) for key in constant_hits(None)}
+    out["majority"] = out[f"constant_{majority}"] if majority else None
+    return out
+
+
 def compute_label_metrics(
     predictions: Sequence[str | None],
     references: Sequence[str | None],
@@ -92,27 +137,36 @@ def compute_label_metrics(
     seed: int = 0,
 ) -> dict:
     """Scores of model responses against gold letters (see the module docstring)."""
-    n = len(predictions)
+    _check(len(predictions), references, conditions, program_ids, variants, bins)
+    answers = [extract_answer(p, extractor) for p in predictions]
+    return _scores(answers, references, conditions, program_ids, variants, bins, extractor, n_bootstrap, seed).to_dict()
+
+
+def score_answers(answers: Sequence[str | None], references: Sequence[str | None], **options) -> LabelScores:
+    """``compute_label_metrics`` of answers already extracted (None: unanswered), with its options (``extractor``
+    names the extractor the answers were read with)."""
+    _check(len(answers), references, **options)
+    return _scores(answers, references, **options)
+
+
+def _check(n: int, references, conditions=None, program_ids=None, variants=None, bins=None, **_) -> None:
     _check_lengths(
         n, references=references, conditions=conditions, program_ids=program_ids, variants=variants, bins=bins
     )
     _validate(references, conditions)
-    answers = [extract_answer(p, extractor) for p in predictions]
+
+
+def _scores(answers, references, conditions=None, program_ids=None, variants=None, bins=None, extractor="strict",
+            n_bootstrap=1000, seed=0) -> LabelScores:  # fmt: skip
+    n = len(answers)
     scored = [i for i in range(n) if references[i] is not None]
     result = _accuracy([(answers[i], references[i]) for i in scored])
     result.update(
         n_rows=n, n_scored=len(scored), n_unparsed=sum(answers[i] is None for i in scored), extractor=extractor
     )
-    majority = Counter(references[i] for i in scored).most_common(1)[0][0] if scored else None
+    majority = majority_letter(references)
     result["majority_letter"] = majority
-
-    def baselines(rows: list[int]) -> dict:
-        gold = [references[i] for i in rows]
-        out = {f"constant_{x}": (sum(g == x for g in gold) / len(gold) if gold else None) for x in LETTERS}
-        out["majority"] = out[f"constant_{majority}"] if majority else None
-        return out
-
-    result["baselines"] = baselines(scored)
+    result["baselines"] = constant_baselines([references[i] for i in scored], majority)
     for name, column in (("condition", conditions), ("bin", bins)):
         if column is None:
             continue
@@ -120,7 +174,10 @@ def compute_label_metrics(
         for i in scored:
             slices[column[i]].append(i)
         result[f"per_{name}"] = {
-            key: {**_accuracy([(answers[i], references[i]) for i in rows]), "baselines": baselines(rows)}
+            key: {
+                **_accuracy([(answers[i], references[i]) for i in rows]),
+                "baselines": constant_baselines([references[i] for i in rows], majority),
+            }
             for key, rows in sorted(slices.items())
         }
     if program_ids is not None and conditions is not None:
@@ -128,7 +185,7 @@ def compute_label_metrics(
         result["ci95"] = _bootstrap(answers, references, conditions, program_ids, n_bootstrap, seed)
     else:
         result["ci95"] = _bootstrap(answers, references, None, list(range(n)), n_bootstrap, seed)
-    return result
+    return LabelScores(**result)
 
 
 def _tables(answers, references, conditions, program_ids, rows):

@@ -1,0 +1,244 @@
+"""A Hub dataset repository of NAF-Bench: parquet per split, a dataset card with ``configs:`` and ``dataset_info``,
+LICENSE; plain ``datasets.load_dataset(folder_or_repo_id, config)`` reads it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from naf_bench.dataset import CITATION, HOMEPAGE, LICENSE, SUMMARY, code_version, dataset_info, load_dataset
+from naf_bench.generate.config import CONFIGS
+from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS
+from naf_bench.schema import FIELD_DOCS, features
+
+# Splits released without their answers, as the paper's leaderboard releases its hard test split.
+WITHHELD = {"hard": ("test",)}
+
+
+def withhold_gold(row: dict) -> dict:
+    """The row as a hidden test split releases it: prompt and provenance, nothing that gives the answer away."""
+    return {
+        **row,
+        "gold": None,
+        "labels": dict.fromkeys(LABEL_KEYS),
+        "signature": None,
+        "distance": None,
+        "n_stable_models": None,
+        "effort": dict.fromkeys(EFFORT_KEYS),  # a spent inference limit would reveal the SLDNF loop
+        "certificate": None,
+        "gold_trace": None,
+        "messages": row["messages"][:1],
+    }
+
+
+def export(
+    out: str | Path,
+    configs: tuple[str, ...] = tuple(CONFIGS),
+    cache_dir: str | None = None,
+    repo_id: str = "ORG/naf-bench",
+    num_proc: int | None = None,
+    include_test_gold: bool = False,
+) -> Path:
+    """Write a Hub dataset repository: ``data/<config>/<split>-00000-of-00001.parquet``, ``README.md`` (the
+    dataset card) and ``LICENSE``; ``datasets.load_dataset(repo_id, config)`` reads it once uploaded.
+
+    The splits in ``WITHHELD`` are written without gold unless ``include_test_gold`` (for private use).
+    """
+    out = Path(out)
+    entries = []
+    for name in configs:
+        dataset = load_dataset(name, num_proc=num_proc, cache_dir=cache_dir)
+        files = []
+        for split, part in dataset.items():
+            withheld = not include_test_gold and split in WITHHELD.get(name, ())
+            if withheld:
+                part = part.map(withhold_gold, features=part.features)
+            path = out / "data" / name / f"{split}-00000-of-00001.parquet"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            part.to_parquet(str(path))
+            files.append((split, part, path.stat().st_size, withheld))
+        entries.append((CONFIGS[name], files))
+    dataset_card(entries, repo_id).save(out / "README.md")
+    (out / "LICENSE").write_text(LICENSE_TEXT, encoding="utf-8")
+    return out
+
+
+def dataset_card(entries, repo_id: str):
+    """The dataset card (``huggingface_hub.DatasetCard``) of exported ``(config, [(split, Dataset, parquet
+    bytes)])`` entries: Hub metadata with ``configs`` and a ``dataset_info`` per config, then the sections."""
+    import datasets
+    from huggingface_hub import DatasetCard, DatasetCardData
+
+    from naf_bench import __version__
+
+    infos = []
+    for config, files in entries:
+        info = dataset_info(config)
+        info.config_name = config.name
+        info.splits = datasets.SplitDict.from_split_dict(
+            [{"name": split, "num_bytes": part.data.nbytes, "num_examples": part.num_rows} for split, part, *_ in files]
+        )
+        info.download_size = sum(size for _, _, size, _ in files)
+        info.dataset_size = sum(part.data.nbytes for _, part, *_ in files)
+        yaml = info._to_yaml_dict()  # config_name, features, splits, sizes; datasets also reads the fields below
+        yaml.update(description=info.description, citation=CITATION, homepage=HOMEPAGE, license=LICENSE)
+        infos.append(yaml)
+    rows = sum(part.num_rows for _, files in entries for _, part, *_ in files)
+    data = DatasetCardData(
+        pretty_name="NAF-Bench",
+        license=LICENSE,
+        language=sorted({"en", *(config.language for config, _ in entries)}),
+        multilinguality="multilingual" if len(entries) > 1 else "monolingual",
+        annotations_creators=["machine-generated"],
+        language_creators=["machine-generated"],
+        source_datasets=["original"],
+        size_categories=[_size_category(rows)],
+        task_categories=["question-answering", "text-generation"],
+        task_ids=["closed-domain-qa"],
+        tags=TAGS,
+        configs=[
+            {
+                "config_name": config.name,
+                **({"default": True} if config.name == "main" else {}),
+                "data_files": [
+                    {"split": split, "path": f"data/{config.name}/{split}-*.parquet"} for split, *_ in files
+                ],
+            }
+            for config, files in entries
+        ],
+        dataset_info=infos,
+        naf_bench={"version": __version__, "code_hash": code_version()},
+    )
+    return DatasetCard(f"---\n{data.to_yaml()}\n---\n\n{_card_body(entries, repo_id)}")
+
+
+def _size_category(rows: int) -> str:
+    bounds = [(1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")]
+    return next((name for bound, name in bounds if rows < bound), "1M<n<10M")
+
+
+def _cell(text: str) -> str:
+    """A markdown table cell: a bare | would end the cell."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _type_name(feature) -> str:
+    if isinstance(feature, dict):
+        return "{" + ", ".join(f"{key}: {_type_name(value)}" for key, value in feature.items()) + "}"
+    if hasattr(feature, "feature"):  # datasets.List
+        return f"list of {_type_name(feature.feature)}"
+    return feature.dtype
+
+
+def _card_body(entries, repo_id: str) -> str:
+    from naf_bench import __version__
+
+    example = entries[0][0].name
+    configs = "\n".join(
+        f"| `{config.name}` | {', '.join(f'{split} {part.num_rows}' for split, part, *_ in files)} | "
+        f"{_cell(config.description)} |"
+        for config, files in entries
+    )
+    withheld = [f"`{config.name}` {split}" for config, files in entries for split, *_, held in files if held]
+    gold_note = (
+        f"\n\n**Gold withheld** from {', '.join(withheld)}, as the paper's leaderboard releases it: `gold`, `labels`, "
+        "`signature`, `distance`, `n_stable_models`, `effort`, `certificate` and `gold_trace` are null and `messages` "
+        "holds the user turn only. `naf-bench score SUBMISSION.jsonl` scores against the gold the generator "
+        "regenerates (or `--gold FILE.jsonl`, a private gold file from `naf-bench generate hard --split test --out "
+        "FILE.jsonl`); `naf-bench export --include-test-gold` writes the gold for private use."
+        if withheld
+        else ""
+    )
+    fields = "\n".join(
+        f"| `{name}` | {_cell(_type_name(feature))} | {_cell(FIELD_DOCS[name])} |"
+        for name, feature in features().items()
+    )
+    return f"""# NAF-Bench
+
+{SUMMARY}
+
+Generated by naf-bench {__version__} (row code `{code_version()}`); ids, labels and signatures use the formats of
+the reference implementation, <{HOMEPAGE}>. Ids follow its layout under an `nb-` prefix,
+so that no id names one of the reference's programs.
+
+```python
+import datasets
+
+ds = datasets.load_dataset("{repo_id}", "{example}")  # no naf-bench needed
+```
+
+With naf-bench installed, `naf_bench.load_dataset("{example}")` generates the same rows locally, and the lm-eval
+tasks read this repository when `NAF_BENCH_DATASET={repo_id}` is set.
+
+## Dataset Structure
+
+| config | rows per split | content |
+|---|---|---|
+{configs}{gold_note}
+
+Every config shares one schema:
+
+| field | type | meaning |
+|---|---|---|
+{fields}
+
+## Uses
+
+- Measuring whether a language model follows the reading of negation a prompt names (closed-world/SLDNF,
+  well-founded, credulous, skeptical) and which reading it adopts when none is named (condition `none`):
+  per-semantics accuracy, JOINT over a program's four readings, flip rates across rule orders and framings.
+- Checking reasoning: `gold_trace` is a certified derivation that the step checker of `naf_bench.scoring`
+  accepts; `certificate` lets a scorer audit traces without re-solving.
+- Fine-tuning: the `sft` config's `messages` pair each prompt with its certified trace; its splits are disjoint
+  from each other and from every evaluation config by canonical program (renaming- and order-invariant): training
+  programs come from one half of a hash partition of canonical keys, evaluation programs from the other.
+- Not for: claims about natural-language negation in general (the programs are synthetic and ground), or
+  training on `test` splits that are used for evaluation.
+
+## Limitations and biases
+
+- Synthetic, ground, propositional programs with controlled depth, width and cycle structure; real rule bases
+  mix negation with knowledge the prompt never states.
+- Labels are as good as the engines that certified them (clingo, SWI-Prolog, a well-founded solver, an exact
+  SLDNF reference); every certificate records their agreement and versions, and disagreement rejects a program.
+- Answers are read from the last `ANSWER: X` by the strict extractor; models that answer in other formats score
+  as unanswered there, and the flexible extractor reads option lines, `\\boxed{{}}` and answer words.
+- Distinct programs per cell are finite: large `programs_per_cell` values exhaust a cell (a ConfigError).
+- Templates are English (and Chinese for `zh`), written by the authors: the wording is one source of variance
+  that the framing and order configs only partly cover.
+
+## Citation
+
+```bibtex
+{CITATION}
+```
+
+## License
+
+{LICENSE.upper()}; the text is in `LICENSE` beside this card.
+"""
+
+
+TAGS = ["logic-programming", "negation-as-failure", "answer-set-programming", "well-founded-semantics", "reasoning",
+        "benchmark", "synthetic"]  # fmt: skip
+LICENSE_TEXT = """MIT License
+
+Copyright (c) 2026 The naf-bench authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+"""
