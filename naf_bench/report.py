@@ -216,13 +216,13 @@ def _percent(value) -> str:
     return "–" if value is None or math.isnan(value) else f"{100 * value:.1f}"
 
 
-def _rho(value) -> str:
+def _rho_text(value) -> str:
     return "–" if value is None or math.isnan(value) else f"{value:.3f}"
 
 
 def _mean_rho(record: dict) -> str:
     rho = record.get("rho")
-    return _rho(sum(rho) / len(rho)) if rho else "–"
+    return _rho_text(sum(rho) / len(rho)) if rho else "–"
 
 
 def _n(record: dict) -> str:
@@ -257,7 +257,7 @@ def _markdown(records: list[dict], plots) -> str:
         header = "| model (multiple choice; acc and CAcc in %, ρ from −1 to 1) | " + " | ".join(MC_METRICS) + " |"
         lines += ["", header, "|---" * (1 + len(MC_METRICS)) + "|"]
         for r in with_mc:
-            cells = [_rho(r["mc"][key]) if key.startswith("rho") else _percent(r["mc"][key]) for key in MC_METRICS]
+            cells = [_rho_text(r["mc"][key]) if key.startswith("rho") else _percent(r["mc"][key]) for key in MC_METRICS]
             lines.append(f"| {r['mc']['model']} | " + " | ".join(cells) + " |")
     flips = [r for r in records if r.get("flip_rate") is not None]
     if flips:

@@ -152,6 +152,9 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
     assert report.count("| strict-match: tiny |") == 1 and report.count("| flexible-extract: tiny |") == 1
     limited = report[report.index("## Limited runs") :]
     assert "| strict-match: tiny | 4 of 240 documents |" in limited  # none: 2 prompts, joint: 2 programs
+    mc_header, _, mc_row = limited[limited.index("| model (multiple choice") :].splitlines()[:3]
+    rho_certified = dict(zip(mc_header.split(" | "), mc_row.split(" | "), strict=True))["rho_certified"]
+    assert -1.0 <= float(rho_certified) <= 1.0  # rho on its own scale, not in %
     for plot in ("rho.png",):
         assert png_size(tmp_path / "run" / plot) == (1000, 400)
 
