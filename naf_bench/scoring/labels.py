@@ -72,17 +72,6 @@ def _accuracy(pairs: list[tuple[str | None, str]]) -> dict:
     }
 
 
-def joint_from_items(items) -> float | None:
-    """JOINT from (program_id, condition, answer, gold) tuples (the lm-eval aggregation uses this)."""
-    answers: dict = defaultdict(dict)
-    golds: dict = defaultdict(dict)
-    for program_id, condition, answer, gold in items:
-        if gold is not None:
-            answers[program_id][condition] = answer
-            golds[program_id][condition] = gold
-    return _joint(answers, golds)
-
-
 def flip_rate_from_items(items) -> tuple[float | None, int]:
     """(flip rate, groups) from (program_id, condition, answer) tuples: among (program, condition) groups
     with at least two parsed answers, the share whose answer is not constant."""
