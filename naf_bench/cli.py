@@ -393,7 +393,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("model", nargs="?", help="model folder, Hub name, .gguf file or smollm2 (or --model_args only)")
     run.add_argument("--model", dest="backend", default="hf", help="lm-eval model back-end: hf, vllm, ... (hf)")
     run.add_argument("--model_args", "--model-args", help="passed to lm-eval, e.g. dtype=bfloat16,revision=main")
-    run.add_argument("--device", help="default: cuda when torch sees a GPU, else cpu")
+    run.add_argument("--device", help="default: cuda when torch sees a GPU, else mps on Apple silicon, else cpu")
     run.add_argument("--batch_size", "--batch-size", type=_batch_size, default=1, help="an integer, or auto")
     chat = run.add_mutually_exclusive_group()
     chat.add_argument("--apply-chat-template", dest="chat_template", action="store_true", default=None,

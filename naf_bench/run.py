@@ -63,9 +63,12 @@ def has_chat_template(arguments: dict[str, str]) -> bool:
 
 
 def default_device() -> str:
+    """cuda when present, else mps (Apple silicon), else cpu."""
     import torch
 
-    return "cuda" if torch.cuda.is_available() else "cpu"
+    if torch.cuda.is_available():
+        return "cuda"
+    return "mps" if torch.backends.mps.is_available() else "cpu"
 
 
 def run_model(

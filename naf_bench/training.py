@@ -295,14 +295,10 @@ def _evaluation_callback(evaluate_at, eval_steps: int):
 
 
 def device_of(name: str) -> str:
-    """``auto``: cuda when present, else mps, else cpu."""
-    import torch
+    """``auto``: the runner's default (cuda when present, else mps, else cpu)."""
+    from naf_bench.run import default_device
 
-    if name != "auto":
-        return name
-    if torch.cuda.is_available():
-        return "cuda"
-    return "mps" if torch.backends.mps.is_available() else "cpu"
+    return default_device() if name == "auto" else name
 
 
 def train(args: argparse.Namespace) -> dict:
