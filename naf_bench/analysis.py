@@ -47,14 +47,13 @@ from pathlib import Path
 
 from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
-from naf_bench.readings import SEMANTICS_OF
+from naf_bench.readings import NAMED_CONDITIONS, gold_letter
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
 
-NAMED = ("closed_world", "cred", "skept", "wfs")
-READINGS = ("cred", "skept", "wfs", "closed_world", "consensus")
-_LETTER = {"T": "A", "F": "B", "u": "C", "loop": "C"}
+NAMED = NAMED_CONDITIONS
+READINGS = ("cred", "skept", "wfs", "closed_world", "consensus")  # the default-reading table's columns
 _GOLD_FIELDS = ("id", "program_id", "family", "condition", "gold")
 SKIPPED_TASKS = ("naf_bench_mc", "naf_bench_t2s", "naf_bench_verify")  # not free-form answers to the prompt
 
@@ -198,7 +197,7 @@ def _cell(items: list[dict], n_bootstrap: int, majority: str | None = None) -> d
 
 def reading_letters(labels: Mapping[str, str]) -> dict[str, str]:
     """The letter each reading gives (closed world = SLDNF; consensus = the shared letter, else C)."""
-    letters = {reading: _LETTER[labels[SEMANTICS_OF.get(reading, reading)]] for reading in READINGS[:4]}
+    letters = {reading: gold_letter(reading, labels) for reading in NAMED}
     shared = set(letters.values())
     letters["consensus"] = shared.pop() if len(shared) == 1 else "C"
     return letters
