@@ -306,7 +306,7 @@ def _batch_size(text: str) -> int | str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from naf_bench.solvers.sldnf import INFERENCE_LIMIT
+    from naf_bench.certify import FIRST_INFERENCE_LIMIT
 
     parser = argparse.ArgumentParser(prog="naf-bench", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -314,7 +314,12 @@ def build_parser() -> argparse.ArgumentParser:
     certify.add_argument("files", nargs="+", metavar="FILE", help="ground normal program(s) in ASP syntax; - for stdin")
     certify.add_argument("--query", help="query atom (default: the file's '%% query:' header, else q)")
     certify.add_argument("--json", action="store_true", help="one JSON certificate per line")
-    certify.add_argument("--inference-limit", type=int, default=INFERENCE_LIMIT, help="SWI-Prolog loop budget")
+    certify.add_argument(
+        "--inference-limit",
+        type=int,
+        default=FIRST_INFERENCE_LIMIT,
+        help="SWI-Prolog's first inference limit, raised tenfold while the exact procedure finds the tree finite",
+    )
     certify.set_defaults(run=_certify)
 
     from naf_bench.generate.config import CONFIGS

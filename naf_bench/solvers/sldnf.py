@@ -74,10 +74,12 @@ def _run(goal: str) -> tuple[str, int]:
 
 
 def sldnf_goal(program: Program, query: str, inference_limit: int) -> str:
-    """The ``naf_sldnf_run/6`` goal for ``?- query.``: the clauses of the atoms the query depends on, as terms."""
+    """The ``naf_sldnf_run/6`` goal for ``?- query.``: the clauses of the atoms the query depends on, as terms,
+    and the atoms they define."""
     relevant = set(relevant_atoms(program, query))
-    clauses = ",".join(f"({render_prolog_clause(rule)})" for rule in program.rules if rule.head in relevant)
-    atoms = ",".join(PROLOG_PREFIX + a for a in sorted(relevant))
+    rules = [rule for rule in program.rules if rule.head in relevant]
+    clauses = ",".join(f"({render_prolog_clause(rule)})" for rule in rules)
+    atoms = ",".join(dict.fromkeys(PROLOG_PREFIX + rule.head for rule in rules))
     return f"naf_sldnf_run([{clauses}],[{atoms}],{PROLOG_PREFIX}{query},{int(inference_limit)},Result,Inferences)"
 
 

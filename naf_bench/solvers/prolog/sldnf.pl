@@ -1,27 +1,31 @@
 % SLDNF by SWI-Prolog's own computation rule, loaded into the pyswip process.
 % naf_sldnf_run(+Clauses, +Atoms, +Goal, +Limit, -Result, -Inferences)
 %   Result = true | false | loop; loop means the inference limit was exhausted (or the stacks were).
+%   Atoms: those the clauses define; the previous run's are retracted first (a run cut short, e.g. by
+%   Ctrl-C in the host, must not leave its clauses to the next), so none stays behind for long.
 :- module(naf_sldnf, [naf_sldnf_run/6]).
 
+% An atom without clauses fails, as in a program that declares every atom dynamic (no declarations
+% per run: they were a fifth of a small program's cost).
+:- set_prolog_flag(naf_sldnf_work:unknown, fail).
+
+% The atoms of the program last loaded, in the clause store: unlike a global variable, it is the same in
+% every thread (each Python thread runs in its own Prolog engine).
+:- dynamic loaded/1.
+
 naf_sldnf_run(Clauses, Atoms, Goal, Limit, Result, Inferences) :-
-    forget_program,  % a run cut short (Ctrl-C in the host) must not leave its clauses to the next
-    nb_setval(naf_sldnf_atoms, Atoms),
-    forall(member(Atom, Atoms), dynamic(naf_sldnf_work:Atom/0)),
+    forget_program,
+    assertz(loaded(Atoms)),
     forall(member(Clause, Clauses), assertz(naf_sldnf_work:Clause)),
     statistics(inferences, I0),
     catch(run_limited(naf_sldnf_work:Goal, Limit, Result),
           error(resource_error(_), _),
           Result = loop),
     statistics(inferences, I1),
-    Inferences is I1 - I0,
-    forget_program.
+    Inferences is I1 - I0.
 
 forget_program :-
-    (   nb_current(naf_sldnf_atoms, Atoms)
-    ->  forall(member(Atom, Atoms), retractall(naf_sldnf_work:Atom))
-    ;   true
-    ),
-    nb_setval(naf_sldnf_atoms, []).
+    forall(retract(loaded(Atoms)), forall(member(Atom, Atoms), retractall(naf_sldnf_work:Atom))).
 
 run_limited(Goal, Limit, Result) :-
     (   call_with_inference_limit(Goal, Limit, Outcome)
