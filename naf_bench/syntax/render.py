@@ -1,5 +1,5 @@
-"""Renderers at the edge: ASP text (round-trips through the parser) and Prolog text, the one place both
-SWI-Prolog engines (SLDNF through pyswip, WFS tabling in a subprocess) get their Prolog from."""
+"""Renderers at the edge: ASP text (round-trips through the parser) and Prolog text, where SLDNF through pyswip
+gets its clauses from (the WFS worker gets numbered rules as data: ``naf_bench.solvers.wfs_tabling``)."""
 
 from __future__ import annotations
 
@@ -31,13 +31,6 @@ def render_prolog_clause(rule: Rule, atom_prefix: str = PROLOG_PREFIX) -> str:
         f"{atom_prefix}{lit.atom}" if lit.positive else f"\\+ {atom_prefix}{lit.atom}" for lit in rule.body
     )
     return f"{atom_prefix}{rule.head} :- {body}"
-
-
-def render_prolog_rule_term(rule: Rule) -> str:
-    """``rule(H, Positive, Negative)``: a rule as data, for the Prolog interpreter of the WFS engine."""
-    positive = ",".join(PROLOG_PREFIX + atom for atom in rule.positive_body)
-    negative = ",".join(PROLOG_PREFIX + atom for atom in rule.negative_body)
-    return f"rule({PROLOG_PREFIX}{rule.head},[{positive}],[{negative}])"
 
 
 def render_prolog(program: Program, atom_prefix: str = "") -> str:

@@ -1,15 +1,16 @@
 % Well-founded semantics by SWI-Prolog tabling, as a line-oriented server on stdin/stdout.
 %
-% Requests: wfs(Id, Rules, Atoms).       tabling: holds/1 tabled, tnot/1 for default negation
-%           fixpoint(Id, Rules, Atoms).  the alternating fixpoint, written here without tabling
-%           with Rules = [rule(Head, [Positive, ...], [Negative, ...]), ...]
-% Reply:    `ok <Id> <t|f|u per atom>` or `error <Id> <message>`: the id tells the client a reply is
-%           the answer to its request and not to an earlier one.
+% Requests: wfs(Id, Rules, N).       tabling: holds/1 tabled, tnot/1 for default negation
+%           fixpoint(Id, Rules, N).  the alternating fixpoint, written here without tabling
+%           with atoms numbered 0..N-1 and Rules = [rule(Head, [Positive, ...], [Negative, ...]), ...]
+% Reply:    `ok <Id> <t|f|u per atom, in number order>` or `error <Id> <message>`: the id tells the client
+%           a reply is the answer to its request and not to an earlier one.
 %
-% The program is data (rule/3 terms), interpreted here: nothing is compiled per program, and no
-% program text is ever consulted. SWI-Prolog 9.0's tabling can leave an atom undefined that the
-% well-founded semantics decides (a positive loop through conditional answers needs answer
-% completion: `a6 :- tnot(a2), a2.  a6 :- a6.` in the tests); the fixpoint settles those cases.
+% The program is data (rule/3 terms over atom numbers), interpreted here: nothing is compiled per program,
+% no program text is ever consulted, and no name a program (or a model that wrote it) chose reaches
+% Prolog. SWI-Prolog 9.0's tabling can leave an atom undefined that the well-founded semantics decides
+% (a positive loop through conditional answers needs answer completion: `a6 :- tnot(a2), a2.  a6 :- a6.`
+% in the tests); the fixpoint settles those cases.
 
 :- initialization(main, main).
 
@@ -30,7 +31,7 @@ none_holds([Atom|Atoms]) :- tnot(holds(Atom)), none_holds(Atoms).
 main :-
     set_prolog_flag(stack_limit, 268435456),
     % warm-up: the tabling library is autoloaded before the first program
-    with_output_to(string(_), handle(wfs(0, [rule(a, [], [b]), rule(b, [], [a])], [a, b]))),
+    with_output_to(string(_), handle(wfs(0, [rule(0, [], [1]), rule(1, [], [0])], 2))),
     current_prolog_flag(version_data, swi(Major, Minor, Patch, _)),
     format("ready ~w.~w.~w~n", [Major, Minor, Patch]),
     flush_output,
@@ -49,16 +50,18 @@ serve :-
         serve
     ).
 
-handle(wfs(Id, Rules, Atoms)) :-
+handle(wfs(Id, Rules, N)) :-
     retractall(rule(_, _, _)),
     abolish_all_tables,
     forall(member(Rule, Rules), assertz(Rule)),
-    maplist(tabled_value, Atoms, Values),
+    Last is N - 1,
+    findall(Value, (between(0, Last, Atom), tabled_value(Atom, Value)), Values),
     reply(Id, Values).
-handle(fixpoint(Id, Rules, Atoms)) :-
+handle(fixpoint(Id, Rules, N)) :-
     gamma(Rules, [], Possible0),
     alternate(Rules, [], Possible0, True, Possible),
-    maplist(fixpoint_value(True, Possible), Atoms, Values),
+    Last is N - 1,
+    findall(Value, (between(0, Last, Atom), fixpoint_value(True, Possible, Atom, Value)), Values),
     reply(Id, Values).
 
 reply(Id, Values) :-
