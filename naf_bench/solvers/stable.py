@@ -59,8 +59,28 @@ def _statistic(control, *path: str) -> int:
     return int(_c_call("double", _lib.clingo_statistics_value_get, stats, key))
 
 
+def _control(program: Program, options: list[str]):
+    """A clingo control holding ``program``, given rule by rule through clingo's backend (the program is ground:
+    parsing and grounding its text cost more than the search).
+
+    Equivalence preprocessing is off (``--eq=0``): on backend input clasp's can lose a stable model (a main-config
+    program lost one of its two; clingo's issue #476 shows the same preprocessor bug on incremental input).
+    """
+    clingo = _clingo()
+    control = clingo.Control(["--warn=none", "--eq=0", *options])
+    with control.backend() as backend:
+        number = {atom: backend.add_atom(clingo.Function(atom)) for atom in program.atoms}
+        for rule in program.rules:
+            backend.add_rule(
+                [number[rule.head]], [number[lit.atom] if lit.positive else -number[lit.atom] for lit in rule.body]
+            )
+    return control
+
+
 def search_conflicts(program: Program) -> int:
-    """Conflicts clingo needs to find one stable model or prove there is none (0: propagation decides)."""
+    """Conflicts clingo needs to find one stable model or prove there is none (0: propagation decides), as
+    clingo run on the program's text with its default preprocessing: what the cnf and control families select
+    by (so it stays on the text path)."""
     control = _clingo().Control(["--warn=none", "--models=1"])
     control.add("base", [], render_asp(program))
     control.ground([("base", [])])
@@ -79,19 +99,15 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: i
     brave and cautious consequences. Else clingo's brave and cautious modes compute them; such a mode reports
     a model per step (up to one per atom), and materializing each costs a pass over all atoms, so each mode
     runs twice on fresh, identical (hence deterministic) controls: once to count its steps, once to read
-    the last. Symbols become names once. (The program goes in as text: clingo's backend, fed the same
-    rules atom by atom, lost a stable model of a main-config program.) Each search stops after
-    ``conflict_limit`` conflicts: :class:`BudgetExceeded`.
+    the last. Symbols become names once. Each search stops after ``conflict_limit`` conflicts:
+    :class:`BudgetExceeded`.
     """
-    text = render_asp(program)
     effort = [0, 0]
 
     def search(mode: str, limit: int, on_model=None) -> int:
-        control = _clingo().Control(
-            ["--warn=none", f"--enum-mode={mode}", f"--models={limit}", f"--solve-limit={int(conflict_limit)}"]
+        control = _control(
+            program, [f"--enum-mode={mode}", f"--models={limit}", f"--solve-limit={int(conflict_limit)}"]
         )
-        control.add("base", [], text)
-        control.ground([("base", [])])
         result = control.solve(on_model=on_model)
         effort[0] += _statistic(control, "solving", "solvers", "choices")
         effort[1] += _statistic(control, "solving", "solvers", "conflicts")
