@@ -8,13 +8,16 @@ reading    engine                                   independent check
 =========  =======================================  =========================================
 cred/skept clingo brave / cautious consequences     WFS invariants; Gelfond–Lifschitz
                                                     enumeration in Python (small programs)
-wfs        alternating fixpoint in Python           SWI-Prolog tabling (``tnot``) subprocess;
-                                                    atoms it leaves undefined (no answer
-                                                    completion on some positive loops): the
-                                                    alternating fixpoint written in Prolog
-sldnf      SWI-Prolog via pyswip, inference limit   exact decision procedure in Python
-           (raised while it disagrees)
+wfs        alternating fixpoint in Python           SWI-Prolog tabling (``tnot``); atoms it
+                                                    leaves undefined (no answer completion on
+                                                    some positive loops): the alternating
+                                                    fixpoint written in Prolog
+sldnf      SWI-Prolog, inference limit (raised     exact decision procedure in Python
+           while it disagrees)
 =========  =======================================  =========================================
+
+Both SWI-Prolog engines run in one ``swipl`` worker process (:mod:`naf_bench.solvers.swipl_worker`): they get
+the program in one write at the start and answer while the Python engines and clingo run.
 
 Work is bounded by a :class:`Budget` in solver units (clingo conflicts, Prolog inferences), never by a
 wall clock, so a refusal (:class:`~naf_bench.errors.BudgetExceeded`, naming the budget) is reproducible.
@@ -31,13 +34,14 @@ from dataclasses import asdict, dataclass, field
 
 from naf_bench.errors import BudgetExceeded, CertificationError
 from naf_bench.readings import SEMANTICS
-from naf_bench.solvers.sldnf import PrologResult, solve_sldnf
+from naf_bench.solvers.sldnf import PrologResult, sldnf_request, solve_sldnf
 from naf_bench.solvers.sldnf_reference import SLDNFResult, solve_sldnf_reference
 from naf_bench.solvers.stable import CONFLICT_LIMIT, MODEL_CAP, StableResult, clingo_version, solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.swipl import SWIPL_LOCK
+from naf_bench.solvers.swipl_worker import submit, swipl_version
 from naf_bench.solvers.wfs import solve_wfs
-from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint, submit_wfs_tabling, swipl_version
+from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint, wfs_request
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_atom, parse_program
 from naf_bench.syntax.render import render_asp
@@ -135,11 +139,11 @@ def _check_wfs(program: Program, values: dict[str, str], tabled: dict[str, str])
     )
 
 
-def _sldnf(program: Program, query: str, inference_limit: int, budget: Budget) -> tuple[PrologResult, SLDNFResult, str]:
+def _check_sldnf(
+    program: Program, query: str, prolog: PrologResult, reference: SLDNFResult, inference_limit: int, budget: Budget
+) -> tuple[PrologResult, str]:
     """SWI-Prolog and the exact procedure, agreeing; Prolog's limit raised while only it says loop."""
-    reference = solve_sldnf_reference(program, query)
     limit = inference_limit
-    prolog = solve_sldnf(program, query, limit)
     while prolog.label == "loop" and reference.label != "loop":
         if limit >= budget.prolog_inferences:
             raise BudgetExceeded(
@@ -152,7 +156,7 @@ def _sldnf(program: Program, query: str, inference_limit: int, budget: Budget) -
     if prolog.label != reference.label:
         raise _disagree("sldnf", ("SWI-Prolog", prolog.label), ("exact reference", reference.label), query)
     raised = f" (inference limit raised to {limit})" if limit != inference_limit else ""
-    return prolog, reference, f"sldnf:swi-prolog=exact-reference{raised}"
+    return prolog, f"sldnf:swi-prolog=exact-reference{raised}"
 
 
 def _check_stable(stable: StableResult, wfs: dict[str, str], models, query: str) -> list[str]:
@@ -201,16 +205,18 @@ def certify(
 
 def _certify(program: Program, query: str, inference_limit: int, model_cap: int, budget: Budget) -> Certificate:
     """The body of :func:`certify`, under the SWI-Prolog lock."""
-    collect_tabled = submit_wfs_tabling(program)  # SWI-Prolog tables while the other engines run
+    # SWI-Prolog tables and runs SLDNF while the other engines run
+    collect_tabled, collect_prolog = submit(wfs_request(program), sldnf_request(program, query, inference_limit))
     try:
         wfs = solve_wfs(program)
         stable = solve_stable(program, model_cap, budget.clingo_conflicts)
         models = enumerate_stable_models(program, wfs)
-        prolog, reference, sldnf_check = _sldnf(program, query, inference_limit, budget)
+        reference = solve_sldnf_reference(program, query)
     finally:
-        tabled = collect_tabled()
+        tabled, prolog = collect_tabled(), collect_prolog()
 
     checks = [_check_wfs(program, wfs.values, tabled), *_check_stable(stable, wfs.values, models, query)]
+    prolog, sldnf_check = _check_sldnf(program, query, prolog, reference, inference_limit, budget)
     checks.append(sldnf_check)
     labels = {
         "cred": stable.credulous(query),
@@ -243,7 +249,7 @@ def _certify(program: Program, query: str, inference_limit: int, model_cap: int,
             "stable": f"clingo {clingo_version()}",
             "wfs": "naf_bench alternating fixpoint",
             "wfs_check": f"SWI-Prolog {version} tabling (alternating fixpoint in Prolog where tabling disagrees)",
-            "sldnf": f"SWI-Prolog {version} via pyswip, inference limit {inference_limit} (raised up to "
+            "sldnf": f"SWI-Prolog {version}, inference limit {inference_limit} (raised up to "
             f"{budget.prolog_inferences} on a finite tree)",
             "sldnf_check": "naf_bench exact SLDNF fixpoint",
         },

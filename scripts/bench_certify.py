@@ -7,9 +7,8 @@ Programs are the main config's candidates (each bin's ``assemble`` on its units,
 generation keeps and the ones it rejects look alike). Rates are best-of-``--repeats``, in wall time and in
 this process's CPU time (the tabling worker runs beside it); on a shared machine compare the ratios
 printed by one run, not absolute rates across runs.
-Two baselines run in the same process: the engine calls certify() made before issue #11 (three clingo
-searches on the program's text with every model converted to names; pyswip's ``query`` with a first inference
-limit of 10,000, where certify() now starts at 1,000), and the reference implementation's
+Two baselines run in the same process: clingo as certify() called it before issue #11 (three searches on the
+program's text, every model converted to names), and the reference implementation's
 method (one ``swipl`` process per program, a 2.5 s wall-clock timeout as the loop test) on a small sample.
 """
 
@@ -26,7 +25,7 @@ from naf_bench.certify import FIRST_INFERENCE_LIMIT
 from naf_bench.generate.config import CONFIGS
 from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_rng
-from naf_bench.solvers.sldnf import _LABELS, PrologResult, sldnf_goal, solve_sldnf
+from naf_bench.solvers.sldnf import solve_sldnf
 from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
 from naf_bench.solvers.stable import StableResult, _clingo, _statistic, solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
@@ -70,15 +69,6 @@ def stable_before(program: Program, model_cap: int = 1000) -> StableResult:
     return StableResult(brave[-1], cautious[-1], len(consequences("auto", model_cap + 1)), model_cap, *effort)
 
 
-def sldnf_before(program: Program, query: str = "q", limit: int = 10_000) -> PrologResult:
-    """solve_sldnf before #11: the same goal through pyswip's ``query`` (reads variable names, converts bindings)."""
-    from pyswip import Prolog
-
-    goal = "naf_sldnf:" + sldnf_goal(program, query, limit)
-    answer = next(iter(Prolog().query(goal, maxresult=1)))
-    return PrologResult(_LABELS[str(answer["Result"])], int(answer["Inferences"]))
-
-
 def rate(label: str, programs: list[Program], run, repeats: int) -> float:
     """Best-of-``repeats`` programs per second in wall time (CPU time beside it); returns the wall rate."""
     wall = cpu = 0.0
@@ -115,16 +105,11 @@ def main() -> None:
     parser.add_argument("--reference-sample", type=int, default=8)
     args = parser.parse_args()
     programs = main_programs(args.programs)
-    certify(programs[0])  # start the engines (pyswip, the tabling server) outside the timings
-    for program in programs:  # the engines before #11 answer as the ones now (effort counts aside)
+    certify(programs[0])  # start the engines (clingo, the SWI-Prolog worker) outside the timings
+    for program in programs:  # clingo before #11 answers as now (effort counts aside)
         then, now = stable_before(program), solve_stable(program)
-        if (then.brave, then.cautious, then.n_models, sldnf_before(program)) != (
-            now.brave,
-            now.cautious,
-            now.n_models,
-            solve_sldnf(program, "q"),
-        ):
-            raise SystemExit(f"the engines before #11 answer differently on\n{program}")
+        if (then.brave, then.cautious, then.n_models) != (now.brave, now.cautious, now.n_models):
+            raise SystemExit(f"clingo before #11 answers differently on\n{program}")
     n = args.repeats
     print(f"{len(programs)} main-config programs, {sum(len(p) for p in programs) / len(programs):.1f} rules on average")
     print("per engine:")
@@ -134,12 +119,9 @@ def main() -> None:
     rate("wfs: alternating fixpoint (Python)", programs, solve_wfs, n)
     rate("wfs check: SWI-Prolog tabling", programs, solve_wfs_tabling, n)
     first = FIRST_INFERENCE_LIMIT
-    sldnf_now = rate(
-        f"sldnf: SWI-Prolog, C interface, limit {first:,}", programs, lambda p: solve_sldnf(p, "q", first), n
-    )
-    sldnf_then = rate("  before #11: pyswip query, limit 10,000", programs, sldnf_before, n)
+    rate(f"sldnf: SWI-Prolog, limit {first:,} (certify's first)", programs, lambda p: solve_sldnf(p, "q", first), n)
     rate("sldnf check: exact procedure (Python)", programs, lambda p: solve_sldnf_reference(p, "q"), n)
-    print(f"  speed-up over before #11: stable {stable_now / stable_then:.2f}x, sldnf {sldnf_now / sldnf_then:.2f}x")
+    print(f"  speed-up over before #11: stable {stable_now / stable_then:.2f}x")
     print("end to end:")
     ours = rate("certify(): both engines of every semantics", programs, certify, n)
     signatures: dict[str, int] = {}

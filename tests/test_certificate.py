@@ -8,7 +8,8 @@ import pytest
 from naf_bench import Certificate, CertificationError, SolverError, certify, parse_program
 from naf_bench.certify import Budget
 from naf_bench.errors import BudgetExceeded
-from naf_bench.solvers.wfs_tabling import WFSServer
+from naf_bench.solvers.swipl_worker import PrologWorker
+from naf_bench.solvers.wfs_tabling import wfs_request
 
 FIGURE1 = "a :- b. b :- not c. c :- not d. d :- not b."
 
@@ -66,10 +67,10 @@ def test_bad_query_is_a_parse_error():
 def test_missing_swipl_names_the_package(monkeypatch):
     monkeypatch.setenv("PATH", "")
     with pytest.raises(SolverError, match="swi-prolog-nox"):
-        WFSServer().submit(parse_program("a."))
+        PrologWorker().submit(wfs_request(parse_program("a.")))
 
 
 def test_import_loads_no_engine():
-    code = "import sys, naf_bench; print(sorted(m for m in ('clingo', 'pyswip') if m in sys.modules))"
+    code = "import sys, naf_bench; print(sorted(m for m in ('clingo', 'datasets') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -17,7 +17,7 @@ from naf_bench.errors import BudgetExceeded, CertificationError, ConfigError, Pa
 from naf_bench.evaluation import read_submission
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.translation import answer_from_translation
-from naf_bench.solvers import wfs_tabling
+from naf_bench.solvers import swipl_worker, wfs_tabling
 from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
 from naf_bench.solvers.stable import solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
@@ -52,28 +52,28 @@ def chain_fed_by_even_cycle(length: int) -> str:
 
 def worker():
     certify("a.", "a")  # make sure it runs
-    return wfs_tabling._server.process
+    return swipl_worker._worker.process
 
 
 def test_uncollected_request_costs_a_restart_not_a_wrong_answer():
     before = worker()
-    wfs_tabling._server.submit(parse_program("a :- not a."))  # sent, never collected (Ctrl-C while waiting)
+    swipl_worker._worker.submit(wfs_tabling.wfs_request(parse_program("a :- not a.")))  # never collected (Ctrl-C)
     certificate = certify(EVEN)
     assert certificate.signature == "TFuloop"
     assert certificate.checks[0] == "wfs:alternating-fixpoint=swi-tabling"
-    assert wfs_tabling._server.process is not before and before.returncode is not None
+    assert swipl_worker._worker.process is not before and before.returncode is not None
 
 
 def test_a_reply_with_another_id_restarts_the_worker():
     before = worker()
-    before.stdin.write(b"wfs(999,[rule(n_b,[],[])],[n_b]).\n")  # a reply nobody asked for
+    before.stdin.write(b"wfs(999,[rule(0,[],[])],1).\n")  # a reply nobody asked for
     before.stdin.flush()
     assert certify("a1 :- not a0. a0 :- not a0.", "a1").labels["wfs"] == "u"
-    assert wfs_tabling._server.process is not before and before.returncode is not None
+    assert swipl_worker._worker.process is not before and before.returncode is not None
 
 
 def test_a_stopped_worker_times_out_and_is_replaced(monkeypatch):
-    monkeypatch.setattr(wfs_tabling._server, "reply_timeout", 3.0)
+    monkeypatch.setattr(swipl_worker._worker, "reply_timeout", 3.0)
     before = worker()
     os.kill(before.pid, signal.SIGSTOP)
     start = time.monotonic()
@@ -86,7 +86,7 @@ def test_a_worker_that_dies_is_reaped_and_replaced_without_failing_the_call():
     before = worker()
     os.kill(before.pid, signal.SIGKILL)
     assert certify(EVEN).signature == "TFuloop"
-    middle = wfs_tabling._server.process
+    middle = swipl_worker._worker.process
     collect = wfs_tabling.submit_wfs_tabling(parse_program(EVEN))
     os.kill(middle.pid, signal.SIGKILL)  # dies with the request in flight (or just after its reply)
     assert collect() == {"a": "u", "b": "u", "q": "u"}

@@ -9,7 +9,7 @@ from pathlib import Path
 from naf_bench.errors import SolverError
 
 PROLOG_DIR = Path(__file__).parent / "prolog"
-# SWI-Prolog is one interpreter (pyswip) and one tabling worker per process: one certification at a time.
+# SWI-Prolog is one worker process (naf_bench.solvers.swipl_worker) per process: one certification at a time.
 SWIPL_LOCK = threading.RLock()
 INSTALL_HINT = "install SWI-Prolog: apt-get install swi-prolog-nox (Debian/Ubuntu) or see swi-prolog.org"
 

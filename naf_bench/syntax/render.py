@@ -1,5 +1,5 @@
-"""Renderers at the edge: ASP text (round-trips through the parser) and Prolog text, where SLDNF through pyswip
-gets its clauses from (the WFS worker gets numbered rules as data: ``naf_bench.solvers.wfs_tabling``)."""
+"""Renderers at the edge: ASP text (round-trips through the parser) and Prolog text, where SWI-Prolog's SLDNF
+gets its clauses from (its tabling gets numbered rules as data: ``naf_bench.solvers.wfs_tabling``)."""
 
 from __future__ import annotations
 

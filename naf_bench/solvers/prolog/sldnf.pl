@@ -1,17 +1,14 @@
-% SLDNF by SWI-Prolog's own computation rule, loaded into the pyswip process.
+% SLDNF by SWI-Prolog's own computation rule, loaded into the worker (worker.pl).
 % naf_sldnf_run(+Clauses, +Atoms, +Goal, +Limit, -Result, -Inferences)
 %   Result = true | false | loop; loop means the inference limit was exhausted (or the stacks were).
-%   Atoms: those the clauses define; the previous run's are retracted first (a run cut short, e.g. by
-%   Ctrl-C in the host, must not leave its clauses to the next), so none stays behind for long.
+%   Atoms: those the clauses define; the previous run's are retracted first, so none stays behind for long.
 :- module(naf_sldnf, [naf_sldnf_run/6]).
 
 % An atom without clauses fails, as in a program that declares every atom dynamic (no declarations
 % per run: they were a fifth of a small program's cost).
 :- set_prolog_flag(naf_sldnf_work:unknown, fail).
 
-% The atoms of the program last loaded, in the clause store: unlike a global variable, it is the same in
-% every thread (each Python thread runs in its own Prolog engine).
-:- dynamic loaded/1.
+:- dynamic loaded/1.  % the atoms of the program last loaded
 
 naf_sldnf_run(Clauses, Atoms, Goal, Limit, Result, Inferences) :-
     forget_program,

@@ -1,18 +1,22 @@
-% Well-founded semantics by SWI-Prolog tabling, as a line-oriented server on stdin/stdout.
+% The SWI-Prolog worker: both Prolog engines, as a line-oriented server on stdin/stdout.
 %
-% Requests: wfs(Id, Rules, N).       tabling: holds/1 tabled, tnot/1 for default negation
+% Requests: wfs(Id, Rules, N).       well-founded semantics by tabling: holds/1 tabled, tnot/1 for negation
 %           fixpoint(Id, Rules, N).  the alternating fixpoint, written here without tabling
 %           with atoms numbered 0..N-1 and Rules = [rule(Head, [Positive, ...], [Negative, ...]), ...]
-% Reply:    `ok <Id> <t|f|u per atom, in number order>` or `error <Id> <message>`: the id tells the client
-%           a reply is the answer to its request and not to an earlier one.
+%           sldnf(Id, Clauses, Atoms, Goal, Limit).  SLDNF by SWI-Prolog itself (sldnf.pl)
+% Reply:    `ok <Id> <t|f|u per atom, in number order>`, `ok <Id> <true|false|loop> <inferences>`, or
+%           `error <Id> <message>`: the id tells the client a reply is the answer to its request and not
+%           to an earlier one.
 %
-% The program is data (rule/3 terms over atom numbers), interpreted here: nothing is compiled per program,
-% no program text is ever consulted, and no name a program (or a model that wrote it) chose reaches
-% Prolog. SWI-Prolog 9.0's tabling can leave an atom undefined that the well-founded semantics decides
+% For the WFS the program is data (rule/3 terms over atom numbers) interpreted here, so no name a program
+% (or a model that wrote it) chose reaches tabling; for SLDNF its clauses, atoms prefixed so that none names
+% a built-in or an operator, are asserted into a module of their own. No program text is ever consulted.
+% SWI-Prolog 9.0's tabling can leave an atom undefined that the well-founded semantics decides
 % (a positive loop through conditional answers needs answer completion: `a6 :- tnot(a2), a2.  a6 :- a6.`
 % in the tests); the fixpoint settles those cases.
 
 :- initialization(main, main).
+:- use_module(sldnf).
 
 :- dynamic rule/3.
 :- table holds/1.
@@ -29,9 +33,11 @@ none_holds([]).
 none_holds([Atom|Atoms]) :- tnot(holds(Atom)), none_holds(Atoms).
 
 main :-
-    set_prolog_flag(stack_limit, 268435456),
-    % warm-up: the tabling library is autoloaded before the first program
+    set_prolog_flag(stack_limit, 1073741824),
+    % warm-up: tabling is autoloaded, and SLDNF's first-call work done, before the first program (whose
+    % inferences must not count it)
     with_output_to(string(_), handle(wfs(0, [rule(0, [], [1]), rule(1, [], [0])], 2))),
+    with_output_to(string(_), handle(sldnf(0, [(n_a :- \+ n_b)], [n_a], n_a, 100))),
     current_prolog_flag(version_data, swi(Major, Minor, Patch, _)),
     format("ready ~w.~w.~w~n", [Major, Minor, Patch]),
     flush_output,
@@ -57,6 +63,9 @@ handle(wfs(Id, Rules, N)) :-
     Last is N - 1,
     findall(Value, (between(0, Last, Atom), tabled_value(Atom, Value)), Values),
     reply(Id, Values).
+handle(sldnf(Id, Clauses, Atoms, Goal, Limit)) :-
+    naf_sldnf_run(Clauses, Atoms, Goal, Limit, Result, Inferences),
+    format("ok ~w ~w ~w~n", [Id, Result, Inferences]).
 handle(fixpoint(Id, Rules, N)) :-
     gamma(Rules, [], Possible0),
     alternate(Rules, [], Possible0, True, Possible),
