@@ -94,6 +94,16 @@ def test_a_worker_that_dies_is_reaped_and_replaced_without_failing_the_call():
     assert before.returncode == middle.returncode == -signal.SIGKILL  # both reaped
 
 
+@pytest.mark.slow
+def test_a_reply_larger_than_the_pipe_does_not_block_the_next_request():
+    # tabling's reply (a value per atom, 70,002 bytes) fills the pipe while the SLDNF request (every fact, since q
+    # depends on all of them) is still being written
+    atoms = [f"a{i}" for i in range(70_000)]
+    program = "".join(f"{atom}.\n" for atom in atoms) + f"q :- {', '.join(atoms)}, not b.\n"
+    certificate = certify(program)
+    assert (certificate.signature, len(certificate.wfs_values)) == ("TTTT", 70_002)
+
+
 def test_certify_from_two_threads_gives_the_sequential_answers():
     programs = [random_program(f"threads/{i}") for i in range(30)]
     expected = [certify(p).to_json() for p in programs]

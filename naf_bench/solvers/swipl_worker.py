@@ -62,6 +62,7 @@ class PrologWorker:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
+        os.set_blocking(self.process.stdin.fileno(), False)  # written by _send, never by a blocking write
         try:
             banner = self._readline(START_TIMEOUT).split()
         except _WorkerFault as fault:
@@ -106,14 +107,31 @@ class PrologWorker:
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", "replace")
 
+    def _send(self, data: bytes) -> None:
+        """Write ``data`` while keeping the worker's replies flowing into the buffer: with several requests in
+        one write, a reply larger than the pipe (a WFS value per atom) would otherwise block the worker
+        while this process blocks writing to it."""
+        stdin, stdout = self.process.stdin.fileno(), self.process.stdout.fileno()
+        view = memoryview(data)
+        while view:
+            readable, writable, _ = select.select([stdout], [stdin], [], self.reply_timeout)
+            if not (readable or writable):
+                raise _WorkerFault(f"no progress within {self.reply_timeout:g} s")
+            if readable:
+                chunk = os.read(stdout, 1 << 16)
+                if not chunk:
+                    raise _WorkerFault("the worker died")
+                self._buffer += chunk
+            if writable:
+                with contextlib.suppress(BlockingIOError):
+                    view = view[os.write(stdin, view[: 1 << 16]) :]
+
     def _write(self, data: bytes) -> None:
         try:
-            self.process.stdin.write(data)
-            self.process.stdin.flush()
-        except OSError:  # it died since: replace it and send once more
+            self._send(data)
+        except (OSError, _WorkerFault):  # it died or stopped since: replace it and send once more
             self._start()
-            self.process.stdin.write(data)
-            self.process.stdin.flush()
+            self._send(data)
 
     def submit(self, *requests: Request) -> list[Callable[[], Any]]:
         """Send ``requests`` in one write; each returned callable waits for its request's decoded reply, and
@@ -131,7 +149,7 @@ class PrologWorker:
                 self._start()  # not started, dead (reaped here), or behind on uncollected requests
             self._pending = []
             self._write(b"".join(line for _, line in lines))
-        except OSError as exc:
+        except (OSError, _WorkerFault) as exc:
             self._stop()
             raise SolverError(f"the SWI-Prolog worker cannot be written to: {exc}") from exc
         self._pending = list(lines)
