@@ -5,7 +5,7 @@ and end to end.
 
 Programs are the main config's candidates (each bin's ``assemble`` on its units, attempts 0, 1, ...: the programs
 generation keeps and the ones it rejects look alike). Rates are best-of-``--repeats``, in wall time and in
-this process's CPU time (the tabling worker runs beside it); on a shared machine compare the ratios
+this process's CPU time (the SWI-Prolog worker runs beside it); on a shared machine compare the ratios
 printed by one run, not absolute rates across runs.
 Two baselines run in the same process: clingo as certify() called it before issue #11 (three searches on the
 program's text, every model converted to names), and the reference implementation's
