@@ -47,7 +47,7 @@ def chain_fed_by_even_cycle(length: int) -> str:
     )
 
 
-# --- 2: the SWI-Prolog tabling worker -------------------------------------------------------------------------
+# --- 2: the SWI-Prolog worker ---------------------------------------------------------------------------------
 
 
 def worker():
