@@ -10,10 +10,9 @@ iff it equals the least model of its reduct. Used when the guess space is small.
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import compress, product
 
-from naf_bench.solvers.wfs import WFSResult, _Reducts
-from naf_bench.syntax.analysis import dependencies, is_recursive, strongly_connected_components
+from naf_bench.solvers.wfs import WFSResult, reducts_of
 from naf_bench.syntax.ast import Program
 
 GUESS_LIMIT = 4096  # candidate assignments at most; larger programs skip this check
@@ -21,21 +20,23 @@ GUESS_LIMIT = 4096  # candidate assignments at most; larger programs skip this c
 
 def enumerate_stable_models(program: Program, wfs: WFSResult, guess_limit: int = GUESS_LIMIT):
     """All stable models as frozensets, or None when the guess space exceeds ``guess_limit``."""
-    deps = dependencies(program)
     undefined = {a for a, v in wfs.values.items() if v == "u"}
     steps = []  # (atoms, recursive) per component with undefined atoms, dependencies first
-    for component in strongly_connected_components(deps):
+    for component, recursive in program.components:
         atoms = [a for a in component if a in undefined]
         if atoms:
-            steps.append((atoms, is_recursive(component, deps)))
+            steps.append((atoms, recursive))
     if 2 ** sum(len(atoms) for atoms, recursive in steps if recursive) > guess_limit:
         return None
-    rules = program.rules_by_head
-    reducts = _Reducts(program)
+    bodies: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {a: [] for a in undefined}
+    for rule, body in zip(program.rules, program.bodies, strict=True):
+        if rule.head in bodies:
+            bodies[rule.head].append(body)
+    reducts = reducts_of(program)
     models = []
 
     def supported(atom: str, model: set[str]) -> bool:
-        return any(all((lit.atom in model) == lit.positive for lit in rule.body) for rule in rules[atom])
+        return any(model.issuperset(pos) and model.isdisjoint(neg) for pos, neg in bodies[atom])
 
     # depth-first over the guesses with an explicit stack: no recursion on the number of components
     pending = [(0, {a for a, v in wfs.values.items() if v == "T"})]
@@ -50,7 +51,7 @@ def enumerate_stable_models(program: Program, wfs: WFSResult, guess_limit: int =
             continue
         atoms = steps[step][0]
         for choice in product((False, True), repeat=len(atoms)):
-            candidate = model | {a for a, chosen in zip(atoms, choice, strict=True) if chosen}
+            candidate = model.union(compress(atoms, choice))
             if all((a in candidate) == supported(a, candidate) for a in atoms):
                 pending.append((step + 1, candidate))
     return models
