@@ -21,11 +21,17 @@ GUESS_LIMIT = 4096  # candidate assignments at most; larger programs skip this c
 def enumerate_stable_models(program: Program, wfs: WFSResult, guess_limit: int = GUESS_LIMIT):
     """All stable models as frozensets, or None when the guess space exceeds ``guess_limit``."""
     undefined = {a for a, v in wfs.values.items() if v == "u"}
-    steps = []  # (atoms, recursive) per component with undefined atoms, dependencies first
+    steps: list[tuple[list[str], bool]] = []  # (atoms, recursive) with undefined atoms, dependencies first
     for component, recursive in program.components:
-        atoms = [a for a in component if a in undefined]
-        if atoms:
-            steps.append((atoms, recursive))
+        if recursive:
+            atoms = [a for a in component if a in undefined]
+            if atoms:
+                steps.append((atoms, True))
+        elif component[0] in undefined:  # one atom; a run of such atoms is one step, computed in order
+            if steps and not steps[-1][1]:
+                steps[-1][0].append(component[0])
+            else:
+                steps.append(([component[0]], False))
     if 2 ** sum(len(atoms) for atoms, recursive in steps if recursive) > guess_limit:
         return None
     bodies: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {a: [] for a in undefined}
@@ -42,8 +48,10 @@ def enumerate_stable_models(program: Program, wfs: WFSResult, guess_limit: int =
     pending = [(0, {a for a, v in wfs.values.items() if v == "T"})]
     while pending:
         step, model = pending.pop()  # each pending model is owned by this branch and extended in place
-        while step < len(steps) and not steps[step][1]:
-            model.update([a for a in steps[step][0] if supported(a, model)])
+        if step < len(steps) and not steps[step][1]:
+            for atom in steps[step][0]:
+                if supported(atom, model):
+                    model.add(atom)
             step += 1
         if step == len(steps):
             if reducts.gamma(model) == model:
