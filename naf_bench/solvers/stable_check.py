@@ -10,8 +10,6 @@ iff it equals the least model of its reduct. Used when the guess space is small.
 
 from __future__ import annotations
 
-from itertools import compress, product
-
 from naf_bench.solvers.wfs import WFSResult, reducts_of
 from naf_bench.syntax.ast import Program
 
@@ -57,9 +55,35 @@ def enumerate_stable_models(program: Program, wfs: WFSResult, guess_limit: int =
             if reducts.gamma(model) == model:
                 models.append(frozenset(model))
             continue
-        atoms = steps[step][0]
-        for choice in product((False, True), repeat=len(atoms)):
-            candidate = model.union(compress(atoms, choice))
-            if all((a in candidate) == supported(a, candidate) for a in atoms):
-                pending.append((step + 1, candidate))
+        for chosen in _supported_guesses(steps[step][0], bodies, model):
+            pending.append((step + 1, model.union(chosen)))
     return models
+
+
+def _supported_guesses(atoms: list[str], bodies: dict, model: set[str]) -> list[list[str]]:
+    """The atoms guessed true, for each guess on the undefined ``atoms`` of one recursive component under
+    which each of them is supported exactly when guessed true, in the order of ``product((False, True),
+    repeat=len(atoms))``; ``model`` decides every other atom their rules mention (the component's WFS-true
+    atoms, the components below). A guess is a bit mask, the first atom the highest bit, and each rule is
+    reduced once to masks of its literals on ``atoms``: a guess is checked with integer operations alone."""
+    n = len(atoms)
+    bit = {atom: 1 << (n - 1 - j) for j, atom in enumerate(atoms)}
+    reduced = []  # (the atom's bit, (positive mask, negative mask) of each rule whose other literals hold)
+    for atom in atoms:
+        masks = [
+            (sum(bit[a] for a in set(pos) if a in bit), sum(bit[a] for a in set(neg) if a in bit))
+            for pos, neg in bodies[atom]
+            if all(a in bit or a in model for a in pos) and all(a in bit or a not in model for a in neg)
+        ]
+        reduced.append((bit[atom], masks))
+    found = []
+    for guess in range(1 << n):
+        supported = 0
+        for own, masks in reduced:
+            for pos, neg in masks:
+                if guess & pos == pos and not guess & neg:
+                    supported |= own
+                    break
+        if supported == guess:
+            found.append([atom for atom in atoms if guess & bit[atom]])
+    return found

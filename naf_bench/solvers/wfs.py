@@ -30,17 +30,16 @@ class _Reducts:
     """
 
     def __init__(self, program: Program):
-        self.atoms = program.atoms
         self.heads = [rule.head for rule in program.rules]
-        self.watchers: dict[str, list[int]] = {a: [] for a in self.atoms}
+        self.watchers: dict[str, list[int]] = {a: [] for a in program.atoms}
         self.missing = []
         self.negative = []  # (rule index, head, negative atoms) of the rules with negative literals
-        for i, (rule, (pos, neg)) in enumerate(zip(program.rules, program.bodies, strict=True)):
+        for i, (head, (pos, neg)) in enumerate(zip(self.heads, program.bodies, strict=True)):
             for atom in pos:
                 self.watchers[atom].append(i)
             self.missing.append(len(pos) + bool(neg))
             if neg:
-                self.negative.append((i, rule.head, frozenset(neg)))
+                self.negative.append((i, head, frozenset(neg)))
         self.base = {h for h, m in zip(self.heads, self.missing, strict=True) if not m}
         self._close(list(self.base), self.base, self.missing)
 
