@@ -86,15 +86,23 @@ def reducts_of(program: Program) -> _Reducts:
 def solve_wfs(program: Program) -> WFSResult:
     """Three-valued well-founded model of every atom of ``program``."""
     reducts = reducts_of(program)
+    # Rounds (true, possible) <- (Γ(possible), Γ(Γ(possible))) until one changes nothing; ``iterations``
+    # counts that last round too. As possible == Γ(true) throughout, a round that leaves ``true`` unchanged
+    # leaves ``possible`` unchanged, and one that leaves ``possible`` unchanged makes the next change nothing:
+    # the Γ applications those rounds would repeat are skipped.
     true: set[str] = set()
     possible = reducts.gamma(true)
     iterations = 1
     while True:
         new_true = reducts.gamma(possible)
-        new_possible = reducts.gamma(new_true)
         iterations += 2
-        if new_true == true and new_possible == possible:
+        if new_true == true:
             break
-        true, possible = new_true, new_possible
+        true = new_true
+        new_possible = reducts.gamma(true)
+        if new_possible == possible:
+            iterations += 2
+            break
+        possible = new_possible
     values = {a: "T" if a in true else "u" if a in possible else "F" for a in program.atoms}
     return WFSResult(values, iterations)
