@@ -30,16 +30,15 @@ class _Reducts:
     """
 
     def __init__(self, program: Program):
+        bodies = program.bodies
         self.heads = [rule.head for rule in program.rules]
         self.watchers: dict[str, list[int]] = {a: [] for a in program.atoms}
-        self.missing = []
-        self.negative = []  # (rule index, head, negative atoms) of the rules with negative literals
-        for i, (head, (pos, neg)) in enumerate(zip(self.heads, program.bodies, strict=True)):
+        for i, (pos, _) in enumerate(bodies):
             for atom in pos:
                 self.watchers[atom].append(i)
-            self.missing.append(len(pos) + bool(neg))
-            if neg:
-                self.negative.append((i, head, frozenset(neg)))
+        self.missing = [len(pos) + bool(neg) for pos, neg in bodies]
+        # (rule index, head, negative atoms) of the rules with negative literals
+        self.negative = [(i, self.heads[i], neg) for i, (_, neg) in enumerate(bodies) if neg]
         self.base = {h for h, m in zip(self.heads, self.missing, strict=True) if not m}
         self._close(list(self.base), self.base, self.missing)
 
@@ -60,8 +59,9 @@ class _Reducts:
         missing = self.missing.copy()
         derived = self.base.copy()
         queue = []
+        disjoint = interpretation.isdisjoint
         for i, head, neg in self.negative:
-            if neg.isdisjoint(interpretation):
+            if disjoint(neg):
                 missing[i] -= 1
                 if not missing[i] and head not in derived:
                     derived.add(head)
