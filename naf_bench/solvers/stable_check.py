@@ -70,11 +70,22 @@ def _supported_guesses(atoms: list[str], bodies: dict, model: set[str]) -> list[
     bit = {atom: 1 << (n - 1 - j) for j, atom in enumerate(atoms)}
     reduced = []  # (the atom's bit, (positive mask, negative mask) of each rule whose other literals hold)
     for atom in atoms:
-        masks = [
-            (sum(bit[a] for a in set(pos) if a in bit), sum(bit[a] for a in set(neg) if a in bit))
-            for pos, neg in bodies[atom]
-            if all(a in bit or a in model for a in pos) and all(a in bit or a not in model for a in neg)
-        ]
+        masks = []
+        for pos, neg in bodies[atom]:
+            pos_mask = neg_mask = 0
+            for a in pos:
+                if a in bit:
+                    pos_mask |= bit[a]
+                elif a not in model:
+                    break
+            else:
+                for a in neg:
+                    if a in bit:
+                        neg_mask |= bit[a]
+                    elif a in model:
+                        break
+                else:
+                    masks.append((pos_mask, neg_mask))
         reduced.append((bit[atom], masks))
     found = []
     for guess in range(1 << n):
