@@ -39,17 +39,16 @@ def enumerate_stable_models(program: Program, wfs: WFSResult, guess_limit: int =
     reducts = reducts_of(program)
     models = []
 
-    def supported(atom: str, model: set[str]) -> bool:
-        return any(model.issuperset(pos) and model.isdisjoint(neg) for pos, neg in bodies[atom])
-
     # depth-first over the guesses with an explicit stack: no recursion on the number of components
     pending = [(0, {a for a, v in wfs.values.items() if v == "T"})]
     while pending:
         step, model = pending.pop()  # each pending model is owned by this branch and extended in place
         if step < len(steps) and not steps[step][1]:
-            for atom in steps[step][0]:
-                if supported(atom, model):
-                    model.add(atom)
+            for atom in steps[step][0]:  # in M iff one of its rules has a body true in M
+                for pos, neg in bodies[atom]:
+                    if model.issuperset(pos) and model.isdisjoint(neg):
+                        model.add(atom)
+                        break
             step += 1
         if step == len(steps):
             if reducts.gamma(model) == model:
