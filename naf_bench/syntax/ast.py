@@ -47,10 +47,10 @@ class Program:
     def atoms(self) -> tuple[str, ...]:
         """Every atom, in order of first occurrence."""
         seen: dict[str, None] = {}
-        for rule in self.rules:
-            seen.setdefault(rule.head)
+        for rule in self.rules:  # a key set again keeps its first place
+            seen[rule.head] = None
             for lit in rule.body:
-                seen.setdefault(lit.atom)
+                seen[lit.atom] = None
         return tuple(seen)
 
     @cached_property
@@ -66,9 +66,11 @@ class Program:
         """Atoms each atom's rules mention in their bodies (positively or negatively), deduplicated, in
         order; computed once per program (every engine's analysis starts here). Read-only."""
         deps: dict[str, dict[str, None]] = {atom: {} for atom in self.atoms}
-        for rule in self.rules:
-            for lit in rule.body:
-                deps[rule.head].setdefault(lit.atom)
+        for rule in self.rules:  # as in ``atoms``, a key set again keeps its first place
+            if rule.body:
+                mentioned = deps[rule.head]
+                for lit in rule.body:
+                    mentioned[lit.atom] = None
         return {atom: tuple(d) for atom, d in deps.items()}
 
     @cached_property
