@@ -1,11 +1,16 @@
 """Property tests on random small programs: engines agree, WFS bounds stable models, order invariance."""
 
+from itertools import combinations
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from naf_bench import Literal, Program, Rule, canonical_key, certify, parse_program, render_asp
+from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
 from naf_bench.solvers.stable import solve_stable
+from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.wfs import solve_wfs
+from naf_bench.syntax.analysis import dependencies, is_recursive, strongly_connected_components
 
 ATOMS = ["q", "a", "b", "c", "d"]
 literals = st.builds(Literal, st.sampled_from(ATOMS), st.booleans())
@@ -61,3 +66,49 @@ def test_canonical_key_ignores_names_and_order(program, rng):
     ]
     rng.shuffle(rules)
     assert canonical_key(Program(tuple(rules)), rename["q"]) == canonical_key(program, "q")
+
+
+def _least_model_of_reduct(program: Program, model: set[str]) -> set[str]:
+    """Gelfond–Lifschitz by the definition: naive iteration on the reduct."""
+    derived: set[str] = set()
+    while True:
+        new = {r.head for r in program.rules if set(r.positive_body) <= derived and not set(r.negative_body) & model}
+        if new <= derived:
+            return derived
+        derived |= new
+
+
+@SETTINGS
+@given(programs)
+def test_stable_check_finds_exactly_the_stable_models(program):
+    atoms = program.atoms
+    subsets = (set(c) for n in range(len(atoms) + 1) for c in combinations(atoms, n))
+    expected = {frozenset(m) for m in subsets if _least_model_of_reduct(program, m) == m}
+    models = enumerate_stable_models(program, solve_wfs(program))
+    assert len(models) == len(expected) and set(models) == expected
+
+
+@SETTINGS
+@given(programs)
+def test_cached_bodies_and_components_match_their_definitions(program):
+    assert program.bodies == tuple((r.positive_body, r.negative_body) for r in program.rules)
+    deps = dependencies(program)
+    components = strongly_connected_components(deps)
+    assert program.components == tuple((c, is_recursive(c, deps)) for c in components)
+    reach = {a: set(deps[a]) for a in deps}  # transitive closure (Warshall)
+    for k in deps:
+        for a in deps:
+            if k in reach[a]:
+                reach[a] |= reach[k]
+    position = {a: i for i, c in enumerate(components) for a in c}
+    assert sorted(position) == sorted(program.atoms)
+    for a in deps:
+        for b in deps:
+            same = a == b or (b in reach[a] and a in reach[b])
+            assert (position[a] == position[b]) == same
+            assert b not in reach[a] or position[b] <= position[a]  # dependencies first
+
+
+def test_sldnf_reference_on_an_atom_the_program_never_mentions():
+    result = solve_sldnf_reference(parse_program("a :- not b."), "z")
+    assert (result.label, result.iterations, result.successes) == ("F", 0, 0)

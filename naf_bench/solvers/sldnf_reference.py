@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from naf_bench.errors import SolverError
-from naf_bench.syntax.analysis import dependencies, is_recursive, relevant_atoms, strongly_connected_components
+from naf_bench.syntax.analysis import relevant_atoms
 from naf_bench.syntax.ast import Program
 
 OMEGA = -1  # infinitely many successes
@@ -81,26 +81,23 @@ def _klass(value: Summary) -> tuple[bool, bool] | str:
 
 
 class _Equations:
-    def __init__(self, program: Program, atoms: tuple[str, ...]):
-        self.atoms = atoms
-        self.clauses = {
-            atom: [tuple((lit.atom, lit.positive) for lit in rule.body) for rule in program.rules_by_head.get(atom, ())]
-            for atom in atoms
-        }
+    def __init__(self, program: Program):
+        self.rules = program.rules_by_head
+
+    def value(self, atom: str, values: dict[str, Summary]) -> Summary:
+        """The summary of ``atom``'s clauses, in order, given the summaries in ``values``."""
+        total = FAIL
+        for rule in self.rules[atom]:
+            value = SUCCEED
+            for lit in reversed(rule.body):
+                value = bind(values[lit.atom] if lit.positive else negate(values[lit.atom]), value)
+            total = concat(total, value)
+            if total[1] or total[0] == OMEGA:
+                break
+        return total
 
     def step(self, atoms, values: dict[str, Summary]) -> dict[str, Summary]:
-        out = {}
-        for atom in atoms:
-            total = FAIL
-            for body in self.clauses[atom]:
-                value = SUCCEED
-                for name, positive in reversed(body):
-                    value = bind(values[name] if positive else negate(values[name]), value)
-                total = concat(total, value)
-                if total[1] or total[0] == OMEGA:
-                    break
-            out[atom] = total
-        return out
+        return {atom: self.value(atom, values) for atom in atoms}
 
     def count_graph(self, atoms, values: dict[str, Summary]) -> dict[str, set[str]]:
         """For ``atoms`` with some successes and a divergent end: whose counts (among them) theirs is built from."""
@@ -108,9 +105,10 @@ class _Equations:
         graph: dict[str, set[str]] = {}
         for atom in growing:
             total, total_deps = FAIL, set()
-            for body in self.clauses[atom]:
+            for rule in self.rules[atom]:
                 value, deps = SUCCEED, set()
-                for name, positive in reversed(body):
+                for literal in reversed(rule.body):
+                    name, positive = literal.atom, literal.positive
                     lit = values[name] if positive else negate(values[name])
                     lit_deps = {name} if positive and name in growing else set()
                     combined = bind(lit, value)
@@ -177,17 +175,17 @@ def _solve_component(equations: _Equations, component: tuple[str, ...], values: 
 
 def solve_sldnf_reference(program: Program, query: str) -> SLDNFResult:
     """Label of ``?- query.`` under Prolog's computation rule: T, F or loop (exact)."""
-    atoms = relevant_atoms(program, query)
-    equations = _Equations(program, atoms)
-    deps = dependencies(program)
-    graph = {atom: deps.get(atom, ()) for atom in atoms}
+    relevant = set(relevant_atoms(program, query))
+    equations = _Equations(program)
     values: dict[str, Summary] = {}
     rounds = 0
-    for component in strongly_connected_components(graph):
-        if is_recursive(component, graph):
+    for component, recursive in program.components:  # a component is relevant or not as a whole
+        if component[0] not in relevant:
+            continue
+        if recursive:
             rounds += _solve_component(equations, component, values)
         else:
-            values.update(equations.step(component, values))
-    n, diverges = values[query]
+            values[component[0]] = equations.value(component[0], values)
+    n, diverges = values.get(query, FAIL)  # an atom the program never mentions has no clauses
     label = "T" if n != 0 else "loop" if diverges else "F"
     return SLDNFResult(label, rounds, n)

@@ -43,29 +43,34 @@ def strongly_connected_components(graph: dict[str, tuple[str, ...]]) -> list[tup
         on_stack.add(root)
         while work:
             node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
+            for child in children:  # resumed where it left off when the walk comes back to ``node``
                 if child not in index:
                     index[child] = low[child] = len(index)
+                    grandchildren = graph.get(child, ())
+                    if not grandchildren:  # a leaf: its own component at once
+                        components.append((child,))
+                        continue
                     stack.append(child)
                     on_stack.add(child)
-                    work.append((child, iter(graph.get(child, ()))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                components.append(tuple(component))
+                    work.append((child, iter(grandchildren)))
+                    break
+                if child in on_stack and index[child] < low[node]:
+                    low[node] = index[child]
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    components.append(tuple(component))
     return components
 
 
