@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from naf_bench.errors import BudgetExceeded, SolverError
 from naf_bench.syntax.ast import Program
@@ -59,17 +60,23 @@ def _statistic(control, *path: str) -> int:
     return int(_c_call("double", _lib.clingo_statistics_value_get, stats, key))
 
 
+@lru_cache(maxsize=1 << 16)
+def _symbol(atom: str):
+    """clingo's symbol of an atom name; symbols are clingo-wide (interned), so one serves every control."""
+    return _clingo().Function(atom)
+
+
 def _control(program: Program, options: list[str]):
     """A clingo control holding ``program``, given rule by rule through clingo's backend (the program is ground:
     parsing and grounding its text cost more than the search).
 
-    Equivalence preprocessing is off (``--eq=0``): on backend input clasp's can lose a stable model (a main-config
-    program lost one of its two; clingo's issue #476 shows the same preprocessor bug on incremental input).
+    Equivalence preprocessing is off (``--eq=0``): on backend input clasp's can lose a stable model (a
+    main-config program lost one of its two; clingo's issue #476 shows the same preprocessor bug on
+    incremental input).
     """
-    clingo = _clingo()
-    control = clingo.Control(["--warn=none", "--eq=0", *options])
+    control = _clingo().Control(["--warn=none", "--eq=0", *options])
     with control.backend() as backend:
-        number = {atom: backend.add_atom(clingo.Function(atom)) for atom in program.atoms}
+        number = {atom: backend.add_atom(_symbol(atom)) for atom in program.atoms}
         for rule in program.rules:
             backend.add_rule(
                 [number[rule.head]], [number[lit.atom] if lit.positive else -number[lit.atom] for lit in rule.body]
@@ -99,8 +106,9 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: i
     brave and cautious consequences. Else clingo's brave and cautious modes compute them; such a mode reports
     a model per step (up to one per atom), and materializing each costs a pass over all atoms, so each mode
     runs twice on fresh, identical (hence deterministic) controls: once to count its steps, once to read
-    the last. Symbols become names once. Each search stops after ``conflict_limit`` conflicts:
-    :class:`BudgetExceeded`.
+    the last. Models are read as sets of symbol values (``Symbol._rep``, clingo's 64-bit symbol, a plain int),
+    named once at the end: hashing and comparing ``Symbol`` objects calls into clingo each time. Each search
+    stops after ``conflict_limit`` conflicts: :class:`BudgetExceeded`.
     """
     effort = [0, 0]
 
@@ -120,7 +128,7 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: i
 
     def keep(model) -> None:
         if len(first) < FEW_MODELS:
-            first.append(model.symbols(shown=True))
+            first.append([symbol._rep for symbol in model.symbols(shown=True)])
 
     n_models = search("auto", model_cap + 1, keep)
     if not n_models:
@@ -134,12 +142,14 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: i
 
             def keep_last(model, steps=steps, last=last) -> None:  # (returning False would stop clingo)
                 if model.number == steps:
-                    last.append(model.symbols(shown=True))
+                    last.append([symbol._rep for symbol in model.symbols(shown=True)])
 
             search(mode, 0, keep_last)
             if len(last) != 1:
                 raise SolverError(f"clingo's {mode} consequences took a different path on an identical control")
             consequences.append(last[0])
         brave, cautious = consequences
-    names = {symbol: symbol.name for symbol in brave}
-    return StableResult(frozenset(names.values()), frozenset(names[s] for s in cautious), n_models, model_cap, *effort)
+    names = {_symbol(atom)._rep: atom for atom in program.atoms}
+    return StableResult(
+        frozenset([names[s] for s in brave]), frozenset([names[s] for s in cautious]), n_models, model_cap, *effort
+    )

@@ -22,9 +22,9 @@ def wfs_request(program: Program, method: str = "wfs") -> Request:
     order (the order of the reply's values); ``method``: ``wfs`` (tabling) or ``fixpoint``."""
     number = {atom: str(i) for i, atom in enumerate(program.atoms)}
     rules = ",".join(
-        f"rule({number[rule.head]},[{','.join(number[a] for a in rule.positive_body)}],"
-        f"[{','.join(number[a] for a in rule.negative_body)}])"
-        for rule in program.rules
+        f"rule({number[rule.head]},[{','.join([number[a] for a in positive])}],"
+        f"[{','.join([number[a] for a in negative])}])"
+        for rule, (positive, negative) in zip(program.rules, program.bodies, strict=True)
     )
     atoms = program.atoms
 
