@@ -24,7 +24,7 @@ from naf_bench.certify import certify
 from naf_bench.cli import _overrides
 from naf_bench.dataset import load_dataset
 from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.rows import generate_splits
+from naf_bench.rows import generate_units
 
 
 def main() -> None:
@@ -65,7 +65,7 @@ def main() -> None:
                 raise SystemExit("parallel generation changed the rows")
     if not args.stats:
         return
-    _, stats = generate_splits(config)
+    _, stats = generate_units(config)
     groups: dict[str, list] = {}
     for _, unit, unit_stats in stats:
         groups.setdefault(unit.family, []).append(unit_stats)
