@@ -181,8 +181,9 @@ def load_dataset(
 
     ``split`` (``"test"``, ``"train[:100]"``…) gives a ``Dataset``, else a ``DatasetDict``; ``streaming`` an
     iterable one whose rows are rendered as they are read (nothing is cached; certification still comes
-    first, in one process); ``num_proc`` certifies, renders and writes in that many processes, with the same
-    rows. Overrides (``depths=(4,)``…) change the rows and the cache key.
+    first, in one process); ``num_proc`` generates, certifies and renders units in that many processes (this
+    one copies their tables into the cache), with the same rows. Overrides (``depths=(4,)``…) change the rows
+    and the cache key.
     """
     dataset_builder = builder(config, cache_dir, **overrides)
     splits = dataset_builder.config.generation.splits
