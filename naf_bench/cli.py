@@ -346,7 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument(
         "--shard", type=_shard, metavar="I/N",
         help="only the I-th of N ranges of cells (tiers), not cached: the N outputs, concatenated per split in "
-        "order, are the config's rows (one machine each)",
+        "order, are the config's rows (one machine each) unless a shard keeps a program another shard's earlier "
+        "unit kept (see the README)",
     )  # fmt: skip
     generate.set_defaults(run=_generate)
 

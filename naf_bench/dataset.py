@@ -1,20 +1,24 @@
-"""NAF-Bench as a Hugging Face dataset: a GeneratorBasedBuilder, its cache key and a cached loader.
+"""NAF-Bench as a Hugging Face dataset: an ArrowBasedBuilder, its cache key and a cached loader.
 
 Rows are generated and certified on first load, then read back from the ``datasets`` cache, under a key that
 changes with the naf-bench version, the config, its overrides and the code that makes rows. Units (a cell of
-the bins grid, or a leaderboard tier) are generated in parallel processes and merged into exactly the rows one
-process makes (``naf_bench.rows``); ``naf_bench.hub.export`` writes a Hub dataset repository.
+the bins grid, or a leaderboard tier) are generated, certified and rendered into Arrow tables in parallel
+processes and merged into exactly the rows one process makes (``naf_bench.rows``); ``naf_bench.hub.export``
+writes a Hub dataset repository.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
+from functools import partial
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
+from naf_bench.generate.algorithm import Instance
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
-from naf_bench.rows import generate_splits, instance_rows, row_indices
+from naf_bench.rows import generate_units, unit_rows
 from naf_bench.schema import features
 
 CITATION = """@misc{nafbench2026,
@@ -67,11 +71,30 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-BATCH = 64  # instances per gen_kwargs shard: datasets renders and writes the shards in num_proc processes
+def _rows_table(config: GenerationConfig, split: str, position: int, instances: list[Instance]):
+    """A unit's rows of one split as an Arrow table in the one schema."""
+    import pyarrow as pa
+
+    schema = features()
+    rows = [schema.encode_example(row) for row in unit_rows(config, split, position, instances)]
+    return pa.Table.from_pylist(rows, schema=schema.arrow_schema)
+
+
+def _unit_file(spill: str, config: GenerationConfig, split: str, position: int, instances: list[Instance]) -> str:
+    """A unit's rows of one split written as an Arrow file in ``spill``, where it was generated (a worker process),
+    so the builder only copies them into the cache."""
+    import pyarrow as pa
+
+    table = _rows_table(config, split, position, instances)
+    path = str(Path(spill) / f"{split}-{position}.arrow")
+    with pa.OSFile(path, "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
+    return path
 
 
 def _builder_class():
     import datasets
+    from datasets.builder import Key
 
     from naf_bench import __version__
 
@@ -92,7 +115,7 @@ def _builder_class():
             overrides = {key: getattr(self, key) for key in OVERRIDABLE if getattr(self, key) is not None}
             return self.base.override(**overrides)
 
-    class NafBench(datasets.GeneratorBasedBuilder):
+    class NafBench(datasets.ArrowBasedBuilder):
         """NAF-Bench: solver-certified normal logic programs under four readings of negation."""
 
         BUILDER_CONFIG_CLASS = NafBenchConfig
@@ -104,25 +127,32 @@ def _builder_class():
             return dataset_info(self.config.generation)
 
         def _download_and_prepare(self, dl_manager, verification_mode, **prepare_split_kwargs):
-            self._num_proc = prepare_split_kwargs.get("num_proc")  # certification runs in as many processes
-            super()._download_and_prepare(dl_manager, verification_mode, **prepare_split_kwargs)
+            # num_proc processes generate, certify and render whole units into Arrow files; this one copies them
+            num_proc = prepare_split_kwargs.pop("num_proc", None)
+            with tempfile.TemporaryDirectory(prefix="naf-bench-") as spill:
+                self._files, _ = generate_units(self.config.generation, partial(_unit_file, spill), num_proc)
+                try:
+                    super()._download_and_prepare(dl_manager, verification_mode, **prepare_split_kwargs)
+                finally:
+                    del self._files
 
         def _split_generators(self, dl_manager):
-            config = self.config.generation
-            splits, _ = generate_splits(config, getattr(self, "_num_proc", None))
-            generators = []
-            for split, instances in splits.items():
-                indexed = list(zip(instances, row_indices(config, split, instances), strict=True))
-                batches = [indexed[i : i + BATCH] for i in range(0, len(indexed), BATCH)]
-                generators.append(datasets.SplitGenerator(name=split, gen_kwargs={"batches": batches}))
-            return generators
+            # streaming: no files; each unit's programs are rendered as they are read
+            parts = getattr(self, "_files", None) or generate_units(self.config.generation)[0]
+            return [
+                datasets.SplitGenerator(name=split, gen_kwargs={"split": split, "units": list(enumerate(units))})
+                for split, units in parts.items()
+            ]
 
-        def _generate_examples(self, batches):
-            config = self.config.generation
-            for batch in batches:
-                for instance, index in batch:
-                    for row in instance_rows(config, instance, index):
-                        yield row["id"], row
+        def _generate_tables(self, split, units):
+            import pyarrow as pa
+
+            for position, unit in units:
+                if isinstance(unit, str):
+                    table = pa.ipc.open_file(pa.memory_map(unit)).read_all()
+                else:
+                    table = _rows_table(self.config.generation, split, position, unit)
+                yield Key(0, position), table
 
     NafBench.__module__ = "naf_bench"  # datasets names a builder (and its cache folder) after its module
     return NafBench
@@ -151,8 +181,9 @@ def load_dataset(
 
     ``split`` (``"test"``, ``"train[:100]"``…) gives a ``Dataset``, else a ``DatasetDict``; ``streaming`` an
     iterable one whose rows are rendered as they are read (nothing is cached; certification still comes
-    first, in one process); ``num_proc`` certifies, renders and writes in that many processes, with the same
-    rows. Overrides (``depths=(4,)``…) change the rows and the cache key.
+    first, in one process); ``num_proc`` generates, certifies and renders units in that many processes (this
+    one copies their tables into the cache), with the same rows. Overrides (``depths=(4,)``…) change the rows
+    and the cache key.
     """
     dataset_builder = builder(config, cache_dir, **overrides)
     splits = dataset_builder.config.generation.splits

@@ -1,10 +1,11 @@
-"""Instances to dataset rows: a config's generation units, its splits generated (in parallel processes, merged
-into exactly the rows one process makes), and each program's rows in the one schema."""
+"""Instances to dataset rows: a config's generation units, each generated and rendered on its own (in parallel
+processes) and merged into exactly the rows one process makes, and each program's rows in the one schema."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from naf_bench.errors import ConfigError
 from naf_bench.generate.algorithm import CellStats, Instance, generate
@@ -17,30 +18,54 @@ from naf_bench.verbalize.prompt import render_prompt
 from naf_bench.verbalize.trace import render_gold_trace
 from naf_bench.verbalize.traced import render_traced_prompt
 
+# What a unit's programs of one split become where they were generated: called as render(config, split, position,
+# instances); a module-level function (or a partial of one), so that it reaches worker processes
+Render = Callable[[GenerationConfig, str, int, list[Instance]], Any]
+
+
+def as_instances(config: GenerationConfig, split: str, position: int, instances: list[Instance]) -> list[Instance]:
+    """The default :data:`Render`: the instances themselves."""
+    return instances
+
 
 def _generate(config: GenerationConfig, unit: Unit, count: int, split: str, seen: set[str]):
     training = config.is_training(split)
     return generate(unit.family, unit.axes, config.seed, config.name, split, count, seen, config.n_orders, training)
 
 
-def _unit_splits(job: tuple[GenerationConfig, int]) -> list[tuple[list[Instance], CellStats]]:
-    """One unit across every split with its own ``seen`` (a worker's job: hashed seeds need nothing else)."""
-    config, position = job
+def _unit_splits(job: tuple[GenerationConfig, int, Render]) -> list[tuple[list[str], Any, CellStats]]:
+    """One unit across every split with its own ``seen`` (a worker's job: hashed seeds need nothing else), each
+    split's programs as (canonical keys, what ``render`` makes of them, statistics)."""
+    config, position, render = job
     unit = config.units()[position]
     seen: set[str] = set()
-    return [_generate(config, unit, n, split, seen) for n, split in zip(unit.counts, config.splits, strict=True)]
+    results = []
+    for count, split in zip(unit.counts, config.splits, strict=True):
+        kept, stats = _generate(config, unit, count, split, seen)
+        results.append(([instance.key for instance in kept], render(config, split, position, kept), stats))
+    return results
 
 
-def generate_splits(
-    config: GenerationConfig, num_proc: int | None = None, shard: tuple[int, int] | None = None
-) -> tuple[dict[str, list[Instance]], list[tuple[str, Unit, CellStats]]]:
-    """Every split's instances and each (split, unit)'s statistics, exactly as one process makes them.
+def _work(unit: Unit) -> int:
+    """A unit's rough cost (programs x size), to start the largest units first and so end the processes together."""
+    return sum(unit.counts) * (1 + sum(unit.axes.values()))
+
+
+def generate_units(
+    config: GenerationConfig,
+    render: Render = as_instances,
+    num_proc: int | None = None,
+    shard: tuple[int, int] | None = None,
+) -> tuple[dict[str, list], list[tuple[str, Unit, CellStats]]]:
+    """Each split's units in order, as ``render`` makes them (by default their instances), and each (split, unit)'s
+    statistics, exactly as one process makes them.
 
     One process walks the splits and, in each, the units, with one ``seen`` set of canonical keys. Here each
-    unit runs across the splits with only its own keys (in ``num_proc`` worker processes), and the merge
-    replays the walk: a unit none of whose programs another unit already used took the very same attempts,
-    so it is kept; otherwise it is generated again against the true ``seen`` (cells differ in signature or
-    size, so this is rare). ``shard=(i, n)`` generates the i-th of n contiguous ranges of units only.
+    unit runs across the splits with only its own keys, and is rendered, where it runs (in ``num_proc`` worker
+    processes); the merge replays the walk: a unit none of whose programs another unit already used took the
+    very same attempts, so it is kept; otherwise it is generated and rendered again against the true ``seen``
+    (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates the i-th of n contiguous
+    ranges of units only.
     """
     units = config.units()
     positions = list(range(len(units)))
@@ -49,63 +74,65 @@ def generate_splits(
         if not 0 <= index < total:
             raise ConfigError(f"shard {index}/{total}: expected 0 <= i < N")
         positions = positions[index * len(units) // total : (index + 1) * len(units) // total]
-    jobs = [(config, position) for position in positions]
-    if num_proc is not None and num_proc > 1 and len(jobs) > 1:
+    if num_proc is not None and num_proc > 1 and len(positions) > 1:
         import multiprocessing
 
+        largest_first = sorted(positions, key=lambda p: -_work(units[p]))
+        jobs = [(config, position, render) for position in largest_first]
         # spawn: the parent may hold an embedded SWI-Prolog and a swipl subprocess, which fork would share
         with multiprocessing.get_context("spawn").Pool(min(num_proc, len(jobs))) as pool:
-            results = pool.map(_unit_splits, jobs, chunksize=1)
+            results = dict(zip(largest_first, pool.map(_unit_splits, jobs, chunksize=1), strict=True))
     else:
-        results = [_unit_splits(job) for job in jobs]
+        results = {position: _unit_splits((config, position, render)) for position in positions}
     seen: set[str] = set()
     stale: set[int] = set()  # units regenerated in an earlier split: their later splits assumed other keys
-    splits: dict[str, list[Instance]] = {split: [] for split in config.splits}
+    splits: dict[str, list] = {split: [] for split in config.splits}
     stats = []
     for s, split in enumerate(config.splits):
-        for position, per_split in zip(positions, results, strict=True):
-            kept, unit_stats = per_split[s]
-            if position in stale or any(instance.key in seen for instance in kept):
+        for position in positions:
+            keys, made, unit_stats = results[position][s]
+            if position in stale or any(key in seen for key in keys):
                 kept, unit_stats = _generate(config, units[position], units[position].counts[s], split, seen)
+                made = render(config, split, position, kept)
                 stale.add(position)
             else:
-                seen.update(instance.key for instance in kept)
-            splits[split].extend(kept)
+                seen.update(keys)
+            splits[split].append(made)
             stats.append((split, units[position], unit_stats))
     return splits, stats
 
 
-def row_indices(
-    config: GenerationConfig, split: str, instances: list[Instance], shard: tuple[int, int] | None = None
-) -> list[int]:
-    """Each instance's index within its group (tier, or family) in the split; a shard's count starts after the
-    units before it, whose sizes are fixed."""
-    counters: dict[str, int] = {}
-    if shard is not None:
-        units = config.units()
-        for unit in units[: shard[0] * len(units) // shard[1]]:
-            group = FAMILIES[unit.family].group(unit.axes)
-            counters[group] = counters.get(group, 0) + unit.counts[config.splits.index(split)]
-    indices = []
-    for instance in instances:
-        indices.append(counters.get(instance.group, 0))
-        counters[instance.group] = indices[-1] + 1
-    return indices
+def first_index(config: GenerationConfig, split: str, position: int) -> int:
+    """The index of a unit's first program within its group (tier, or family) in the split: the units before it
+    in the group hold a fixed number of programs each."""
+    units = config.units()
+    group = FAMILIES[units[position].family].group(units[position].axes)
+    s = config.splits.index(split)
+    return sum(unit.counts[s] for unit in units[:position] if FAMILIES[unit.family].group(unit.axes) == group)
+
+
+def unit_rows(config: GenerationConfig, split: str, position: int, instances: list[Instance]) -> list[dict]:
+    """The rows of a unit's programs in one split (a :data:`Render`)."""
+    first = first_index(config, split, position)
+    return [row for j, instance in enumerate(instances) for row in instance_rows(config, instance, first + j)]
 
 
 def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> Iterator[dict]:
     """The rows of one program: every condition, and every certified rule order for named conditions."""
     program_id = f"{config.prefix}-{instance.group}-i{index}"
     variants = [(order_id, framing) for order_id in range(config.n_orders) for framing in config.framings]
+    render = render_traced_prompt if config.traced else render_prompt
+    certificates = {}  # an order's certificate as JSON, asked for by every condition and framing
     for condition in config.conditions:
         for order_id, framing in variants if condition != "none" else variants[:1]:
             program, certificate = instance.orders[order_id]
-            render = render_traced_prompt if config.traced else render_prompt
             prompt = render(program, instance.query, condition, config.language, framing)
             gold_trace = render_gold_trace(program, certificate, condition, framing, config.language)
             suffix = (f"-o{order_id}" if config.n_orders > 1 else "") + (
                 f"-{framing}" if len(config.framings) > 1 else ""
             )
+            if order_id not in certificates:
+                certificates[order_id] = certificate.to_json()
             yield {
                 "id": f"{program_id}-{condition}{suffix}::{condition}",
                 "program_id": program_id,
@@ -128,7 +155,7 @@ def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> I
                 "order_id": order_id,
                 "n_stable_models": certificate.n_stable_models,
                 "effort": {key: certificate.effort[key] for key in EFFORT_KEYS},
-                "certificate": certificate.to_json(),
+                "certificate": certificates[order_id],
                 "gold_trace": gold_trace,
                 "prompt": prompt,
                 "messages": [{"role": "user", "content": prompt}]
@@ -141,15 +168,8 @@ def build_rows(
     config: GenerationConfig, num_proc: int | None = None, shard: tuple[int, int] | None = None
 ) -> dict[str, list[dict]]:
     """Rows of every split (of one shard); canonical keys never repeat across splits."""
-    splits, _ = generate_splits(config, num_proc, shard)
-    return {
-        split: [
-            row
-            for instance, index in zip(instances, row_indices(config, split, instances, shard), strict=True)
-            for row in instance_rows(config, instance, index)
-        ]
-        for split, instances in splits.items()
-    }
+    splits, _ = generate_units(config, unit_rows, num_proc, shard)
+    return {split: [row for rows in units for row in rows] for split, units in splits.items()}
 
 
 def rows_json(rows: list[dict]) -> str:

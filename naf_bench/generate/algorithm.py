@@ -112,7 +112,7 @@ def generate(
     attempt: rebuilding it replays the unit's attempts before it, with the keys of the units and splits before it.
     Index-addressable items (item ``j`` drawing its own attempts until one is accepted, deduplicated within its
     split only, no running quota) would change every published row, so the rows keep this order dependence;
-    :func:`naf_bench.dataset.generate_splits` replays it exactly in parallel.
+    :func:`naf_bench.rows.generate_units` replays it exactly in parallel.
 
     A partitioned family (the bins) keeps only programs on the ``training`` side of the canonical-key partition.
     With ``n_orders`` > 1 every seeded rule order is certified too, and a program is kept only if its labels
