@@ -79,7 +79,7 @@ def generate_units(
 
         largest_first = sorted(positions, key=lambda p: -_work(units[p]))
         jobs = [(config, position, render) for position in largest_first]
-        # spawn: the parent may hold an embedded SWI-Prolog and a swipl subprocess, which fork would share
+        # spawn: the parent may hold a swipl worker, whose pipes a forked child would share
         with multiprocessing.get_context("spawn").Pool(min(num_proc, len(jobs))) as pool:
             results = dict(zip(largest_first, pool.map(_unit_splits, jobs, chunksize=1), strict=True))
     else:
