@@ -11,8 +11,8 @@ Algorithm 1's attempts and rejections. The 20,000-program sft set of the README 
     python scripts/bench_generate.py --config sft --set depths=8,10,12,14,16 --set widths=4,6 \\
         --set programs_per_cell=250 --num-proc 1 2
 
-On the shared 2-core development machine: 1,396 s in one process, 649 s with two (2.15x wall; 1,327 CPU s in one
-process against 6.6 s in the main process + 1,250 s in the workers with two, ~632 s on idle cores: 2.10x).
+On the 2-core development machine, otherwise quiet: 1,108 s in one process, 536 s with two (2.07x wall; 1,105 CPU s
+in one process against 7.0 s in the main process + 1,031 s in the workers with two, ~522 s on idle cores: 2.12x).
 """
 
 from __future__ import annotations
