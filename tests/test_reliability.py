@@ -13,7 +13,7 @@ import pytest
 from naf_bench import certify, parse_program
 from naf_bench.certify import Budget
 from naf_bench.cli import main
-from naf_bench.errors import BudgetExceeded, CertificationError, ConfigError, ParseError
+from naf_bench.errors import BudgetExceeded, CertificationError, ConfigError, ParseError, SolverError
 from naf_bench.evaluation import read_submission
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.translation import answer_from_translation
@@ -92,6 +92,12 @@ def test_a_worker_that_dies_is_reaped_and_replaced_without_failing_the_call():
     assert collect() == {"a": "u", "b": "u", "q": "u"}
     assert certify(EVEN).signature == "TFuloop"
     assert before.returncode == middle.returncode == -signal.SIGKILL  # both reaped
+
+
+def test_a_request_the_worker_cannot_answer_is_a_solver_error_and_the_next_one_is_answered():
+    with pytest.raises(SolverError, match=r"the SWI-Prolog worker failed: error \d+ failed"):
+        swipl_worker.ask(swipl_worker.Request("no_such_method", "[]", str))
+    assert certify(EVEN).signature == "TFuloop"
 
 
 @pytest.mark.slow
