@@ -87,7 +87,7 @@ def test_a_worker_that_dies_is_reaped_and_replaced_without_failing_the_call():
     os.kill(before.pid, signal.SIGKILL)
     assert certify(EVEN).signature == "TFuloop"
     middle = swipl_worker._worker.process
-    collect = wfs_tabling.submit_wfs_tabling(parse_program(EVEN))
+    (collect,) = swipl_worker.submit(wfs_tabling.wfs_request(parse_program(EVEN)))  # as certify sends it
     os.kill(middle.pid, signal.SIGKILL)  # dies with the request in flight (or just after its reply)
     assert collect() == {"a": "u", "b": "u", "q": "u"}
     assert certify(EVEN).signature == "TFuloop"

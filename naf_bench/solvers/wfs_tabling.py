@@ -8,10 +8,8 @@ and is interpreted there by one tabled predicate.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from naf_bench.errors import SolverError
-from naf_bench.solvers.swipl_worker import Request, ask, submit
+from naf_bench.solvers.swipl_worker import Request, ask
 from naf_bench.syntax.ast import Program
 
 _VALUES = {"t": "T", "f": "F", "u": "u"}
@@ -34,15 +32,6 @@ def wfs_request(program: Program, method: str = "wfs") -> Request:
         return {atom: _VALUES[code] for atom, code in zip(atoms, codes, strict=True)}
 
     return Request(method, f"[{rules}],{len(number)}", decode)
-
-
-def submit_wfs_tabling(program: Program) -> Callable[[], dict[str, str]]:
-    """Start tabling in the background; call the result for the well-founded value of every atom.
-
-    The caller holds :data:`naf_bench.solvers.swipl.SWIPL_LOCK` from submission to collection.
-    """
-    (collect,) = submit(wfs_request(program))
-    return collect
 
 
 def solve_wfs_tabling(program: Program) -> dict[str, str]:
