@@ -164,8 +164,7 @@ class PrologWorker:
         try:
             reply = self._reply(request_id)
         except _WorkerFault as fault:
-            self._stop()
-            try:  # a new worker, the requests still in flight sent once more
+            try:  # a new worker (_start kills and reaps this one), the requests still in flight sent once more
                 self._start()
                 self._write(b"".join(line for _, line in self._pending))
                 reply = self._reply(request_id)
