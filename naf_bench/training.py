@@ -650,7 +650,13 @@ def parser() -> argparse.ArgumentParser:
         help="how answers are read from the generations",
     )
     p.add_argument("--method", choices=("sft", "dpo"), default="sft", help="dpo: TRL's DPOTrainer on preference_pairs")
-    p.add_argument("--semantic-loss-weight", type=float, default=0.0, help="sft only")
+    p.add_argument(
+        "--semantic-loss-weight",
+        type=float,
+        nargs="+",
+        default=[0.0],
+        help="sft only; several: one run per weight (and seed), compared in DIR/summary.json",
+    )
     p.add_argument("--semantic-families", nargs="+", choices=FAMILIES, default=list(SEMANTIC_FAMILIES))
     p.add_argument("--seed", type=int, nargs="+", default=[0], help="several: one run each in DIR/seed-S/")
     p.add_argument("--device", default="auto", help="auto (cuda, else mps, else cpu), cpu, cuda, mps")
@@ -678,21 +684,70 @@ def seed_summary(runs: dict[int, dict]) -> dict:
     return summary
 
 
+def comparison_table(runs: dict[float, dict[int, dict]]) -> list[dict]:
+    """One row per semantic-loss weight, framing and moment (before/after): the held-out accuracy and JOINT of
+    the generated answers (of the top token without ``--generate``), the rho of the letter probabilities and
+    the share of C answers under the credulous and skeptical readings, per seed and their mean."""
+
+    def mean(values):
+        defined = [v for v in values if v is not None]
+        return sum(defined) / len(defined) if defined else None
+
+    table = []
+    for weight, by_seed in runs.items():
+        first = next(iter(by_seed.values()))
+        for framing in first["after"]["framings"]:
+            for moment in ("before", "after"):
+                cells = [run[moment]["framings"][framing] for run in by_seed.values()]
+                values: dict[str, list] = {
+                    "accuracy": [],
+                    "joint": [],
+                    "rho": [],
+                    "c_rate_cred": [],
+                    "c_rate_skept": [],
+                }
+                for cell in cells:
+                    report = cell.get("report")
+                    values["accuracy"].append(
+                        report["accuracy"]["value"] if report else cell["label"]["strict_accuracy"]
+                    )
+                    values["joint"].append(report["joint"]["value"] if report and "joint" in report else None)
+                    values["rho"].append(cell["letters"]["all"]["rho"])
+                    for condition in ("cred", "skept"):
+                        rate = report["conditions"].get(condition, {}).get("c_rate") if report else None
+                        values[f"c_rate_{condition}"].append(rate)
+                row = {"semantic_loss_weight": weight, "framing": framing, "moment": moment, "seeds": list(by_seed)}
+                row.update({f"mean_{key}": mean(column) for key, column in values.items()})
+                row.update(values)
+                table.append(row)
+    return table
+
+
 def main(argv: Sequence[str] | None = None) -> dict:
-    """One run per seed; with several seeds, each in DIR/seed-S/ and their summary in DIR/summary.json."""
+    """One run per semantic-loss weight and seed; with several, each in DIR/seed-S/ (DIR/w-W/seed-S/ with several
+    weights) and their summary, with the comparison table, in DIR/summary.json."""
     args = parser().parse_args(argv)
     if args.max_steps < 1:
         raise ConfigError(f"--max-steps must be >= 1, got {args.max_steps}")
-    if args.semantic_loss_weight < 0:
+    if any(weight < 0 for weight in args.semantic_loss_weight):
         raise ConfigError(f"--semantic-loss-weight must be >= 0, got {args.semantic_loss_weight}")
-    if args.method == "dpo" and args.semantic_loss_weight > 0:
+    if args.method == "dpo" and any(args.semantic_loss_weight):
         raise ConfigError("the semantic loss is added to the SFT loss; --method dpo takes no --semantic-loss-weight")
-    if len(args.seed) == 1:
-        return train(argparse.Namespace(**{**vars(args), "seed": args.seed[0]}))
-    runs = {
-        seed: train(argparse.Namespace(**{**vars(args), "seed": seed, "out": str(Path(args.out) / f"seed-{seed}")}))
-        for seed in args.seed
-    }
-    summary = seed_summary(runs)
+    weights = list(dict.fromkeys(args.semantic_loss_weight))
+    if len(args.seed) == 1 and len(weights) == 1:
+        return train(argparse.Namespace(**{**vars(args), "seed": args.seed[0], "semantic_loss_weight": weights[0]}))
+    runs: dict[float, dict[int, dict]] = {}
+    for weight in weights:
+        folder = Path(args.out) / f"w-{weight:g}" if len(weights) > 1 else Path(args.out)
+        runs[weight] = {
+            seed: train(
+                argparse.Namespace(
+                    **{**vars(args), "seed": seed, "semantic_loss_weight": weight, "out": str(folder / f"seed-{seed}")}
+                )
+            )
+            for seed in args.seed
+        }
+    summary = seed_summary(runs[weights[0]]) if len(weights) == 1 else {"seeds": list(args.seed), "weights": weights}
+    summary["table"] = comparison_table(runs)
     (Path(args.out) / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary

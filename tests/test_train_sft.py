@@ -48,7 +48,7 @@ def program_rows():
     return groups[0]
 
 
-def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch):
+def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch, capsys):
     out = tmp_path / "run"
     argv = ["--model", str(tiny_chat_lm), "--max-steps", "2", "--out", str(out), "--semantic-loss-weight", "0.5"]
     argv += ["--train-framings", "escalation", "--eval-framing", "escalation", "abstract", "--eval-limit", "3"]
@@ -75,6 +75,9 @@ def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch):
     for lm, semantic, total in zip(train["loss"], train["semantic_loss"], train["total_loss"], strict=True):
         assert total == pytest.approx(lm + 0.5 * semantic, rel=1e-5)
     assert metrics["config"]["device"] == "cpu" and metrics["config"]["train_framings"] == ["escalation"]
+    peaks = [entry["peak_rss_gb"] for entry in metrics["history"]]
+    assert 0 < peaks[0] <= peaks[-1] <= metrics["peak_rss_gb"] < 4  # getrusage's peak never falls
+    assert f"peak resident memory {metrics['peak_rss_gb']:.2f} GB" in capsys.readouterr().out
     assert (out / "adapter" / "adapter_model.safetensors").is_file() and (out / "training.png").stat().st_size > 0
     adapter = peft.PeftModel.from_pretrained(training.load_model(str(tiny_chat_lm))[0], out / "adapter")
     trained = [p for name, p in adapter.named_parameters() if "lora_B" in name]
@@ -281,3 +284,28 @@ def test_held_out_programs_must_not_be_training_programs():
     with pytest.raises(ConfigError, match="evaluation programs are training programs"):
         training.check_disjoint(rows, rows[:4])
     training.check_disjoint(rows, training.evaluation_rows(["abstract"], "sft", "validation"))
+
+
+def test_recipe_with_and_without_the_semantic_loss_in_one_table(tiny_chat_lm, tmp_path):
+    """Letter-only completions on smaller sft programs (--set), held out on the validation split's other
+    programs, generations read by the flexible extractor; two weights, one table."""
+    out = tmp_path / "compare"
+    argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(out), "--train-framings", "abstract"]
+    argv += ["--set", "depths=3,4", "--set", "widths=2,3", "--set", "traced=false", "--set", "framings=abstract"]
+    argv += ["--eval-config", "sft", "--eval-split", "validation", "--eval-limit", "4", "--completion", "letter"]
+    argv += ["--generate", "--max-new-tokens", "3", "--extractor", "flexible", "--semantic-loss-weight", "0", "1"]
+    summary = training.main([*argv, "--dtype", "bfloat16", "--seed", "5"])
+    assert summary["weights"] == [0.0, 1.0] and len(summary["table"]) == 4  # 2 weights x before/after
+    for row in summary["table"]:
+        metrics = json.loads((out / f"w-{row['semantic_loss_weight']:g}" / "seed-5" / "metrics.json").read_text())
+        cell = metrics[row["moment"]]["framings"]["abstract"]
+        report = cell["report"]
+        assert row["accuracy"] == [report["accuracy"]["value"]] and row["joint"] == [report["joint"]["value"]]
+        assert row["mean_rho"] == cell["letters"]["all"]["rho"]
+        assert row["c_rate_cred"] == [report["conditions"]["cred"]["c_rate"]]
+        assert report["joint"]["n_programs"] == 4 and {c["n"] for c in report["conditions"].values()} == {4}
+        assert cell["generate"]["extractor"] == "flexible"
+        # four programs evenly spaced through the split: one of each bin, so no constant gets every condition
+        assert report["joint"]["best_constant"] == 0.25
+        assert metrics["config"]["completion"] == "letter" and metrics["config"]["n_train_rows"] == 512
+    assert len(metrics["train"]["semantic_loss"]) == 1  # the weight-1 run
