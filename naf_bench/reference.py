@@ -23,6 +23,7 @@ from pathlib import Path
 
 from naf_bench.certify import Certificate, certify
 from naf_bench.errors import DataError, NafBenchError
+from naf_bench.leaderboard.importer import has_leaderboard, import_leaderboard
 from naf_bench.readings import CONDITIONS, gold_letter
 from naf_bench.syntax.ast import Literal, Program, Rule
 from naf_bench.syntax.render import render_asp
@@ -185,7 +186,7 @@ def import_reference(ref: str | Path, out: str | Path) -> ImportReport:
     """Gold rows and submissions of every reference subset under ``ref`` (see the module docstring)."""
     ref, out = Path(ref), Path(out)
     found = {name: paths for name, paths in SUBSETS.items() if (ref / paths[0]).exists()}
-    if not found:
+    if not found and not has_leaderboard(ref):
         expected = " or ".join(paths[0] for paths in SUBSETS.values())
         raise DataError(ref, f"no reference data: expected {expected} under it")
     report = ImportReport()
@@ -195,4 +196,5 @@ def import_reference(ref: str | Path, out: str | Path) -> ImportReport:
         _write_jsonl(out / subset / "gold.jsonl", rows, report)
         for model, records in _runs(ref / answers, [r["id"] for r in rows], report, subset).items():
             _write_jsonl(out / subset / "runs" / f"{model}.jsonl", records, report)
+    import_leaderboard(ref, out / "leaderboard", report)  # REF/leaderboard/: OUT/leaderboard/
     return report
