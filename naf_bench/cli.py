@@ -270,6 +270,9 @@ def _import_reference(args: argparse.Namespace) -> int:
         print(f"wrote {path}")
     for note in report.notes:
         print(f"note: {note}")
+    for subset, marks in report.marks.items():
+        for reason, n in marks.items():
+            print(f"marked: {subset}: {n} rows: {reason}")
     total = sum(report.programs.values())
     print(f"label disagreements between the reference and our certifier: {len(report.disagreements)} "
           f"(over {total} certified programs)")  # fmt: skip
