@@ -248,12 +248,20 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     print(f"evaluating {args.model or args.model_args} ({args.backend}) on {', '.join(args.tasks)} through lm-eval, "
           f"{f'{args.limit:g} documents per task' if args.limit else 'every document'} ...", flush=True)  # fmt: skip
-    folder, _ = run_model(
+    folder, results = run_model(
         args.model, out / "lm_eval", tuple(args.tasks), backend=args.backend, model_args=args.model_args,
         device=args.device, batch_size=args.batch_size, apply_chat_template=args.chat_template,
         limit=int(args.limit) if args.limit and args.limit >= 1 else args.limit, max_gen_toks=args.max_gen_toks,
     )  # fmt: skip
     print(f"wrote lm-eval results and samples to {folder}")
+    from naf_bench.leaderboard.metadata import validate_metadata
+    from naf_bench.report import _model_name
+    from naf_bench.run import write_submission
+
+    submission, metadata = write_submission(folder, out, results, _model_name(results["config"]["model_args"]))
+    print(f"wrote the answers as a leaderboard submission: {submission} and {metadata}")
+    for field, reason in validate_metadata(json.loads(metadata.read_text(encoding="utf-8"))):
+        print(f"warning: {metadata}: {field}: {reason} (fill it in before submitting)", file=sys.stderr)
     records = load_results([*([args.baselines] if args.baselines else []), out / "lm_eval"])
     _print_records([r for r in records if "per_semantics" in r])
     print(f"wrote {write_report(records, out)}")
