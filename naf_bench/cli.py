@@ -412,10 +412,14 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(run=_report)
 
     imported = commands.add_parser(
-        "import-reference", help="the NAF-Bench authors' data/ folder as gold rows and submissions"
+        "import-reference", help="the NAF-Bench authors' data/ and leaderboard/ folders as gold rows and submissions"
     )
     imported.add_argument("ref", help="a clone of the authors' repository, or any folder with its data/ layout")
-    imported.add_argument("--out", required=True, help="folder for <subset>/gold.jsonl and <subset>/runs/*.jsonl")
+    imported.add_argument(
+        "--out", required=True,
+        help="folder for <subset>/gold.jsonl, <subset>/runs/*.jsonl, leaderboard/<set>/gold.jsonl and "
+        "leaderboard/submissions/*.jsonl",
+    )  # fmt: skip
     imported.set_defaults(run=_import_reference)
 
     analysis = commands.add_parser("analyze", help="the paper's tables from model outputs (see naf_bench.analysis)")
