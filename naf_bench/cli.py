@@ -414,11 +414,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     tasks_path = commands.add_parser("tasks-path", help="print the lm_eval_tasks folder for lm-eval's --include_path")
     tasks_path.set_defaults(run=_tasks_path)
+
+    from naf_bench.leaderboard.commands import add_parser as add_leaderboard
+
+    add_leaderboard(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    from naf_bench.leaderboard.commands import with_default_subcommand
+
+    args = build_parser().parse_args(with_default_subcommand(sys.argv[1:] if argv is None else argv))
     try:
         return args.run(args)
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly, also at interpreter exit
