@@ -204,8 +204,14 @@ def _score(args: argparse.Namespace) -> int:
     if record.joint_ci95:
         low, high = _pct(record.joint_ci95[0]), _pct(record.joint_ci95[1])
         print(f"JOINT {_pct(record.joint)}, 95% program-clustered interval [{low}, {high}]")
-    print(f"format-valid rate {_pct(record.format_valid_rate)}; JOINT per family: "
-          + ", ".join(f"{k} {_pct(v)}" for k, v in record.joint_per_family.items()))  # fmt: skip
+    solved = record.joint_solved_per_family
+    print(
+        f"format-valid rate {_pct(record.format_valid_rate)}; JOINT per family (solved/programs): "
+        + ", ".join(f"{k} {_pct(v)} ({solved[k][0]}/{solved[k][1]})" for k, v in record.joint_per_family.items())
+    )
+    theirs = record.reference_definitions
+    print(f"as the reference leaderboard defines them: coverage {_pct(theirs['coverage'])} (non-null predictions), "
+          f"format-valid rate {_pct(theirs['format_valid_rate'])} (readable among those)")  # fmt: skip
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     _write_json({**record.to_dict(), "problems": problems}, args.out)
@@ -264,6 +270,9 @@ def _import_reference(args: argparse.Namespace) -> int:
         print(f"wrote {path}")
     for note in report.notes:
         print(f"note: {note}")
+    for subset, marks in report.marks.items():
+        for reason, n in marks.items():
+            print(f"marked: {subset}: {n} rows: {reason}")
     total = sum(report.programs.values())
     print(f"label disagreements between the reference and our certifier: {len(report.disagreements)} "
           f"(over {total} certified programs)")  # fmt: skip
@@ -292,6 +301,22 @@ def _analyze(args: argparse.Namespace) -> int:
     for path in write_analysis(result, args.out):
         print(f"wrote {path}")
     return 0
+
+
+def _leaderboard(args: argparse.Namespace) -> int:
+    from naf_bench.leaderboard.board import build_board
+    from naf_bench.leaderboard.site import write_site
+
+    board, refused = build_board(args.submissions, args.gold, n_bootstrap=args.bootstrap)
+    for name, problems in refused.items():
+        for field, reason in problems:
+            print(f"refused {name}: {field}: {reason}", file=sys.stderr)
+    for track, rows in board["tracks"].items():
+        ranked = ", ".join(f"{row['rank']}. {row['name']} {_pct(row['joint'])}" for row in rows) or "none"
+        print(f"{track} track: {ranked}")
+    for path in write_site(board, args.out):
+        print(f"wrote {path}")
+    return 1 if refused else 0
 
 
 def _tasks_path(args: argparse.Namespace) -> int:
@@ -411,6 +436,15 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--baselines", help="a baselines JSON to show beside the model")
     run.add_argument("--out", default="out/run")
     run.set_defaults(run=_run)
+
+    board = commands.add_parser(
+        "leaderboard", help="score a folder of submissions (<name>.jsonl + <name>.metadata.json) into a static site"
+    )
+    board.add_argument("submissions", metavar="SUBMISSIONS_DIR")
+    board.add_argument("--gold", required=True, help="gold rows JSONL (read from this path only)")
+    board.add_argument("--out", required=True, metavar="SITE", help="folder for leaderboard.json, index.html, README")
+    board.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the JOINT intervals")
+    board.set_defaults(run=_leaderboard)
 
     tasks_path = commands.add_parser("tasks-path", help="print the lm_eval_tasks folder for lm-eval's --include_path")
     tasks_path.set_defaults(run=_tasks_path)
