@@ -47,11 +47,11 @@ def test_a_client_submits_a_scored_file_and_reads_the_board(served):
     server, client, rows, tokens, tmp = served
     ack = _submit(client, tmp, rows, 7, tokens["alpha"], "a1")
     assert ack["status"] == "accepted" and ack["board_changed"] and ack["split"] == "test"
-    assert ack["shown"]["joint_solved"] == [7, 12] and ack["shown"]["team"] == "alpha"
+    assert ack["shown"]["joint_solved"] == 7 and ack["shown"]["name"] == "alpha"
     board = client.predict("standard", "test", api_name="/board")
-    (row,) = [r for r in board["rows"] if r["team"] == "alpha"]
-    assert row["joint"] == 7 / 12 and row["joint_interval"] == pytest.approx([0.31951, 0.80674], abs=1e-5)
-    assert not board["full_scores"] and "scores" not in row
+    (row,) = [r for r in board["rows"] if r["name"] == "alpha"]
+    assert row["joint"] == 7 / 12 and row["joint_ci95"] == pytest.approx([0.31951, 0.80674], abs=1e-5)
+    assert not board["full_scores"] and row["per_semantics"] == {} and row["coverage"] is None
     text = json.dumps(board)
     assert "secret-contact" not in text and "p0::" not in text  # no contact, no item
     history = client.predict(tokens["alpha"], api_name="/history")
@@ -87,7 +87,7 @@ def test_quota_ladder_and_revocation_over_the_server(served):
     server, client, rows, tokens, tmp = served
     acks = [_submit(client, tmp, rows, k, tokens["gamma"], f"g{k}") for k in (4, 5, 8)]
     assert [a["board_changed"] for a in acks] == [True, False, True]  # +1 program: within the standard error
-    assert [a["shown"]["joint_solved"][0] for a in acks] == [4, 4, 8]
+    assert [a["shown"]["joint_solved"] for a in acks] == [4, 4, 8]
     refused = _submit(client, tmp, rows, 12, tokens["gamma"], "g12")
     assert refused["status"] == "refused" and refused["reasons"][0].startswith("over the quota of 3 uploads")
     assert refused["reasons"][0].endswith(f"the next is allowed from {_plus_a_day(acks[0]['time'])}")
@@ -96,7 +96,7 @@ def test_quota_ladder_and_revocation_over_the_server(served):
     refused = _submit(client, tmp, rows, 12, tokens["gamma"], "g12e", track="enhanced", method_url="https://x.org")
     assert refused == {"status": "refused", "reasons": ["the team 'gamma' was revoked"]}
     board = client.predict("standard", "test", api_name="/board")
-    assert [r["joint_solved"][0] for r in board["rows"] if r["team"] == "gamma"] == [8]  # still shown
+    assert [r["joint_solved"] for r in board["rows"] if r["name"] == "gamma"] == [8]  # still shown
 
 
 def _plus_a_day(moment: str) -> str:
@@ -130,8 +130,8 @@ def test_twenty_uploads_at_once_are_all_acknowledged_and_on_the_board(tmp_path):
         acks = {name: job.result() for name, job in jobs.items()}
         assert all(ack["status"] == "accepted" for ack in acks.values()), acks
         board = client.predict("standard", "test", api_name="/board")
-        assert sorted(r["team"] for r in board["rows"]) == sorted(tokens)
-        assert {r["team"]: r["joint_solved"][0] for r in board["rows"]} == {
+        assert sorted(r["name"] for r in board["rows"]) == sorted(tokens)
+        assert {r["name"]: r["joint_solved"] for r in board["rows"]} == {
             name: i % 13 for i, name in enumerate(tokens)}  # fmt: skip
     finally:
         server.stop()
@@ -173,6 +173,6 @@ def test_a_server_killed_mid_burst_restarts_with_every_acknowledged_upload(tmp_p
         on_disk = {p.name for p in (tmp_path / "data" / "files").rglob("*") if p.is_file()}
         assert on_disk == named
         board = restarted.client().predict("standard", "test", api_name="/board")
-        assert {r["team"] for r in board["rows"]} == {row["team"] for row in kept} >= set(acked)
+        assert {r["name"] for r in board["rows"]} == {row["team"] for row in kept} >= set(acked)
     finally:
         restarted.stop()

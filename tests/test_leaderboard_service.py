@@ -34,8 +34,11 @@ def test_an_accepted_upload_is_scored_kept_and_shown(board):
     ack = _submit(service, tmp, rows, 5, token)
     assert ack["status"] == "accepted" and ack["board_changed"] and ack["split"] == "test"
     shown = ack["shown"]
-    assert (shown["team"], shown["rank"], shown["joint_solved"], shown["model"]) == ("alpha", 1, [5, 12], "tiny-model")
-    assert shown["joint"] == 5 / 12 and "scores" not in shown  # the hidden set shows JOINT only while live
+    assert (shown["name"], shown["rank"], shown["joint_solved"], shown["n_programs"], shown["model"]) == (
+        "alpha", 1, 5, 12, "tiny-model")  # fmt: skip
+    assert shown["joint"] == 5 / 12 and shown["joint_ci95"] == pytest.approx([0.19326, 0.68049], abs=1e-5)
+    # the hidden set shows JOINT only while live
+    assert shown["per_semantics"] == {} and shown["coverage"] is None and shown["joint_per_family"] == {}
     assert "contact" not in shown["metadata"] and "secret-contact" not in json.dumps(service.board("standard"))
     (row,) = service.store.submissions()
     assert service.store.file_path(row["file_sha256"]).read_bytes() == (tmp / "sub.jsonl").read_bytes()
@@ -47,7 +50,7 @@ def test_dev_submissions_show_full_scores_and_no_item(board):
     service, _, dev, tmp = board
     token = service.store.add_team("alpha")
     ack = _submit(service, tmp, dev, 6, token)
-    assert ack["split"] == "dev" and ack["shown"]["scores"]["per_semantics"]["cred"] == 1.0
+    assert ack["split"] == "dev" and ack["shown"]["per_semantics"]["cred"] == 1.0
     text = json.dumps(service.board("standard", "dev"))
     assert "d0::" not in text  # no item is named anywhere on a board
 
@@ -56,7 +59,7 @@ def test_the_ladder_on_the_service(board):
     service, rows, _, tmp = board
     service.quota = None
     token = service.store.add_team("alpha")
-    shown = [_submit(service, tmp, rows, k, token, name=f"s{k}")["shown"]["joint_solved"][0] for k in (4, 5, 7, 6)]
+    shown = [_submit(service, tmp, rows, k, token, name=f"s{k}")["shown"]["joint_solved"] for k in (4, 5, 7, 6)]
     assert shown == [4, 4, 7, 7]  # +1 program is within the standard error; +3 is not; worse never replaces
     history = service.history(service.team_for(token))["uploads"]
     assert [u["board_changed"] for u in history] == [True, False, True, False]
@@ -129,9 +132,9 @@ def test_invalid_metadata_is_refused_with_the_field(board, changes, reason):
 def test_unknown_ids_are_reported_and_ignored(board):
     service, rows, _, tmp = board
     token = service.store.add_team("alpha")
-    path = write_submission(tmp / "s.jsonl", answers(rows, 12), ['{"id": "extra-1", "prediction": "A"}'])
+    path = write_submission(tmp / "s.jsonl", answers(rows, 12), ['{"id": "extra-1", "prediction": null}'])
     ack = service.submit(path, write_metadata(tmp / "m.json"), service.team_for(token))
-    assert ack["status"] == "accepted" and ack["shown"]["joint_solved"] == [12, 12]
+    assert ack["status"] == "accepted" and ack["shown"]["joint_solved"] == 12
     assert ack["notes"] == ["1 ids are not in the gold set and were ignored, e.g. ['extra-1']"]
 
 
@@ -141,9 +144,9 @@ def test_freezing_publishes_full_scores_and_ends_uploads(board):
     _submit(service, tmp, rows, 6, token)
     service.store.freeze()
     board_now = service.board("standard")
-    assert board_now["full_scores"] and board_now["rows"][0]["scores"]["coverage"] == 1.0
+    assert board_now["full_scores"] and board_now["rows"][0]["coverage"] == 1.0
     baselines = service.baseline_rows()
-    assert [b["team"] for b in baselines][-1] == "oracle" and baselines[-1]["joint_solved"] == [12, 12]
+    assert baselines[-1]["name"] == "oracle" and baselines[-1]["joint_solved"] == 12
     refused = _submit(service, tmp, rows, 7, token, name="late")
     assert refused["status"] == "refused" and "frozen" in refused["reasons"][0]
 
@@ -165,4 +168,41 @@ def test_a_hub_team_needs_approval(board):
     service.store.add_hub_user("carol")
     team = service.team_for(None, ("hf:1", "carol"))
     ack = service.submit(write_submission(tmp / "s.jsonl", answers(rows, 2)), write_metadata(tmp / "m.json"), team)
-    assert ack["shown"]["team"] == "carol" and ack["shown"]["team_kind"] == "hub"
+    assert ack["shown"]["name"] == "carol" and ack["shown"]["team_kind"] == "hub"
+
+
+def test_the_board_exported_from_the_store_follows_the_live_rules(board):
+    from naf_bench.cli import main
+
+    service, rows, dev, tmp = board
+    token = service.store.add_team("<img src=x onerror=alert(1)>")
+    _submit(service, tmp, rows, 6, token)
+    _submit(service, tmp, dev, 3, token, name="dev-upload")
+    args = ["leaderboard", "build", "--data", str(tmp / "data"), "--gold", str(tmp / "gold.jsonl"), "--dev-gold",
+            str(tmp / "dev.jsonl"), "--out", str(tmp / "site"), "--bootstrap", "50"]  # fmt: skip
+    assert main(args) == 0
+    live = json.loads((tmp / "site" / "leaderboard.json").read_text())
+    (row,) = live["tracks"]["standard"]
+    assert (row["name"], row["joint_solved"], row["n_programs"]) == ("<img src=x onerror=alert(1)>", 6, 12)
+    assert row["per_semantics"] == {} and row["joint_per_family"] == {} and live["live"]["full_scores"] is False
+    assert all(b["per_semantics"] == {} for b in live["baselines"])
+    dev_board = json.loads((tmp / "site" / "dev" / "leaderboard.json").read_text())
+    assert dev_board["tracks"]["standard"][0]["per_semantics"]["cred"] == 1.0
+    for site in (tmp / "site", tmp / "site" / "dev"):
+        for name in ("leaderboard.json", "index.html", "README.md"):
+            text = (site / name).read_text(encoding="utf-8")
+            assert "secret-contact" not in text and "p0::" not in text and "d0::" not in text
+    assert "<img src=x" not in (tmp / "site" / "index.html").read_text(encoding="utf-8")  # escaped
+    service.store.freeze()
+    assert main(args) == 0
+    frozen = json.loads((tmp / "site" / "leaderboard.json").read_text())
+    (row,) = frozen["tracks"]["standard"]
+    assert row["per_semantics"]["cred"] == 1.0 and row["joint_ci95"] is not None and row["joint"] == 0.5
+
+
+def test_the_old_form_of_the_command_is_build(tmp_path):
+    from naf_bench.leaderboard.commands import with_default_subcommand
+
+    assert with_default_subcommand(["leaderboard", "subs", "--gold", "g"]) == ["leaderboard", "build", "subs",
+                                                                               "--gold", "g"]  # fmt: skip
+    assert with_default_subcommand(["leaderboard", "serve", "--gold", "g"])[1] == "serve"

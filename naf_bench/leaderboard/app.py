@@ -53,31 +53,35 @@ def board_table(board: dict, baselines: list[dict]):
     """The board as the page's table (a pandas frame): teams in rank order, then the baselines, marked."""
     import pandas as pd
 
-    readings = sorted({c for row in board["rows"] for c in row.get("scores", {}).get("per_semantics", {})})
+    from naf_bench.scoring.labels import JOINT_CONDITIONS
+
+    full = board["full_scores"]
     records = []
     for row in [*board["rows"], *baselines]:
-        low_high = row["joint_interval"]
+        low_high = row["joint_ci95"]
         record = {
-            "rank": row.get("rank", ""),
-            "team": row["team"],
-            "model": row.get("model") or "",
-            "kind": "baseline" if row.get("baseline") else "submission",
-            "JOINT %": round(100 * row["joint"], 1) if row["joint"] is not None else None,
+            "rank": "ref" if row["baseline"] else row["rank"],
+            "team": row["name"],
+            "model": "" if row["baseline"] else row["model"],
+            "kind": "baseline" if row["baseline"] else "submission",
+            "JOINT %": _percent(row["joint"]),
             "95% interval": "" if low_high is None else f"{_pct(low_high[0])}–{_pct(low_high[1])}",
-            "programs solved": f"{row['joint_solved'][0]}/{row['joint_solved'][1]}",
+            "programs solved": f"{row['joint_solved']}/{row['n_programs']}",
         }
-        if board["full_scores"]:
-            scores = row.get("scores", {})
-            for condition in readings:
-                value = scores.get("per_semantics", {}).get(condition)
-                record[f"{condition} %"] = None if value is None else round(100 * value, 1)
-            record["coverage %"] = None if scores.get("coverage") is None else round(100 * scores["coverage"], 1)
+        if full:
+            for condition in JOINT_CONDITIONS:
+                record[f"{condition} %"] = _percent(row["per_semantics"].get(condition))
+            record["coverage %"] = _percent(row["coverage"])
         record["submitted"] = row.get("time", "")
         records.append(record)
     columns = ["rank", "team", "model", "kind", "JOINT %", "95% interval", "programs solved"]
-    if board["full_scores"]:
-        columns += [f"{c} %" for c in readings] + ["coverage %"]
+    if full:
+        columns += [f"{c} %" for c in JOINT_CONDITIONS] + ["coverage %"]
     return pd.DataFrame(records, columns=[*columns, "submitted"])
+
+
+def _percent(value) -> float | None:
+    return None if value is None else round(100 * value, 1)
 
 
 def build_app(service: Service, hub_sign_in: bool = False):

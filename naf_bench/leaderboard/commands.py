@@ -80,23 +80,33 @@ def _space(args) -> int:
 def _build(args) -> int:
     from naf_bench.leaderboard.service import export_board
 
-    if not args.data:
-        raise ConfigError("build needs --data DIR (a service's folder)")
-    print(f"wrote {export_board(args.data, args.gold, args.dev_gold, args.out)}")
-    return 0
+    if args.data:
+        if args.submissions:
+            raise ConfigError("build takes a folder of submissions or --data DIR, not both")
+        for path in export_board(args.data, args.gold, args.dev_gold, args.out, n_bootstrap=args.bootstrap):
+            print(f"wrote {path}")
+        return 0
+    if not args.submissions:
+        raise ConfigError("build needs a folder of submissions (SUBMISSIONS_DIR) or a service's --data DIR")
+    return args.build_from_submissions(args)
 
 
-def add_parser(commands) -> None:
-    """Add ``leaderboard`` and its subcommands."""
+def add_parser(commands, build_from_submissions) -> None:
+    """Add ``leaderboard`` and its subcommands; ``build_from_submissions`` is the static board's command."""
     group = commands.add_parser("leaderboard", help="the leaderboard: static board, submission service, teams")
     sub = group.add_subparsers(dest="leaderboard_command", required=True, metavar="COMMAND")
 
-    build = sub.add_parser("build", help="write the static board (from submissions, or from a service's --data)")
-    build.add_argument("--data", help="a submission service's folder: the board it shows, under the same rules")
-    build.add_argument("--gold", required=True, help="gold rows (JSONL) of the hidden set")
-    build.add_argument("--dev-gold", help="gold rows of the public dev set")
-    build.add_argument("--out", required=True, help="the site folder")
-    build.set_defaults(run=_build)
+    build = sub.add_parser(
+        "build", help="write the static board: from a folder of submissions (<name>.jsonl + <name>.metadata.json), "
+        "or from a service's --data under the live board's rules"
+    )  # fmt: skip
+    build.add_argument("submissions", nargs="?", metavar="SUBMISSIONS_DIR")
+    build.add_argument("--data", help="a submission service's folder instead of SUBMISSIONS_DIR")
+    build.add_argument("--gold", required=True, help="gold rows JSONL (read from this path only)")
+    build.add_argument("--dev-gold", help="with --data: the public dev set's gold rows (its site goes to SITE/dev)")
+    build.add_argument("--out", required=True, metavar="SITE", help="folder for leaderboard.json, index.html, README")
+    build.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the JOINT intervals")
+    build.set_defaults(run=_build, build_from_submissions=build_from_submissions)
 
     serve = sub.add_parser("serve", help="start the submission service (a Gradio app) on --data")
     serve.add_argument("--gold", required=True, help="the hidden set's gold rows (JSONL); never published")

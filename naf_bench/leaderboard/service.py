@@ -22,8 +22,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from naf_bench.evaluation import SUBMISSION_EXTRACTOR, constant_predictions, gold_rows, read_submission, score_rows
+from naf_bench.evaluation import SUBMISSION_EXTRACTOR, gold_rows, read_submission
+from naf_bench.leaderboard.board import baseline_rows as board_baselines
+from naf_bench.leaderboard.board import score_submission
 from naf_bench.leaderboard.ladder import wilson_interval
+from naf_bench.leaderboard.metadata import TRACKS
 from naf_bench.leaderboard.store import Accepted, Store, StoreError, Team
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import solved_programs
@@ -100,7 +103,8 @@ class Service:
         meta, meta_bytes, reasons = self._check_metadata(Path(metadata))
         if reasons:
             return _refused(reasons)
-        record, solved = self._score(split, entries, team.name)
+        record = score_submission(submission, self.golds[split], metadata=meta, name=team.name, n_bootstrap=0)
+        solved = self._solved(split, entries)
         named = [row for row in self.golds[split] if row["gold"] is not None]
         try:
             outcome = self.store.accept(
@@ -118,10 +122,10 @@ class Service:
         notes = []
         if unknown:
             notes.append(f"{len(unknown)} ids are not in the gold set and were ignored, e.g. {unknown[:3]}")
-        answered = sum(1 for row in named if row["id"] in entries)
+        answered = sum(1 for row in named if entries.get(row["id"], {}).get("prediction") is not None)
         if answered < len(named):
             notes.append(f"{len(named) - answered} of the {len(named)} scored items have no prediction (unanswered)")
-        shown = next(row for row in self.board(meta["track"], split)["rows"] if row["team"] == team.name)
+        shown = next(row for row in self.board(meta["track"], split)["rows"] if row["name"] == team.name)
         return {
             "status": "accepted",
             "submission": outcome.submission_id,
@@ -133,37 +137,25 @@ class Service:
             "notes": notes,
         }
 
-    def _score(self, split: str, entries: Mapping[str, Mapping], name: str) -> tuple[dict, dict[str, bool]]:
-        """The scoring core's record (no bootstrap: the board's interval is Wilson's) and JOINT per program."""
-        rows = self.golds[split]
-        record = score_rows(rows, entries, name=name, n_bootstrap=0).to_dict()
-        named = [row for row in rows if row["gold"] is not None]
+    def _solved(self, split: str, entries: Mapping[str, Mapping]) -> dict[str, bool]:
+        """JOINT per program (what the Ladder compares), answers read as the scoring core reads them."""
+        named = [row for row in self.golds[split] if row["gold"] is not None]
         answers = [_answer(entries.get(row["id"])) for row in named]
-        solved = solved_programs(
+        return solved_programs(
             answers, [r["gold"] for r in named], [r["condition"] for r in named], [r["program_id"] for r in named]
         )
-        return record, solved
+
+    def full_scores(self, split: str) -> bool:
+        """Whether a board of ``split`` publishes every column (the dev set; the hidden set once frozen)."""
+        return split != HIDDEN or self.store.frozen_at() is not None
 
     def baseline_rows(self, split: str = HIDDEN) -> list[dict]:
-        """The reference rows of a board: the input-blind baselines and the oracle, scored by the same core."""
-        full = split != HIDDEN or self.store.frozen_at() is not None
+        """The board's reference rows (the board builder's baselines), shown under the same rules as teams."""
+        full = self.full_scores(split)
         if (split, full) not in self._baselines:
-            self._baselines[split, full] = self._baseline_rows(split, full)
+            rows = board_baselines(self.golds[split], n_bootstrap=0)
+            self._baselines[split, full] = [shown_row(r, r["joint_solved"], r["n_programs"], full) for r in rows]
         return self._baselines[split, full]
-
-    def _baseline_rows(self, split: str, full: bool) -> list[dict]:
-        named = [row for row in self.golds[split] if row["gold"] is not None]
-        predictions = {**constant_predictions(named), "oracle": {r["id"]: {"prediction": r["gold"]} for r in named}}
-        rows = []
-        for name, entries in predictions.items():
-            record, solved = self._score(split, entries, name)
-            k, n = sum(solved.values()), len(solved)
-            row = {"team": name, "baseline": True, "joint": k / n if n else None, "joint_solved": [k, n],
-                   "joint_interval": wilson_interval(k, n)}  # fmt: skip
-            if full:
-                row["scores"] = {key: record.get(key) for key in PUBLISHED_WHEN_FULL if key in record}
-            rows.append(row)
-        return rows
 
     def _quota(self, split: str) -> int | None:
         return self.quota if split == HIDDEN else None  # the dev set's answers are public
@@ -206,27 +198,12 @@ class Service:
     # -- views --------------------------------------------------------------------------------------------------
 
     def board(self, track: str, split: str = HIDDEN) -> dict:
-        """The board as shown: the Ladder's JOINT for the hidden set while live, full scores otherwise."""
-        from naf_bench.leaderboard.metadata import public_metadata
-
-        full = split != HIDDEN or self.store.frozen_at() is not None
+        """The board as shown: the Ladder's JOINT for the hidden set while live, every column otherwise."""
+        full = self.full_scores(split)
         rows = []
         for submission in self.store.shown(split, track):
-            solved, n = submission["n_solved"], submission["n_programs"]
-            row = {
-                "team": submission["team"],
-                "team_kind": submission["team_kind"],
-                "submission": submission["id"],
-                "time": submission["submitted_at"],
-                "model": submission["metadata"].get("model_name"),
-                "metadata": public_metadata(submission["metadata"]),
-                "joint": solved / n if n else None,
-                "joint_solved": [solved, n],
-                "joint_interval": wilson_interval(solved, n),
-            }
-            if full:
-                record = submission["record"]
-                row["scores"] = {key: record.get(key) for key in PUBLISHED_WHEN_FULL if key in record}
+            row = shown_row(submission["record"], submission["n_solved"], submission["n_programs"], full)
+            row.update(team_kind=submission["team_kind"], submission=submission["id"], time=submission["submitted_at"])
             rows.append(row)
         rows.sort(key=lambda row: (-(row["joint"] or 0), row["time"]))
         for rank, row in enumerate(rows, start=1):
@@ -249,9 +226,22 @@ class Service:
         }  # fmt: skip
 
 
-# What a full board row shows of a record: no per-item field (RunRecord has none) and nothing else private.
-PUBLISHED_WHEN_FULL = ("per_prompt_accuracy", "coverage", "format_valid_rate", "per_semantics", "joint_per_family",
-                       "traces")  # fmt: skip
+# The columns of a board row (board.py) that the hidden set shows while the board is live; the others are emptied.
+LIVE_COLUMNS = ("name", "model", "track", "baseline", "joint", "joint_solved", "n_programs", "metadata")
+
+
+def shown_row(row: Mapping, solved: int, n_programs: int, full: bool) -> dict:
+    """A board row as the live rules show it: JOINT as ``solved``/``n_programs`` with Wilson's interval (a function
+    of those two alone) and, unless ``full``, no other score (emptied, so the page shows a dash)."""
+    if full:
+        shown = dict(row)
+    else:
+        shown = {key: {} if isinstance(value, dict) and key != "metadata" else None for key, value in row.items()}
+        shown.update({key: row[key] for key in LIVE_COLUMNS if key in row})
+    shown.update(joint=solved / n_programs if n_programs else None, joint_solved=solved, n_programs=n_programs)
+    interval = wilson_interval(solved, n_programs)
+    shown["joint_ci95"] = None if interval is None else list(interval)
+    return shown
 
 
 def _answer(entry: Mapping | None) -> str | None:
@@ -267,18 +257,36 @@ def _refused(reasons: list[str]) -> dict:
     return {"status": "refused", "reasons": shown}
 
 
-def export_board(data_dir: str | Path, gold: str | Path, dev_gold: str | Path | None, out: str | Path) -> Path:
-    """``OUT/leaderboard.json`` of a service's folder: the boards as the live service shows them (the Ladder's
-    JOINT for the hidden set until the board is frozen), the baselines, no contact, no per-item result."""
-    from naf_bench.leaderboard.metadata import TRACKS
+def export_board(
+    data_dir: str | Path, gold: str | Path, dev_gold: str | Path | None, out: str | Path, n_bootstrap: int = 1000
+) -> list[Path]:
+    """The static site of a service's folder (the board builder's page): the boards as the service shows them,
+    the Ladder's JOINT with Wilson's interval for the hidden set until it is frozen; every column, with the
+    program-clustered interval of the kept file re-scored, for the dev set and for the hidden set once frozen.
+    The dev set's site is ``OUT/dev``."""
+    from naf_bench.leaderboard.board import assemble_board, dataset_info
+    from naf_bench.leaderboard.site import write_site
 
     service = Service(data_dir, gold, dev_gold)
-    boards = {
-        split: {track: {**service.board(track, split), "baselines": service.baseline_rows(split)} for track in TRACKS}
-        for split in service.golds
-    }
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "leaderboard.json"
-    path.write_text(json.dumps({"frozen": service.store.frozen_at(), "boards": boards}, indent=1), encoding="utf-8")
-    return path
+    written = []
+    for split, rows in service.golds.items():
+        full = service.full_scores(split)
+        board_rows = []
+        for track in TRACKS:
+            for submission in service.store.shown(split, track):
+                row = shown_row(submission["record"], submission["n_solved"], submission["n_programs"], full)
+                if full:
+                    kept = service.store.file_path(submission["file_sha256"])
+                    row = score_submission(kept, rows, metadata=submission["metadata"], name=submission["team"],
+                                           n_bootstrap=n_bootstrap)  # fmt: skip
+                board_rows.append(row)
+        baselines = service.baseline_rows(split) if not full else board_baselines(rows, n_bootstrap)
+        name = Path(gold if split == HIDDEN else dev_gold)
+        board = assemble_board(board_rows, baselines, dataset_info(rows, _set_name(name)))
+        board["live"] = {"frozen": service.store.frozen_at(), "full_scores": full}
+        written += write_site(board, Path(out) if split == HIDDEN else Path(out) / DEV)
+    return written
+
+
+def _set_name(gold: Path) -> str:
+    return gold.parent.name if gold.name == "gold.jsonl" else gold.name.removesuffix(".jsonl")
