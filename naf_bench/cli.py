@@ -413,7 +413,12 @@ def build_parser() -> argparse.ArgumentParser:
     analysis = commands.add_parser("analyze", help="the paper's tables from model outputs (see naf_bench.analysis)")
     analysis.add_argument("runs", nargs="+", metavar="RUN", help="submission JSONL files or lm-eval output folders")
     analysis.add_argument("--gold", required=True, help="gold rows JSONL (e.g. from import-reference)")
-    analysis.add_argument("--extractor", default="strict", choices=EXTRACTORS, help="how answers are read")
+    analysis.add_argument(
+        "--extractor",
+        default="strict",
+        choices=(*EXTRACTORS, "stored"),
+        help="how answers are read (stored: the authors' letters that import-reference keeps beside each output)",
+    )
     analysis.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
     analysis.add_argument("--out", required=True, help="folder for analysis.json, analysis.md and the plots")
     analysis.set_defaults(run=_analyze)
