@@ -454,22 +454,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", default="out/run")
     run.set_defaults(run=_run)
 
-    board = commands.add_parser(
-        "leaderboard", help="score a folder of submissions (<name>.jsonl + <name>.metadata.json) into a static site"
-    )
-    board.add_argument("submissions", metavar="SUBMISSIONS_DIR")
-    board.add_argument("--gold", required=True, help="gold rows JSONL (read from this path only)")
-    board.add_argument("--out", required=True, metavar="SITE", help="folder for leaderboard.json, index.html, README")
-    board.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the JOINT intervals")
-    board.set_defaults(run=_leaderboard)
-
     tasks_path = commands.add_parser("tasks-path", help="print the lm_eval_tasks folder for lm-eval's --include_path")
     tasks_path.set_defaults(run=_tasks_path)
+
+    from naf_bench.leaderboard.commands import add_parser as add_leaderboard
+
+    add_leaderboard(commands, build_from_submissions=_leaderboard)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    from naf_bench.leaderboard.commands import with_default_subcommand
+
+    args = build_parser().parse_args(with_default_subcommand(sys.argv[1:] if argv is None else argv))
     try:
         return args.run(args)
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly, also at interpreter exit
