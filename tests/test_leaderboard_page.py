@@ -4,8 +4,8 @@ import shutil
 
 import pytest
 from leaderboard_fixtures import answers, write_gold, write_metadata, write_submission
-from leaderboard_server import Server
 
+from naf_bench.leaderboard.local import Server
 from naf_bench.leaderboard.store import Store
 
 pytest.importorskip("gradio")

@@ -206,3 +206,26 @@ def test_the_old_form_of_the_command_is_build(tmp_path):
     assert with_default_subcommand(["leaderboard", "subs", "--gold", "g"]) == ["leaderboard", "build", "subs",
                                                                                "--gold", "g"]  # fmt: skip
     assert with_default_subcommand(["leaderboard", "serve", "--gold", "g"])[1] == "serve"
+
+
+def test_handled_uploads_leave_gradios_cache_and_identical_uploads_do_not_lose_each_other(tmp_path, monkeypatch):
+    import os
+
+    from naf_bench.leaderboard.app import _Claimed
+
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "cache"))
+    cached = tmp_path / "cache" / "0f" / "sub.jsonl"  # Gradio's layout: a folder per content hash
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(b"first upload")
+    outside = tmp_path / "mine.jsonl"
+    outside.write_bytes(b"not in the cache")
+    with _Claimed(cached, outside) as (first, same):
+        assert first.read_bytes() == b"first upload" and same == outside
+        (tmp_path / "cache" / "incoming").write_bytes(b"first upload")  # an identical upload, renamed onto it
+        os.rename(tmp_path / "cache" / "incoming", cached)
+        with _Claimed(cached) as (second,):
+            assert second.read_bytes() == b"first upload"  # its request ends first and removes the path
+        assert not cached.exists() and first.read_bytes() == b"first upload"
+    assert not cached.parent.exists() and outside.exists()
+    with pytest.raises(FileNotFoundError), _Claimed(cached):
+        pass

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import uuid
 from pathlib import Path
 
-from naf_bench.leaderboard.service import DEV, HIDDEN, Service
+from naf_bench.leaderboard.service import DEV, HIDDEN, Service, refused
 
 TITLE = "naf-bench leaderboard"
 
@@ -30,17 +31,48 @@ def hub_identity(profile) -> tuple[str, str] | None:
     return f"hf:{sub}", username
 
 
-def _discard(*paths) -> None:
-    """Remove handled uploads from Gradio's cache (only there: a path elsewhere is not ours to remove)."""
-    from gradio.utils import get_upload_folder
+class _Claimed:
+    """The uploads of one request, hard-linked to private names for as long as the request runs.
 
-    cache = Path(get_upload_folder()).resolve()
-    for path in paths:
-        if not path:
-            continue
-        path = Path(path).resolve()
-        if cache in path.parents:
-            path.unlink(missing_ok=True)
+    Gradio's upload cache names a file by its content (and name), so two simultaneous identical uploads share
+    one path: the request that finishes first removes that path only if it is still the file it claimed (the
+    same inode; a later identical upload renames a new one onto it), and the other request works on its own
+    link meanwhile. Paths outside the cache are not ours to remove and are used as they are.
+    """
+
+    def __init__(self, *paths):
+        from gradio.utils import get_upload_folder
+
+        self.cache = Path(get_upload_folder()).resolve()
+        self.paths = [None if p is None else Path(p).resolve() for p in paths]
+        self.links: list[tuple[Path, Path, int] | None] = []
+
+    def __enter__(self) -> list[Path | None]:
+        claimed = []
+        for path in self.paths:
+            if path is None or self.cache not in path.parents:
+                self.links.append(None)
+                claimed.append(path)
+                continue
+            private = path.with_name(f".claim-{uuid.uuid4().hex}-{path.name}")
+            try:
+                os.link(path, private)
+            except FileNotFoundError:  # an identical upload's request removed it first
+                self.__exit__()
+                raise
+            self.links.append((path, private, private.stat().st_ino))
+            claimed.append(private)
+        return claimed
+
+    def __exit__(self, *exc) -> None:
+        for link in self.links:
+            if link is None:
+                continue
+            path, private, inode = link
+            private.unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                if path.stat().st_ino == inode:
+                    path.unlink()
             with contextlib.suppress(OSError):  # another upload shares the folder
                 path.parent.rmdir()
 
@@ -96,12 +128,14 @@ def build_app(service: Service, hub_sign_in: bool = False):
         return service.team_for(token, hub_identity(profile) if hub_sign_in else None)
 
     def submit(submission, metadata, token, profile: gr.OAuthProfile | None = None) -> dict:
+        claim = _Claimed(submission, metadata)
         try:
-            if not submission or not metadata:
-                return {"status": "refused", "reasons": ["both files are needed: the submission and its metadata"]}
-            return service.submit(submission, metadata, identify(token, profile))
-        finally:
-            _discard(submission, metadata)
+            with claim as (submission, metadata):
+                if not submission or not metadata:
+                    return refused(["both files are needed: the submission and its metadata"])
+                return service.submit(submission, metadata, identify(token, profile))
+        except FileNotFoundError:
+            return refused(["the upload left the server's upload cache before it was read; please send it again"])
 
     def board(track: str = "standard", split: str = HIDDEN) -> dict:
         if track not in TRACKS or split not in splits:
