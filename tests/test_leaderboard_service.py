@@ -229,3 +229,23 @@ def test_handled_uploads_leave_gradios_cache_and_identical_uploads_do_not_lose_e
     assert not cached.parent.exists() and outside.exists()
     with pytest.raises(FileNotFoundError), _Claimed(cached):
         pass
+
+
+def test_maintainer_commands(board, capsys):
+    from naf_bench.cli import main
+
+    service, rows, _, tmp = board
+    data = str(tmp / "data")
+    assert main(["leaderboard", "add-team", "delta", "--data", data]) == 0
+    token = capsys.readouterr().out.strip().splitlines()[-1]
+    assert service.team_for(token).name == "delta"
+    ack = _submit(service, tmp, rows, 5, token)
+    assert main(["leaderboard", "withdraw", str(ack["submission"]), "--reason", "a test", "--by", "m", "--data",
+                 data]) == 0  # fmt: skip
+    assert service.board("standard")["rows"] == []
+    assert main(["leaderboard", "add-team", "delta", "--data", data]) == 1
+    assert "already a token team named 'delta'" in capsys.readouterr().err
+    assert main(["leaderboard", "add-team", "erin", "--hub-user", "--data", data]) == 0
+    assert main(["leaderboard", "revoke-team", "delta", "--data", data]) == 0
+    assert service.team_for(token) == "the team 'delta' was revoked"
+    assert main(["leaderboard", "freeze", "--data", data]) == 0 and service.store.frozen_at()

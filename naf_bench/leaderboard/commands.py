@@ -59,7 +59,13 @@ def _revoke_team(args) -> int:
 
 
 def _withdraw(args) -> int:
-    _store(args).withdraw(args.submission, by=args.by, reason=args.reason)
+    by = args.by
+    if not by:
+        try:
+            by = getpass.getuser()
+        except (KeyError, OSError):  # no user name in the environment or the password database
+            raise ConfigError("say who withdraws the submission: --by NAME") from None
+    _store(args).withdraw(args.submission, by=by, reason=args.reason)
     print(f"withdrew submission {args.submission} ({args.reason}); it stays in the store")
     return 0
 
@@ -143,7 +149,7 @@ def add_parser(commands, build_from_submissions) -> None:
     withdraw = sub.add_parser("withdraw", help="hide a submission from the board (kept in the store, with who and why)")
     withdraw.add_argument("submission", type=int, help="the submission's number (in its acknowledgement)")
     withdraw.add_argument("--reason", required=True)
-    withdraw.add_argument("--by", default=getpass.getuser(), help="who withdraws it (default: this user)")
+    withdraw.add_argument("--by", help="who withdraws it (default: this system user)")
     withdraw.add_argument("--data", required=True)
     withdraw.set_defaults(run=_withdraw)
 
