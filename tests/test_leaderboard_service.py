@@ -210,6 +210,7 @@ def test_the_old_form_of_the_command_is_build(tmp_path):
 
 def test_handled_uploads_leave_gradios_cache_and_identical_uploads_do_not_lose_each_other(tmp_path, monkeypatch):
     import os
+    import time
 
     from naf_bench.leaderboard.app import _Claimed
 
@@ -224,9 +225,17 @@ def test_handled_uploads_leave_gradios_cache_and_identical_uploads_do_not_lose_e
         (tmp_path / "cache" / "incoming").write_bytes(b"first upload")  # an identical upload, renamed onto it
         os.rename(tmp_path / "cache" / "incoming", cached)
         with _Claimed(cached) as (second,):
-            assert second.read_bytes() == b"first upload"  # its request ends first and removes the path
-        assert not cached.exists() and first.read_bytes() == b"first upload"
-    assert not cached.parent.exists() and outside.exists()
+            assert second.read_bytes() == b"first upload"
+        assert cached.exists()  # the first request still works on that path: it stays
+    assert not cached.parent.exists() and outside.exists()  # the last request out removes it
+    cached.parent.mkdir()
+    cached.write_bytes(b"uploaded twice, handled once so far")
+    with _Claimed(cached, grace=0.3):
+        pass
+    with _Claimed(cached) as (again,):  # the second identical upload's request comes within the grace
+        assert again.read_bytes() == b"uploaded twice, handled once so far"
+    time.sleep(0.6)
+    assert not cached.exists()
     with pytest.raises(FileNotFoundError), _Claimed(cached):
         pass
 

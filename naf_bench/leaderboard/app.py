@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import uuid
 from pathlib import Path
 
@@ -31,21 +32,29 @@ def hub_identity(profile) -> tuple[str, str] | None:
     return f"hf:{sub}", username
 
 
-class _Claimed:
-    """The uploads of one request, hard-linked to private names for as long as the request runs.
+# cache path -> [requests working on it now, the inodes requests have claimed under it]
+_CLAIMS: dict[Path, list] = {}
+_CLAIMS_LOCK = threading.Lock()
 
-    Gradio's upload cache names a file by its content (and name), so two simultaneous identical uploads share
-    one path: the request that finishes first removes that path only if it is still the file it claimed (the
-    same inode; a later identical upload renames a new one onto it), and the other request works on its own
-    link meanwhile. Paths outside the cache are not ours to remove and are used as they are.
+
+class _Claimed:
+    """The uploads of one request, hard-linked to private names for as long as the request runs, then removed
+    from Gradio's upload cache ``grace`` seconds later.
+
+    Gradio's cache names an upload by its content and file name, so identical uploads (two teams' copies of one
+    metadata file) share a path, and the later upload's request may not have started when the earlier one ends:
+    the path is removed only after ``grace`` seconds, only if no request is working on it then, and only if it
+    is still a file a request has claimed (a newer identical upload renames a new inode onto it, which its own
+    request claims and removes). Paths outside the cache are not ours to remove and are used as they are.
     """
 
-    def __init__(self, *paths):
+    def __init__(self, *paths, grace: float = 0.0):
         from gradio.utils import get_upload_folder
 
         self.cache = Path(get_upload_folder()).resolve()
         self.paths = [None if p is None else Path(p).resolve() for p in paths]
-        self.links: list[tuple[Path, Path, int] | None] = []
+        self.links: list[tuple[Path, Path] | None] = []
+        self.grace = grace
 
     def __enter__(self) -> list[Path | None]:
         claimed = []
@@ -55,12 +64,16 @@ class _Claimed:
                 claimed.append(path)
                 continue
             private = path.with_name(f".claim-{uuid.uuid4().hex}-{path.name}")
-            try:
-                os.link(path, private)
-            except FileNotFoundError:  # an identical upload's request removed it first
-                self.__exit__()
-                raise
-            self.links.append((path, private, private.stat().st_ino))
+            with _CLAIMS_LOCK:
+                try:
+                    os.link(path, private)
+                except FileNotFoundError:  # removed before this request started (over ``grace``)
+                    self.__exit__()
+                    raise
+                claims = _CLAIMS.setdefault(path, [0, set()])
+                claims[0] += 1
+                claims[1].add(private.stat().st_ino)
+            self.links.append((path, private))
             claimed.append(private)
         return claimed
 
@@ -68,13 +81,29 @@ class _Claimed:
         for link in self.links:
             if link is None:
                 continue
-            path, private, inode = link
+            path, private = link
             private.unlink(missing_ok=True)
-            with contextlib.suppress(FileNotFoundError):
-                if path.stat().st_ino == inode:
-                    path.unlink()
-            with contextlib.suppress(OSError):  # another upload shares the folder
-                path.parent.rmdir()
+            with _CLAIMS_LOCK:
+                _CLAIMS[path][0] -= 1
+            if self.grace > 0:
+                timer = threading.Timer(self.grace, _remove, (path,))
+                timer.daemon = True
+                timer.start()
+            else:
+                _remove(path)
+
+
+def _remove(path: Path) -> None:
+    with _CLAIMS_LOCK:
+        claims = _CLAIMS.get(path)
+        if claims is None or claims[0] > 0:
+            return  # removed already, or a request works on it: that request removes it when it ends
+        del _CLAIMS[path]
+        with contextlib.suppress(FileNotFoundError):
+            if path.stat().st_ino in claims[1]:
+                path.unlink()
+        with contextlib.suppress(OSError):  # another upload shares the folder
+            path.parent.rmdir()
 
 
 def _pct(value) -> str:
@@ -116,8 +145,9 @@ def _percent(value) -> float | None:
     return None if value is None else round(100 * value, 1)
 
 
-def build_app(service: Service, hub_sign_in: bool = False):
-    """The Blocks app of ``service``; ``hub_sign_in`` adds "Sign in with Hugging Face" for approved Hub users."""
+def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float = 30.0):
+    """The Blocks app of ``service``; ``hub_sign_in`` adds "Sign in with Hugging Face" for approved Hub users;
+    handled uploads leave Gradio's cache ``upload_grace`` seconds after their request (see ``_Claimed``)."""
     import gradio as gr
 
     from naf_bench.leaderboard.metadata import TRACKS
@@ -128,7 +158,7 @@ def build_app(service: Service, hub_sign_in: bool = False):
         return service.team_for(token, hub_identity(profile) if hub_sign_in else None)
 
     def submit(submission, metadata, token, profile: gr.OAuthProfile | None = None) -> dict:
-        claim = _Claimed(submission, metadata)
+        claim = _Claimed(submission, metadata, grace=upload_grace)
         try:
             with claim as (submission, metadata):
                 if not submission or not metadata:
@@ -193,10 +223,12 @@ def build_app(service: Service, hub_sign_in: bool = False):
 _HISTORY_COLUMNS = ("submission", "time", "split", "track", "board_changed", "shown_now", "withdrawn")
 
 
-def serve(service: Service, host: str = "127.0.0.1", port: int = 7860, hub_sign_in: bool = False) -> None:
+def serve(
+    service: Service, host: str = "127.0.0.1", port: int = 7860, hub_sign_in: bool = False, upload_grace: float = 30.0
+) -> None:
     """Start the app and block (the ``serve`` command)."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-    demo = build_app(service, hub_sign_in=hub_sign_in)
+    demo = build_app(service, hub_sign_in=hub_sign_in, upload_grace=upload_grace)
     demo.queue(default_concurrency_limit=4).launch(
         server_name=host, server_port=port, max_file_size=service.limits.max_bytes, footer_links=["api"], quiet=True
     )

@@ -37,7 +37,7 @@ def _serve(args) -> int:
     if args.backup_repo:
         start_backup(service.store, args.backup_repo, every_minutes=args.backup_minutes)
     print(f"serving {args.data} on http://{args.host}:{args.port}", flush=True)
-    serve(service, args.host, args.port, hub_sign_in=args.hub_sign_in)
+    serve(service, args.host, args.port, hub_sign_in=args.hub_sign_in, upload_grace=args.upload_grace)
     return 0
 
 
@@ -127,6 +127,10 @@ def add_parser(commands, build_from_submissions) -> None:
     serve.add_argument("--max-lines", type=int, help="most lines in a file (default 10 x the gold's rows)")
     serve.add_argument("--max-line-bytes", type=int, default=defaults.max_line_bytes, help="longest line")
     serve.add_argument("--hub-sign-in", action="store_true", help="also accept approved Hugging Face users")
+    serve.add_argument(
+        "--upload-grace", type=float, default=30.0,
+        help="seconds after its request before a handled upload leaves Gradio's cache (identical uploads share a file)",
+    )  # fmt: skip
     serve.add_argument(
         "--backup-repo",
         help="private dataset repository to back up to (and restore from when --data is empty)",
