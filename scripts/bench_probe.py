@@ -12,7 +12,9 @@ reading, to 0.1 %; emulated here, exactly, from the scoring core) and against ou
   for one item, so every answer does; a board whose figures did not move settles nothing);
 - adaptive (Blum & Hardt's boosting attack): random flips (10 % of the items) on a random base, the flipped
   submission kept when the shown score rises, then a majority vote per item over the kept ones. Recovered =
-  right labels of the vote minus the third of them a guess without any feedback gets right on average.
+  right labels of the vote minus right labels of the random base it started from (0 on average when the board
+  tells nothing: a flip of a random answer is as likely to make it right as wrong), averaged over
+  ``--repeats`` seeds, with its standard error.
 
 Without ``--gold``, a gold set shaped like the authors' hard_v3 (77 programs x 4 scored readings = 308 labels)
 is written with seeded labels.
@@ -24,6 +26,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import tempfile
 from pathlib import Path
 
@@ -110,10 +113,11 @@ def one_flip_per_reading(rows, view) -> tuple[int, int]:
 
 
 def adaptive(rows, view, uploads: int, seed: int, share: float = 0.1) -> tuple[float, int]:
-    """(labels recovered beyond a guess without feedback, uploads) of the boosting attack."""
+    """(labels recovered beyond the random base, uploads) of the boosting attack."""
     rng = random.Random(seed)
     named = [row for row in rows if row["gold"] is not None]
     base = {row["id"]: rng.choice("ABC") for row in rows}
+    start = sum(base[row["id"]] == row["gold"] for row in named)
     shown = view(base)["score"]
     kept = [base]
     while view.uploads < uploads:
@@ -127,7 +131,7 @@ def adaptive(rows, view, uploads: int, seed: int, share: float = 0.1) -> tuple[f
         votes = [answers[row["id"]] for answers in kept]
         best = max("ABC", key=lambda x: (votes.count(x), x == base[row["id"]]))
         right += best == row["gold"]
-    return right - len(named) / 3, view.uploads
+    return right - start, view.uploads
 
 
 def main() -> None:
@@ -135,6 +139,7 @@ def main() -> None:
     parser.add_argument("--gold", help="gold rows JSONL (default: a synthetic hard_v3-shaped set)")
     parser.add_argument("--adaptive-uploads", type=int, default=150)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeats", type=int, default=3, help="adaptive runs (seeds seed, seed+1, ...) averaged")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -143,23 +148,27 @@ def main() -> None:
         n_labels = sum(row["gold"] is not None for row in rows)
         print(f"{n_labels} hidden labels ({gold.name}{'' if args.gold else ', synthetic'})")
         store = Store(tmp / "data")
-        tokens = [store.add_team(f"probe {i}") for i in range(2)]
+        tokens = [store.add_team(f"probe {i}") for i in range(1 + args.repeats)]
         store.close()
         server = Server(tmp / "data", gold, "--quota", 0).start()
         try:
             results = [
-                ("one flip per reading", "authors' app", *one_flip_per_reading(rows, AuthorsView(rows))),
+                ("one flip per reading", "authors' app", *one_flip_per_reading(rows, AuthorsView(rows)), None),
                 ("one flip per reading", "ours (Ladder)",
-                 *one_flip_per_reading(rows, OurBoard(server, tokens[0], tmp))),
-                ("adaptive", "authors' app", *adaptive(rows, AuthorsView(rows), args.adaptive_uploads, args.seed)),
-                ("adaptive", "ours (Ladder)",
-                 *adaptive(rows, OurBoard(server, tokens[1], tmp), args.adaptive_uploads, args.seed)),
+                 *one_flip_per_reading(rows, OurBoard(server, tokens[0], tmp)), None),
             ]  # fmt: skip
+            for board, view in (("authors' app", lambda i: AuthorsView(rows)),
+                                ("ours (Ladder)", lambda i: OurBoard(server, tokens[1 + i], tmp))):  # fmt: skip
+                runs = [adaptive(rows, view(i), args.adaptive_uploads, args.seed + i) for i in range(args.repeats)]
+                per_upload = [recovered / uploads for recovered, uploads in runs]
+                error = statistics.stdev(per_upload) / len(runs) ** 0.5 if len(runs) > 1 else None
+                results.append(("adaptive", board, statistics.mean(r for r, _ in runs), runs[0][1], error))
         finally:
             server.stop()
     print(f"{'attack':22} {'board':15} {'recovered':>10} {'uploads':>8} {'per upload':>11}")
-    for attack, board, recovered, uploads in results:
-        print(f"{attack:22} {board:15} {recovered:10.1f} {uploads:8d} {recovered / uploads:11.3f}")
+    for attack, board, recovered, uploads, error in results:
+        spread = "" if error is None else f" ± {error:.3f} (s.e., {args.repeats} seeds)"
+        print(f"{attack:22} {board:15} {recovered:10.1f} {uploads:8d} {recovered / uploads:11.3f}{spread}")
     print("goal: under 0.05 labels per upload for both attacks on ours; load average "
           + " ".join(f"{x:.2f}" for x in os.getloadavg()))  # fmt: skip
 
