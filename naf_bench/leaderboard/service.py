@@ -116,7 +116,7 @@ class Service:
             return refused([str(exc)])
         if not isinstance(outcome, Accepted):
             return refused(
-                [f"over the quota of {outcome.quota} uploads per team and track in 24 hours; "
+                [f"over the quota of {outcome.quota} uploads per team and track in {_hours(self.window)}; "
                  f"the next is allowed from {outcome.next_allowed}"]
             )  # fmt: skip
         notes = []
@@ -125,7 +125,8 @@ class Service:
         answered = sum(1 for row in named if entries.get(row["id"], {}).get("prediction") is not None)
         if answered < len(named):
             notes.append(f"{len(named) - answered} of the {len(named)} scored items have no prediction (unanswered)")
-        shown = next(row for row in self.board(meta["track"], split)["rows"] if row["name"] == team.name)
+        rows = self.board(meta["track"], split)["rows"]
+        shown = next(row for row in rows if (row["team_kind"], row["name"]) == (team.kind, team.name))
         return {
             "status": "accepted",
             "submission": outcome.submission_id,
@@ -248,6 +249,11 @@ def _answer(entry: Mapping | None) -> str | None:
     if entry is None or entry.get("prediction") is None:
         return None
     return extract_answer(entry["prediction"], SUBMISSION_EXTRACTOR)
+
+
+def _hours(window: timedelta) -> str:
+    hours = window.total_seconds() / 3600
+    return f"{hours:g} hours" if hours != 1 else "1 hour"
 
 
 def refused(reasons: list[str]) -> dict:
