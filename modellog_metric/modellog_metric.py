@@ -45,6 +45,7 @@ Args (config `proof`):
     certificates (list of str): each row's `certificate` (JSON).
     conditions (list of str): each row's named condition.
     framings, languages (list of str or None): each row's framing and language; None tries every rendering.
+    prompts (list of str or None): each row's prompt, whose rules a step may quote instead of citing a number.
     extractor (option): how the answer is read, as for `label`.
 Args (config `consistency`):
     formulas (list of str): constraints such as "(a & b) -> c" or "atleast(1, a, b)".
@@ -87,6 +88,7 @@ FEATURES = {
         "conditions": datasets.Value("string"),
         "framings": _OPTIONAL,
         "languages": _OPTIONAL,
+        "prompts": _OPTIONAL,
     },
     "consistency": {"formulas": datasets.Value("string"), "probabilities": datasets.Json()},
 }
@@ -121,6 +123,7 @@ class NafBench(evaluate.Metric):  # evaluate names the module after the class: n
         certificates=None,
         framings=None,
         languages=None,
+        prompts=None,
         formulas=None,
         probabilities=None,
         extractor="strict",
@@ -137,11 +140,8 @@ class NafBench(evaluate.Metric):  # evaluate names the module after the class: n
                 predictions, references, **columns, extractor=extractor, n_bootstrap=n_bootstrap, seed=seed
             )
         if self.config_name == "proof":
-            references = [
-                {"certificate": certificate, "condition": condition, "framing": framing, "language": language}
-                for certificate, condition, framing, language in zip(
-                    certificates, conditions, framings, languages, strict=True
-                )
-            ]
+            keys = ("certificate", "condition", "framing", "language", "prompt")
+            columns = (certificates, conditions, framings, languages, prompts)
+            references = [dict(zip(keys, values, strict=True)) for values in zip(*columns, strict=True)]
             return compute_proof_metrics(predictions, references, extractor=extractor)
         return compute_consistency(formulas, probabilities, calibration=calibration)

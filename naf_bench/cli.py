@@ -248,12 +248,20 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     print(f"evaluating {args.model or args.model_args} ({args.backend}) on {', '.join(args.tasks)} through lm-eval, "
           f"{f'{args.limit:g} documents per task' if args.limit else 'every document'} ...", flush=True)  # fmt: skip
-    folder, _ = run_model(
+    folder, results = run_model(
         args.model, out / "lm_eval", tuple(args.tasks), backend=args.backend, model_args=args.model_args,
         device=args.device, batch_size=args.batch_size, apply_chat_template=args.chat_template,
         limit=int(args.limit) if args.limit and args.limit >= 1 else args.limit, max_gen_toks=args.max_gen_toks,
     )  # fmt: skip
     print(f"wrote lm-eval results and samples to {folder}")
+    from naf_bench.leaderboard.metadata import validate_metadata
+    from naf_bench.report import _model_name
+    from naf_bench.run import write_submission
+
+    submission, metadata = write_submission(folder, out, results, _model_name(results["config"]["model_args"]))
+    print(f"wrote the answers as a leaderboard submission: {submission} and {metadata}")
+    for field, reason in validate_metadata(json.loads(metadata.read_text(encoding="utf-8"))):
+        print(f"warning: {metadata}: {field}: {reason} (fill it in before submitting)", file=sys.stderr)
     records = load_results([*([args.baselines] if args.baselines else []), out / "lm_eval"])
     _print_records([r for r in records if "per_semantics" in r])
     print(f"wrote {write_report(records, out)}")
@@ -284,10 +292,25 @@ def _import_reference(args: argparse.Namespace) -> int:
 def _analyze(args: argparse.Namespace) -> int:
     from naf_bench.analysis import analyze, write_analysis
 
-    result = analyze(args.runs, args.gold, args.extractor, args.bootstrap)  # a DataError: exit status 1
+    if args.reference:
+        from naf_bench.paper import analyze_reference
+
+        if args.runs or args.gold:
+            raise ConfigError("--reference analyzes every imported subset: give no RUN and no --gold")
+        paper, written = analyze_reference(args.reference, args.out, args.bootstrap, args.extractor)
+        for subset, extractor in paper["extractors"].items():
+            print(f"{subset}: answers read with the {extractor!r} extractor")
+        for path in written:
+            print(f"wrote {path}")
+        for subset, error in paper["errors"].items():
+            print(f"{subset}: not analyzed: {error}", file=sys.stderr)
+        return 1 if paper["errors"] else 0
+    if not args.runs or not args.gold:
+        raise ConfigError("give RUN files or folders and --gold (or --reference REF)")
+    result = analyze(args.runs, args.gold, args.extractor or "strict", args.bootstrap)  # a DataError: exit status 1
     for note in result["notes"]:
         print(f"warning: {note}", file=sys.stderr)
-    print(f"answers read with the {args.extractor!r} extractor")
+    print(f"answers read with the {result['extractor']!r} extractor")
     for name, run in result["runs"].items():
         per = ", ".join(
             f"{c} {_pct(v['accuracy'])} ({v['correct']}/{v['n_parsed']})" for c, v in run["per_semantics"].items()
@@ -404,20 +427,29 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(run=_report)
 
     imported = commands.add_parser(
-        "import-reference", help="the NAF-Bench authors' data/ folder as gold rows and submissions"
+        "import-reference", help="the NAF-Bench authors' data/ and leaderboard/ folders as gold rows and submissions"
     )
     imported.add_argument("ref", help="a clone of the authors' repository, or any folder with its data/ layout")
-    imported.add_argument("--out", required=True, help="folder for <subset>/gold.jsonl and <subset>/runs/*.jsonl")
+    imported.add_argument(
+        "--out", required=True,
+        help="folder for <subset>/gold.jsonl, <subset>/runs/*.jsonl, leaderboard/<set>/gold.jsonl and "
+        "leaderboard/submissions/*.jsonl",
+    )  # fmt: skip
     imported.set_defaults(run=_import_reference)
 
     analysis = commands.add_parser("analyze", help="the paper's tables from model outputs (see naf_bench.analysis)")
-    analysis.add_argument("runs", nargs="+", metavar="RUN", help="submission JSONL files or lm-eval output folders")
-    analysis.add_argument("--gold", required=True, help="gold rows JSONL (e.g. from import-reference)")
+    analysis.add_argument("runs", nargs="*", metavar="RUN", help="submission JSONL files or lm-eval output folders")
+    analysis.add_argument("--gold", help="gold rows JSONL (e.g. from import-reference)")
+    analysis.add_argument(
+        "--reference",
+        metavar="REF",
+        help="an import-reference output folder: every subset with the extractor its figure used, and paper.md",
+    )
     analysis.add_argument(
         "--extractor",
-        default="strict",
         choices=(*EXTRACTORS, "stored"),
-        help="how answers are read (stored: the authors' letters that import-reference keeps beside each output)",
+        help="how answers are read (default strict; with --reference, each figure's own; stored: the authors' "
+        "letters that import-reference keeps beside each output)",
     )
     analysis.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
     analysis.add_argument("--out", required=True, help="folder for analysis.json, analysis.md and the plots")

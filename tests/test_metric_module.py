@@ -62,7 +62,7 @@ def test_every_input_column_is_a_feature(at_root):
     with pytest.raises(ValueError, match="inputs are missing"):
         metric.compute(predictions=["ANSWER: A"], references=["A"])
     proof = naf_bench.scoring.load_metric("proof")
-    assert set(proof.features) == {"predictions", "certificates", "conditions", "framings", "languages"}
+    assert set(proof.features) == {"predictions", "certificates", "conditions", "framings", "languages", "prompts"}
 
 
 def test_path_independent_load_and_proof_config(tmp_path, monkeypatch):
@@ -74,7 +74,8 @@ def test_path_independent_load_and_proof_config(tmp_path, monkeypatch):
 
     trace = render_gold_trace(parse_program(program), certificate, "wfs")
     columns = {"certificates": [certificate.to_json()] * 2, "conditions": ["wfs", "cred"]}
-    scores = metric.compute(predictions=[trace, trace], **columns, framings=["abstract", None], languages=["en", None])
+    renderings = {"framings": ["abstract", None], "languages": ["en", None], "prompts": [None, None]}
+    scores = metric.compute(predictions=[trace, trace], **columns, **renderings)
     assert (scores["proof_accuracy"], scores["label_accuracy"], scores["rfwr"]) == (0.5, 1.0, 0.5)
     assert scores["flags"]["connects"] == [True, False]  # right letter, but the wfs verdict is not the credulous one
 
