@@ -236,8 +236,12 @@ def test_handled_uploads_leave_gradios_cache_and_identical_uploads_do_not_lose_e
         assert again.read_bytes() == b"uploaded twice, handled once so far"
     time.sleep(0.6)
     assert not cached.exists()
-    with pytest.raises(FileNotFoundError), _Claimed(cached):
+    kept = tmp_path / "cache" / "1a" / "meta.json"
+    kept.parent.mkdir()
+    kept.write_bytes(b"{}")
+    with pytest.raises(FileNotFoundError), _Claimed(kept, cached):  # one of the two is gone: the request fails
         pass
+    assert not kept.parent.exists()  # and what it had claimed leaves the cache as a handled upload does
 
 
 def test_maintainer_commands(board, capsys):

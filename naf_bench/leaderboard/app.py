@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -32,7 +33,7 @@ def hub_identity(profile) -> tuple[str, str] | None:
     return f"hf:{sub}", username
 
 
-# cache path -> [requests working on it now, the inodes requests have claimed under it]
+# cache path -> [requests working on it now, the inodes requests have claimed under it, time of the last claim]
 _CLAIMS: dict[Path, list] = {}
 _CLAIMS_LOCK = threading.Lock()
 
@@ -43,9 +44,9 @@ class _Claimed:
 
     Gradio's cache names an upload by its content and file name, so identical uploads (two teams' copies of one
     metadata file) share a path, and the later upload's request may not have started when the earlier one ends:
-    the path is removed only after ``grace`` seconds, only if no request is working on it then, and only if it
-    is still a file a request has claimed (a newer identical upload renames a new inode onto it, which its own
-    request claims and removes). Paths outside the cache are not ours to remove and are used as they are.
+    the path is removed only once no request has claimed it for ``grace`` seconds and none works on it, and only
+    if it is still a file a request has claimed (a newer identical upload renames a new inode onto it, which its
+    own request claims and removes). Paths outside the cache are not ours to remove and are used as they are.
     """
 
     def __init__(self, *paths, grace: float = 0.0):
@@ -68,11 +69,16 @@ class _Claimed:
                 try:
                     os.link(path, private)
                 except FileNotFoundError:  # removed before this request started (over ``grace``)
-                    self.__exit__()
-                    raise
-                claims = _CLAIMS.setdefault(path, [0, set()])
-                claims[0] += 1
-                claims[1].add(private.stat().st_ino)
+                    missing = True
+                else:
+                    missing = False
+                    claims = _CLAIMS.setdefault(path, [0, set(), 0.0])
+                    claims[0] += 1
+                    claims[1].add(private.stat().st_ino)
+                    claims[2] = time.monotonic()
+            if missing:
+                self.__exit__()
+                raise FileNotFoundError(path)
             self.links.append((path, private))
             claimed.append(private)
         return claimed
@@ -86,18 +92,18 @@ class _Claimed:
             with _CLAIMS_LOCK:
                 _CLAIMS[path][0] -= 1
             if self.grace > 0:
-                timer = threading.Timer(self.grace, _remove, (path,))
+                timer = threading.Timer(self.grace, _remove, (path, self.grace))
                 timer.daemon = True
                 timer.start()
             else:
-                _remove(path)
+                _remove(path, 0.0)
 
 
-def _remove(path: Path) -> None:
+def _remove(path: Path, grace: float) -> None:
     with _CLAIMS_LOCK:
         claims = _CLAIMS.get(path)
-        if claims is None or claims[0] > 0:
-            return  # removed already, or a request works on it: that request removes it when it ends
+        if claims is None or claims[0] > 0 or time.monotonic() - claims[2] < grace:
+            return  # removed already, or claimed since: the later request's own timer removes it
         del _CLAIMS[path]
         with contextlib.suppress(FileNotFoundError):
             if path.stat().st_ino in claims[1]:
