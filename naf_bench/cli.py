@@ -248,12 +248,20 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     print(f"evaluating {args.model or args.model_args} ({args.backend}) on {', '.join(args.tasks)} through lm-eval, "
           f"{f'{args.limit:g} documents per task' if args.limit else 'every document'} ...", flush=True)  # fmt: skip
-    folder, _ = run_model(
+    folder, results = run_model(
         args.model, out / "lm_eval", tuple(args.tasks), backend=args.backend, model_args=args.model_args,
         device=args.device, batch_size=args.batch_size, apply_chat_template=args.chat_template,
         limit=int(args.limit) if args.limit and args.limit >= 1 else args.limit, max_gen_toks=args.max_gen_toks,
     )  # fmt: skip
     print(f"wrote lm-eval results and samples to {folder}")
+    from naf_bench.leaderboard.metadata import validate_metadata
+    from naf_bench.report import _model_name
+    from naf_bench.run import write_submission
+
+    submission, metadata = write_submission(folder, out, results, _model_name(results["config"]["model_args"]))
+    print(f"wrote the answers as a leaderboard submission: {submission} and {metadata}")
+    for field, reason in validate_metadata(json.loads(metadata.read_text(encoding="utf-8"))):
+        print(f"warning: {metadata}: {field}: {reason} (fill it in before submitting)", file=sys.stderr)
     records = load_results([*([args.baselines] if args.baselines else []), out / "lm_eval"])
     _print_records([r for r in records if "per_semantics" in r])
     print(f"wrote {write_report(records, out)}")
@@ -404,16 +412,25 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(run=_report)
 
     imported = commands.add_parser(
-        "import-reference", help="the NAF-Bench authors' data/ folder as gold rows and submissions"
+        "import-reference", help="the NAF-Bench authors' data/ and leaderboard/ folders as gold rows and submissions"
     )
     imported.add_argument("ref", help="a clone of the authors' repository, or any folder with its data/ layout")
-    imported.add_argument("--out", required=True, help="folder for <subset>/gold.jsonl and <subset>/runs/*.jsonl")
+    imported.add_argument(
+        "--out", required=True,
+        help="folder for <subset>/gold.jsonl, <subset>/runs/*.jsonl, leaderboard/<set>/gold.jsonl and "
+        "leaderboard/submissions/*.jsonl",
+    )  # fmt: skip
     imported.set_defaults(run=_import_reference)
 
     analysis = commands.add_parser("analyze", help="the paper's tables from model outputs (see naf_bench.analysis)")
     analysis.add_argument("runs", nargs="+", metavar="RUN", help="submission JSONL files or lm-eval output folders")
     analysis.add_argument("--gold", required=True, help="gold rows JSONL (e.g. from import-reference)")
-    analysis.add_argument("--extractor", default="strict", choices=EXTRACTORS, help="how answers are read")
+    analysis.add_argument(
+        "--extractor",
+        default="strict",
+        choices=(*EXTRACTORS, "stored"),
+        help="how answers are read (stored: the authors' letters that import-reference keeps beside each output)",
+    )
     analysis.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
     analysis.add_argument("--out", required=True, help="folder for analysis.json, analysis.md and the plots")
     analysis.set_defaults(run=_analyze)
@@ -437,22 +454,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", default="out/run")
     run.set_defaults(run=_run)
 
-    board = commands.add_parser(
-        "leaderboard", help="score a folder of submissions (<name>.jsonl + <name>.metadata.json) into a static site"
-    )
-    board.add_argument("submissions", metavar="SUBMISSIONS_DIR")
-    board.add_argument("--gold", required=True, help="gold rows JSONL (read from this path only)")
-    board.add_argument("--out", required=True, metavar="SITE", help="folder for leaderboard.json, index.html, README")
-    board.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the JOINT intervals")
-    board.set_defaults(run=_leaderboard)
-
     tasks_path = commands.add_parser("tasks-path", help="print the lm_eval_tasks folder for lm-eval's --include_path")
     tasks_path.set_defaults(run=_tasks_path)
+
+    from naf_bench.leaderboard.commands import add_parser as add_leaderboard
+
+    add_leaderboard(commands, build_from_submissions=_leaderboard)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    from naf_bench.leaderboard.commands import with_default_subcommand
+
+    args = build_parser().parse_args(with_default_subcommand(sys.argv[1:] if argv is None else argv))
     try:
         return args.run(args)
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly, also at interpreter exit

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from naf_bench.certify import Certificate, certify
 from naf_bench.errors import DataError, NafBenchError, ParseError
+from naf_bench.leaderboard.importer import has_leaderboard, import_leaderboard
 from naf_bench.readings import CONDITIONS, NO_SEMANTICS, gold_letter
 from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.ast import Literal, Program, Rule
@@ -338,7 +339,7 @@ def import_reference(ref: str | Path, out: str | Path) -> ImportReport:
     """Gold rows and submissions of every reference subset under ``ref`` (see the module docstring)."""
     ref, out = Path(ref), Path(out)
     found = [subset for subset in SUBSETS if (ref / subset.set_file).exists()]
-    if not found:
+    if not found and not has_leaderboard(ref):
         raise DataError(ref, f"no reference data: expected {SUBSETS[0].set_file} (or another set of SUBSETS) under it")
     report = ImportReport()
     for subset in found:
@@ -347,4 +348,5 @@ def import_reference(ref: str | Path, out: str | Path) -> ImportReport:
         _write_jsonl(out / subset.name / "gold.jsonl", rows, report)
         for model, records in _runs(ref / subset.answers, rows, report, subset).items():
             _write_jsonl(out / subset.name / "runs" / f"{model}.jsonl", records, report)
+    import_leaderboard(ref, out / "leaderboard", report)  # REF/leaderboard/: OUT/leaderboard/
     return report

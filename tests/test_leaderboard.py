@@ -193,7 +193,12 @@ def test_score_submission_board_row(tmp_path, gold_rows, submissions):
 
     traced = score_submission(submissions / "delta.jsonl", gold_rows, n_bootstrap=200)
     assert (traced["joint"], traced["joint_solved"], traced["n_unknown_ids"]) == (2 / 3, 2, 1)
-    assert traced["trace_audit"]["n"] == 12 and set(traced["trace_audit"]["audit"]) >= {"sound", "contradicted"}
+    # "q holds because a holds." on every prompt: sound where q is true (and said so under the reading), else not
+    audit = traced["trace_audit"]
+    assert audit["audit"] == {"sound": 2, "contradicted": 4, "unverifiable": 6, "no_derivation": 0}
+    assert (audit["n"], audit["reasoned_soundly"], audit["contradicted_among_correct"]) == (12, 0.4, 0.6)
+    # the reference's shares: sound among the 11 correct traced answers, and among all 12 traces
+    assert audit["reference_definitions"] == {"sound_among_correct": 2 / 11, "sound_of_traced": 2 / 12}
     low, high = traced["joint_ci95"]
     assert 0.0 <= low <= 2 / 3 <= high <= 1.0
 
