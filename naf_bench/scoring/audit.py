@@ -33,7 +33,7 @@ characters), so the audit is linear in the length of the response.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from naf_bench.certify import Certificate
 from naf_bench.readings import QUANTIFIER_OF, SEMANTICS_OF
@@ -198,16 +198,18 @@ def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, list[tuple
 def _contains(tokens: list[str], phrases: tuple[tuple[str, ...], ...]) -> bool:
     """Whether a phrase occurs in the tokens: one dictionary look-up per token."""
     index = _by_first_word(phrases)
+    if index.keys().isdisjoint(tokens):  # most clauses: one pass in C
+        return False
     return any(_starts(tokens, i, p) for i, token in enumerate(tokens) if token in index for p in index[token])
 
 
 def _asserted(tokens: list[str], global_reading: bool) -> bool:
     """Not a restated rule, a hypothesis or hedge; under a global reading not inside one model."""
-    if any(t in _SKIP for t in tokens) or _contains(tokens, (("to", "be"),)):
+    if not _SKIP.isdisjoint(tokens) or _contains(tokens, (("to", "be"),)):
         return False
     if not global_reading:
         return True
-    for i, token in enumerate(tokens[:-1]):
+    for i, token in enumerate(tokens[:-1] if not _MODEL_WORDS.isdisjoint(tokens) else ()):
         if token in _MODEL_WORDS and (tokens[i + 1].isdigit() or len(tokens[i + 1]) == 1):
             return False
     return not _contains(tokens, _LOCAL_MODEL)
@@ -234,6 +236,8 @@ def _value_after(tokens: list[str], i: int) -> str | None:
 
 def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]:
     """(atom, value) assertions of one clause, in order, in one right-to-left and one left-to-right pass."""
+    if atoms.isdisjoint(tokens):
+        return []
     n = len(tokens)
     stop = [n] * (n + 1)  # first index at or after i that is neither glue nor an atom
     for i in range(n - 1, -1, -1):
@@ -261,6 +265,8 @@ def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]
 def _no_model(tokens: list[str]) -> bool:
     """The tokens say that no stable model exists (not "no stable model in which q ...")."""
     index = _by_first_word(_NO_MODEL)
+    if index.keys().isdisjoint(tokens):
+        return False
     at = next((i for i, t in enumerate(tokens) if t in index and any(_starts(tokens, i, p) for p in index[t])), None)
     return at is not None and not any(t in _NO_MODEL_RESTRICTED for t in tokens[at : at + 5])
 
@@ -341,6 +347,12 @@ def bridge_atom(program: Program, query: str) -> str | None:
     return next((atom for atom in relevant if atom in negated and atom not in recursive), None)
 
 
+@lru_cache(maxsize=64)  # a program's rows come together: its facts are worked out once
+def _program_facts(program: Program, query: str) -> tuple[str | None, frozenset[str], frozenset[str]]:
+    """The bridge atom, the atoms of the query's negation cycles, and every atom of the program and query."""
+    return bridge_atom(program, query), frozenset(_cycle_atoms(program, query)), frozenset(program.atoms) | {query}
+
+
 def _cycle_atoms(program: Program, query: str) -> set[str]:
     deps = dependencies(program)
     relevant = set(relevant_atoms(program, query))
@@ -368,14 +380,13 @@ def certified_value(certificate: Certificate, atom: str, condition: str) -> str:
     return "loop" if condition == "closed_world" and value == "u" else value
 
 
-def audit(response: str, certificate: Certificate, condition: str) -> dict:
+def audit(response: str, certificate: Certificate, condition: str, program: Program | None = None) -> dict:
     """Class, reason, the verdicts read, checkpoints, and ``earned`` (a skeptical answer on a program with no
-    stable model whose trace says so) of one response; see the module docstring."""
-    program = parse_program(certificate.program)
+    stable model whose trace says so) of one response; see the module docstring. ``program`` defaults to the
+    certificate's."""
+    program = program or parse_program(certificate.program)
     query = certificate.query
-    bridge = bridge_atom(program, query)
-    cycle = _cycle_atoms(program, query)
-    atoms = frozenset(program.atoms) | {query}
+    bridge, cycle, atoms = _program_facts(program, query)
     global_reading = condition not in QUANTIFIER_OF
     text = normalise(response)
     said: dict[str, str] = {}
@@ -383,7 +394,7 @@ def audit(response: str, certificate: Certificate, condition: str) -> dict:
     no_model = many_models = False
     cycle_named: set[str] = set()
     for tokens, question in clauses(text):
-        cycle_named.update(t for t in tokens if t in cycle)
+        cycle_named.update(cycle.intersection(tokens))
         many_models = many_models or _contains(tokens, _MANY_MODELS)
         if question:
             continue

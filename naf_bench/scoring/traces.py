@@ -17,13 +17,21 @@ from naf_bench.readings import SEMANTICS_OF, gold_letter
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.steps import check_steps
+from naf_bench.syntax.ast import Program
+from naf_bench.syntax.parse import parse_program
 
 
-def _certificate(reference: Mapping) -> Certificate:
+def _parsed(reference: Mapping, parsed: dict) -> tuple[Certificate, Program]:
+    """A row's certificate and program, read once per certificate text (a program's rows share one)."""
     certificate = reference.get("certificate")
     if certificate is None:
         raise ValueError("each reference needs the row's 'certificate' (and 'condition')")
-    return Certificate.from_json(certificate) if isinstance(certificate, str) else certificate
+    if not isinstance(certificate, str):
+        return certificate, parse_program(certificate.program)
+    if certificate not in parsed:
+        read = Certificate.from_json(certificate)
+        parsed[certificate] = read, parse_program(read.program)
+    return parsed[certificate]
 
 
 def compute_proof_metrics(
@@ -32,12 +40,12 @@ def compute_proof_metrics(
     """Audit, step-checker flags, proof accuracy, reasoned_soundly and rfwr over rows with gold letters."""
     if len(predictions) != len(references):
         raise ValueError(f"references has {len(references)} entries but predictions has {len(predictions)}")
-    flags_list, audits, correct = [], [], []
+    flags_list, audits, correct, parsed = [], [], [], {}
     for i, (prediction, reference) in enumerate(zip(predictions, references, strict=True)):
         condition = reference.get("condition")
         if condition not in SEMANTICS_OF:
             raise ValueError(f"references[{i}]['condition'] must be a named condition, got {condition!r}")
-        certificate = _certificate(reference)
+        certificate, program = _parsed(reference, parsed)
         gold = gold_letter(condition, certificate.labels)
         correct.append(extract_answer(prediction, extractor) == gold)
         flags_list.append(
@@ -48,9 +56,10 @@ def compute_proof_metrics(
                 reference.get("framing"),
                 reference.get("language"),
                 reference.get("prompt"),
+                program,
             )
         )
-        audits.append(audit(prediction or "", certificate, condition))
+        audits.append(audit(prediction or "", certificate, condition, program))
     n = len(predictions)
     checkable = [i for i in range(n) if flags_list[i]["parsed"]]
     strict = [all(flags_list[i].values()) for i in checkable]
