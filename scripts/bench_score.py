@@ -9,7 +9,7 @@ answered right about 60 % of the time (and unanswered, unreadable or in words no
 free-form trace of about ``--trace-bytes`` bytes that talks about the program's atoms. The script times
 ``naf-bench score --gold`` on it with the traces (the trace audit and the step checker on every line) and
 without them (the same lines, no ``trace``), and prints lines/s, the peak memory of each run (its maximum
-resident set) and the load average.
+resident set), its CPU time (lines/s on one core, whatever the load) and the load average.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ PHRASES = (
 )
 
 
-def gold_and_submission(folder: Path, lines: int, trace_bytes: int) -> tuple[Path, Path, Path]:
+def gold_and_submission(folder: Path, lines: int, trace_bytes: int) -> None:
     """Write the gold rows, the submission with traces and the same submission without them."""
     from naf_bench.dataset import load_dataset
 
@@ -69,15 +69,14 @@ def gold_and_submission(folder: Path, lines: int, trace_bytes: int) -> tuple[Pat
             prediction = "I am not sure."
         entries.append({"id": gold[-1]["id"], "prediction": prediction, "trace": " ".join(trace)})
     rng.shuffle(entries)
-    paths = folder / "gold.jsonl", folder / "traced.jsonl", folder / "plain.jsonl"
-    paths[0].write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in gold))
-    paths[1].write_text("".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries))
-    paths[2].write_text("".join(json.dumps({k: v for k, v in e.items() if k != "trace"}) + "\n" for e in entries))
-    return paths
+    (folder / "gold.jsonl").write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in gold))
+    (folder / "traced.jsonl").write_text("".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries))
+    plain = "".join(json.dumps({k: v for k, v in entry.items() if k != "trace"}) + "\n" for entry in entries)
+    (folder / "plain.jsonl").write_text(plain)
 
 
-def score(submission: Path, gold: Path, out: Path) -> tuple[float, float]:
-    """Wall seconds and peak resident memory (MiB) of one ``naf-bench score`` process."""
+def score(submission: Path, gold: Path, out: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak resident memory (MiB) of one ``naf-bench score`` process."""
     command = [sys.executable, "-m", "naf_bench.cli", "score", str(submission), "--gold", str(gold), "--out", str(out)]
     start = time.perf_counter()
     process = subprocess.Popen(command, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -87,24 +86,32 @@ def score(submission: Path, gold: Path, out: Path) -> tuple[float, float]:
     process.stderr.close()
     if os.waitstatus_to_exitcode(status) not in (0, 1):  # 1: warnings about the submission (none expected)
         raise SystemExit(f"naf-bench score failed:\n{errors}")
-    return elapsed, usage.ru_maxrss / 1024
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--trace-bytes", type=int, default=2_000)
+    parser.add_argument("--write", help=argparse.SUPPRESS)  # the files only, into this folder (a child process)
     args = parser.parse_args()
+    if args.write:
+        gold_and_submission(Path(args.write), args.lines, args.trace_bytes)
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        gold, traced, plain = gold_and_submission(Path(tmp), args.lines, args.trace_bytes)
+        # written by a child process: a fork of this one, had it held them, would count them in its peak memory
+        command = [__file__, "--lines", str(args.lines), "--trace-bytes", str(args.trace_bytes), "--write", tmp]
+        subprocess.run([sys.executable, *command], env=ENV, check=True, stderr=subprocess.DEVNULL)
+        gold, traced, plain = Path(tmp) / "gold.jsonl", Path(tmp) / "traced.jsonl", Path(tmp) / "plain.jsonl"
         size = traced.stat().st_size / 2**20
         print(f"{args.lines:,} lines, ~{args.trace_bytes:,}-byte traces ({size:.0f} MiB submission, "
               f"{gold.stat().st_size / 2**20:.0f} MiB gold); {os.cpu_count()} CPUs, "
               f"load average {os.getloadavg()[0]:.2f} before", flush=True)  # fmt: skip
         for name, submission in (("without traces", plain), ("with the trace audit", traced)):
-            elapsed, peak = score(submission, gold, Path(tmp) / f"{submission.stem}.json")
-            print(f"  {name:<22} {elapsed:6.1f} s = {args.lines / elapsed:7,.0f} lines/s; peak memory {peak:,.0f} "
-                  f"MiB; load average {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+            elapsed, cpu, peak = score(submission, gold, Path(tmp) / f"{submission.stem}.json")
+            print(f"  {name:<22} {elapsed:6.1f} s = {args.lines / elapsed:7,.0f} lines/s wall; CPU {cpu:6.1f} s = "
+                  f"{args.lines / cpu:7,.0f} lines/s; peak memory {peak:,.0f} MiB; load average "
+                  f"{os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
         traces = json.loads((Path(tmp) / "traced.json").read_text())["traces"]
         print(f"  trace audit of {traces['n']:,} traces: {traces['audit']}")
 
