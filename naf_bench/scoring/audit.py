@@ -33,7 +33,7 @@ characters), so the audit is linear in the length of the response.
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from naf_bench.certify import Certificate
 from naf_bench.readings import QUANTIFIER_OF, SEMANTICS_OF
@@ -162,7 +162,7 @@ _EXISTS = (("in", "some"), ("in", "at", "least", "one"), ("in", "a", "stable"), 
 _FORALL = (("in", "every"), ("in", "all"), ("in", "each"), ("skeptically",), ("sceptically",), ("cautiously",),
            ("skeptical",), ("sceptical",), ("cautious",), ("vacuously",))  # fmt: skip
 _QUANTIFIER_WORDS = frozenset(p[0] for p in _EXISTS + _FORALL if len(p) == 1)
-_NOT_IN_ANY = (("in", "no"), ("in", "none"), ("not", "in", "any"), ("in", "any"))
+_NOT_IN_ANY = (("in", "no"), ("in", "none"), ("not", "in", "any"))
 
 
 def normalise(text: str) -> str:
@@ -187,12 +187,19 @@ def _starts(tokens: list[str], i: int, phrase: tuple[str, ...]) -> bool:
     return tuple(tokens[i : i + len(phrase)]) == phrase
 
 
-@cache
+_INDEXES: dict[int, tuple[tuple, dict]] = {}
+
+
 def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, list[tuple[str, ...]]]:
-    index: dict[str, list[tuple[str, ...]]] = {}
-    for phrase in phrases:
-        index.setdefault(phrase[0], []).append(phrase)
-    return index
+    """The phrases by their first word, made once per table: the tables are constants, looked up by identity
+    (hashing a table of tuples on every clause cost more than the look-up; the table is kept with its index,
+    so its id stays its own)."""
+    if id(phrases) not in _INDEXES:
+        index: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in phrases:
+            index.setdefault(phrase[0], []).append(phrase)
+        _INDEXES[id(phrases)] = (phrases, index)
+    return _INDEXES[id(phrases)][1]
 
 
 def _contains(tokens: list[str], phrases: tuple[tuple[str, ...], ...]) -> bool:
@@ -209,9 +216,10 @@ def _asserted(tokens: list[str], global_reading: bool) -> bool:
         return False
     if not global_reading:
         return True
-    for i, token in enumerate(tokens[:-1] if not _MODEL_WORDS.isdisjoint(tokens) else ()):
-        if token in _MODEL_WORDS and (tokens[i + 1].isdigit() or len(tokens[i + 1]) == 1):
-            return False
+    if not _MODEL_WORDS.isdisjoint(tokens):
+        for i, token in enumerate(tokens[:-1]):
+            if token in _MODEL_WORDS and (tokens[i + 1].isdigit() or len(tokens[i + 1]) == 1):
+                return False
     return not _contains(tokens, _LOCAL_MODEL)
 
 
@@ -291,7 +299,7 @@ def _entailment(tokens: list[str], query: str, condition: str) -> str | None:
     if "it" in tokens[at + 1 :]:
         at = len(tokens) - 1 - tokens[::-1].index("it")  # "..., it does not hold in every answer set"
     rest = tokens[at + 1 :]
-    if _contains(rest, _NOT_IN_ANY[:3]):
+    if _contains(rest, _NOT_IN_ANY):
         return "F"
     exists, forall = _contains(rest, _EXISTS), _contains(rest, _FORALL)
     if not (exists or forall):
@@ -347,9 +355,10 @@ def bridge_atom(program: Program, query: str) -> str | None:
     return next((atom for atom in relevant if atom in negated and atom not in recursive), None)
 
 
-@lru_cache(maxsize=64)  # a program's rows come together: its facts are worked out once
-def _program_facts(program: Program, query: str) -> tuple[str | None, frozenset[str], frozenset[str]]:
+@lru_cache(maxsize=64)  # a program's rows come together: it is parsed and its facts worked out once
+def _program_facts(text: str, query: str) -> tuple[str | None, frozenset[str], frozenset[str]]:
     """The bridge atom, the atoms of the query's negation cycles, and every atom of the program and query."""
+    program = parse_program(text)
     return bridge_atom(program, query), frozenset(_cycle_atoms(program, query)), frozenset(program.atoms) | {query}
 
 
@@ -380,13 +389,11 @@ def certified_value(certificate: Certificate, atom: str, condition: str) -> str:
     return "loop" if condition == "closed_world" and value == "u" else value
 
 
-def audit(response: str, certificate: Certificate, condition: str, program: Program | None = None) -> dict:
+def audit(response: str, certificate: Certificate, condition: str) -> dict:
     """Class, reason, the verdicts read, checkpoints, and ``earned`` (a skeptical answer on a program with no
-    stable model whose trace says so) of one response; see the module docstring. ``program`` defaults to the
-    certificate's."""
-    program = program or parse_program(certificate.program)
+    stable model whose trace says so) of one response; see the module docstring."""
     query = certificate.query
-    bridge, cycle, atoms = _program_facts(program, query)
+    bridge, cycle, atoms = _program_facts(certificate.program, query)
     global_reading = condition not in QUANTIFIER_OF
     text = normalise(response)
     said: dict[str, str] = {}

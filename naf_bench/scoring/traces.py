@@ -59,7 +59,7 @@ def compute_proof_metrics(
                 program,
             )
         )
-        audits.append(audit(prediction or "", certificate, condition, program))
+        audits.append(audit(prediction or "", certificate, condition))
     n = len(predictions)
     checkable = [i for i in range(n) if flags_list[i]["parsed"]]
     strict = [all(flags_list[i].values()) for i in checkable]
