@@ -83,18 +83,22 @@ def cpu_seconds() -> float:
     return time.process_time() + sum(map(int, ticks)) / os.sysconf("SC_CLK_TCK")
 
 
-def rate(label: str, programs: list[Program], run, repeats: int) -> tuple[float, float]:
-    """Programs per second: best of ``repeats`` in wall time, and over all of them in the CPU time of both
-    processes (which a loaded machine changes little)."""
-    wall, start_cpu = 0.0, cpu_seconds()
+def rates(runs: dict, programs: list[Program], repeats: int) -> dict[str, tuple[float, float]]:
+    """Programs per second of each run: best of ``repeats`` in wall time, and over all of them in the CPU time
+    of both processes. Each repeat goes through every run in turn, so that a load that changes during the
+    benchmark weighs on all of them alike."""
+    wall, cpu = dict.fromkeys(runs, 0.0), dict.fromkeys(runs, 0.0)
     for _ in range(repeats):
-        start = time.perf_counter()
-        for program in programs:
-            run(program)
-        wall = max(wall, len(programs) / (time.perf_counter() - start))
-    cpu = repeats * len(programs) / max(cpu_seconds() - start_cpu, 1e-9)
-    print(f"  {label:<48} {wall:8.1f} programs/s wall {cpu:8.1f} CPU")
-    return wall, cpu
+        for label, run in runs.items():
+            start, start_cpu = time.perf_counter(), cpu_seconds()
+            for program in programs:
+                run(program)
+            wall[label] = max(wall[label], len(programs) / (time.perf_counter() - start))
+            cpu[label] += cpu_seconds() - start_cpu
+    out = {label: (wall[label], repeats * len(programs) / max(cpu[label], 1e-9)) for label in runs}
+    for label, (best, total) in out.items():
+        print(f"  {label:<48} {best:8.1f} programs/s wall {total:8.1f} CPU")
+    return out
 
 
 def reference_method(program: Program) -> str:
@@ -130,30 +134,24 @@ def main() -> None:
     cores = sorted(os.sched_getaffinity(0))
     pinned = f"on core {cores[0]} (both processes)" if len(cores) == 1 else f"on {len(cores)} cores (not pinned)"
     print(f"{pinned}; load average {os.getloadavg()[0]:.2f} before")
-    print("per engine:")
-    clingo = rate("stable: clingo, one enumeration", programs, solve_stable, n)
-    stable_then, _ = rate("  before #11: three searches, names per model", programs, stable_before, n)
     first = FIRST_INFERENCE_LIMIT
     wfs = {program: solve_wfs(program) for program in programs}  # certify() hands its WFS to the check
-    engines = [  # what certify() runs on each program
-        clingo,
-        rate(
-            "stable check: Gelfond-Lifschitz, given the WFS", programs, lambda p: enumerate_stable_models(p, wfs[p]), n
-        ),
-        rate("wfs: alternating fixpoint (Python)", programs, solve_wfs, n),
-        rate("wfs check: SWI-Prolog tabling", programs, solve_wfs_tabling, n),
-        rate(
-            f"sldnf: SWI-Prolog, limit {first:,} (certify's first)",
-            programs,
-            partial(solve_sldnf, query="q", inference_limit=first),
-            n,
-        ),
-        rate("sldnf check: exact procedure (Python)", programs, lambda p: solve_sldnf_reference(p, "q"), n),
-    ]
-    print(f"  speed-up over before #11: stable {clingo[0] / stable_then:.2f}x")
-    print("end to end:")
-    ours = rate("certify(): both engines of every semantics", programs, certify, n)
-    wall, cpu = (1 / sum(1 / engine[k] for engine in engines) for k in (0, 1))
+    engines = {  # what certify() runs on each program
+        "stable: clingo, one enumeration": solve_stable,
+        "stable check: Gelfond-Lifschitz, given the WFS": lambda p: enumerate_stable_models(p, wfs[p]),
+        "wfs: alternating fixpoint (Python)": solve_wfs,
+        "wfs check: SWI-Prolog tabling": solve_wfs_tabling,
+        f"sldnf: SWI-Prolog, limit {first:,} (certify's first)": partial(solve_sldnf, query="q", inference_limit=first),
+        "sldnf check: exact procedure (Python)": lambda p: solve_sldnf_reference(p, "q"),
+    }
+    end_to_end = "certify(): both engines of every semantics"
+    before = "  before #11: three searches, names per model"
+    print("per engine, and end to end (each repeat runs every line in turn):")
+    measured = rates({**engines, before: stable_before, end_to_end: certify}, programs, n)
+    clingo = measured["stable: clingo, one enumeration"][0]
+    print(f"  speed-up of clingo over before #11: {clingo / measured[before][0]:.2f}x")
+    ours = measured[end_to_end]
+    wall, cpu = (1 / sum(1 / measured[label][k] for label in engines) for k in (0, 1))
     print(f"  the six engines back to back: {wall:.1f} programs/s wall, {cpu:.1f} CPU; end to end is "
           f"{ours[0] / wall:.0%} of that in wall time, {ours[1] / cpu:.0%} in CPU time, {pinned}; load average "
           f"{os.getloadavg()[0]:.2f}")  # fmt: skip
@@ -164,7 +162,7 @@ def main() -> None:
     print(f"  signatures: {dict(sorted(signatures.items()))}")
     sample = programs[: args.reference_sample]
     print(f"reference method on {len(sample)} programs (SLDNF only):")
-    reference, _ = rate("swipl per program, 2.5 s timeout", sample, reference_method, 1)
+    ((reference, _),) = rates({"swipl per program, 2.5 s timeout": reference_method}, sample, 1).values()
     agree = sum(reference_method(p) == certify(p).labels["sldnf"] for p in sample)
     print(f"  labels agree with certify() on {agree}/{len(sample)}")
     print(f"speed-up of full certification over the reference's SLDNF alone: {ours[0] / reference:.0f}x")
