@@ -6,7 +6,7 @@ Gold: the ``main`` config's named-condition rows (what scoring reads of them, ce
 under new ids and program ids until there are ``--lines`` of them (each copy a program of its own, so the
 program-clustered bootstrap resamples ``--lines`` / 4 programs). Submission: one line per gold id, shuffled,
 answered right about 60 % of the time (and unanswered, unreadable or in words now and then), each with a
-free-form trace of about ``--trace-bytes`` bytes that talks about the program's atoms. The script times
+free-form trace of about ``--trace-bytes`` bytes (three sentences a line) on the program's atoms. The script times
 ``naf-bench score --gold`` on it with the traces (the trace audit and the step checker on every line) and
 without them (the same lines, no ``trace``), and prints lines/s, the peak memory of each run (its maximum
 resident set), its CPU time (lines/s on one core, whatever the load) and the load average.
@@ -67,12 +67,17 @@ def gold_and_submission(folder: Path, lines: int, trace_bytes: int) -> None:
             prediction = None
         else:
             prediction = "I am not sure."
-        entries.append({"id": gold[-1]["id"], "prediction": prediction, "trace": " ".join(trace)})
+        entries.append({"id": gold[-1]["id"], "prediction": prediction, "trace": _paragraphs(trace)})
     rng.shuffle(entries)
     (folder / "gold.jsonl").write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in gold))
     (folder / "traced.jsonl").write_text("".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries))
     plain = "".join(json.dumps({k: v for k, v in entry.items() if k != "trace"}) + "\n" for entry in entries)
     (folder / "plain.jsonl").write_text(plain)
+
+
+def _paragraphs(sentences: list[str]) -> str:
+    """Sentences as a model writes them: three to a line."""
+    return "\n".join(" ".join(sentences[i : i + 3]) for i in range(0, len(sentences), 3))
 
 
 def score(submission: Path, gold: Path, out: Path) -> tuple[float, float, float]:
