@@ -133,7 +133,7 @@ def generate(
         if certificate is None:
             continue
         if not family.accept(certificate, program) or (
-            quota is not None and quota.get(certificate.signature[:2], 0) < 1
+            quota is not None and quota.get(family.quota_key(certificate), 0) < 1
         ):
             stats.wrong_signature += 1
             continue
@@ -152,7 +152,7 @@ def generate(
             stats.order_sensitive += 1
             continue
         if quota is not None:
-            quota[certificate.signature[:2]] -= 1
+            quota[family.quota_key(certificate)] -= 1
         seen.add(key)
         made = {**axes, **drawn}
         kept.append(
@@ -162,7 +162,7 @@ def generate(
 
 
 def _quota(shares: Mapping[str, float], count: int) -> dict[str, int]:
-    """Programs per (cred, skept) signature among ``count``, by largest remainder."""
+    """Programs per quota key among ``count``, by largest remainder."""
     exact = {signature: share * count for signature, share in shares.items()}
     quota = {signature: int(value) for signature, value in exact.items()}
     for signature in sorted(exact, key=lambda s: exact[s] - quota[s], reverse=True)[: count - sum(quota.values())]:

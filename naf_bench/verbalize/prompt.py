@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from naf_bench.errors import ConfigError
-from naf_bench.readings import CONDITIONS
+from naf_bench.readings import CONDITIONS, NO_SEMANTICS, instruction
 from naf_bench.syntax.ast import Program, Rule
 from naf_bench.verbalize.framing import FRAMINGS, render_framed_rules
 from naf_bench.verbalize.templates import LANGUAGES, Language
@@ -98,7 +98,8 @@ def build_prompt(
     rules, question = rule_sentences(program, query, language, framing)
     check_leakage("\n".join(rules) + "\n" + question, language)
     options = words.options_title + "\n" + "\n".join(words.options)
-    return Prompt(words.instructions[condition], words.intro, rules, question, options, words.final, numbered)
+    said = words.no_semantics if condition == NO_SEMANTICS else instruction(condition, language)
+    return Prompt(said, words.intro, rules, question, options, words.final, numbered)
 
 
 def render_prompt(program: Program, query: str, condition: str, language: str = "en", framing: str = "abstract") -> str:
