@@ -24,7 +24,7 @@ def _language(language: str) -> Language:
     return LANGUAGES[language]
 
 
-def render_rule(rule: Rule, language: str = "en") -> str:
+def render_rule_sentence(rule: Rule, language: str = "en") -> str:
     words = _language(language)
     if rule.is_fact:
         return words.fact.format(h=rule.head)
@@ -35,7 +35,7 @@ def render_rule(rule: Rule, language: str = "en") -> str:
 
 
 def render_rules(program: Program, language: str = "en") -> str:
-    return "\n".join(render_rule(rule, language) for rule in program.rules)
+    return "\n".join(render_rule_sentence(rule, language) for rule in program.rules)
 
 
 def check_leakage(text: str, language: str = "en") -> None:
@@ -76,7 +76,7 @@ def rule_sentences(
     """The rules (one sentence each, in program order) and the question as a prompt words them."""
     words = _language(language)
     if framing == "abstract":
-        return tuple(render_rule(rule, language) for rule in program.rules), words.question.format(q=query)
+        return tuple(render_rule_sentence(rule, language) for rule in program.rules), words.question.format(q=query)
     if framing in FRAMINGS and language == "en":
         return render_framed_rules(program, query, framing)
     raise ConfigError(f"unknown framing {framing!r} for language {language!r}; expected abstract or {list(FRAMINGS)}")
