@@ -4,6 +4,8 @@ From the rows of one program (dataset rows: ``condition``, ``gold``, ``order_id`
 model's probabilities of the letters A/B/C for each row, formulas over events ``r{k}_{L}`` (row k answers L):
 
 - ``one_letter``: exactly one letter per prompt;
+- ``alphabet``: the answer is a letter of the named reading's alphabet (``Reading.letters``): credulous and
+  skeptical answers are two-valued, so C is never right under them;
 - ``invariance``: the same answer across rule orders and framings of one (program, condition);
 - ``inclusion``: inclusions that hold for every program — WFS-true ⇒ skeptical-true, WFS-false ⇒
   credulous-false, Prolog success ⇒ WFS-true, Prolog finite failure ⇒ WFS-false;
@@ -15,16 +17,18 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
-from naf_bench.readings import CONDITION_OF, READING_OF, READINGS
+from naf_bench.readings import CONDITION_OF, LETTERS, READING_OF, READINGS, SEMANTICS_OF
 
-FAMILIES = ("one_letter", "invariance", "inclusion", "certified")
-LETTERS = ("A", "B", "C")
-# (condition, letter) implies (condition, letter), for every program: the readings' inclusions, as letters.
-INCLUSIONS = tuple(
-    ((reading.condition, reading.letters[label]), (CONDITION_OF[other], READING_OF[other].letters[other_label]))
-    for reading in READINGS
-    for label, other, other_label in reading.implies
-)
+FAMILIES = ("one_letter", "alphabet", "invariance", "inclusion", "certified")
+
+
+def inclusions() -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """(condition, letter) implies (condition, letter), for every program: the readings' implications, as letters."""
+    return [
+        ((reading.condition, reading.letters[label]), (CONDITION_OF[other], READING_OF[other].letters[other_label]))
+        for reading in READINGS
+        for label, other, other_label in reading.implies
+    ]
 
 
 def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
@@ -33,6 +37,10 @@ def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
     for k, row in enumerate(rows):
         events = [f"r{k}_{letter}" for letter in LETTERS]
         formulas.append(("one_letter", f"atleast(1, {', '.join(events)}) & ~atleast(2, {', '.join(events)})"))
+        if row["condition"] in SEMANTICS_OF:
+            alphabet = READING_OF[SEMANTICS_OF[row["condition"]]].letters.values()
+            if excluded := [f"~r{k}_{letter}" for letter in LETTERS if letter not in alphabet]:
+                formulas.append(("alphabet", " & ".join(excluded)))
         if row.get("gold"):
             formulas.append(("certified", f"r{k}_{row['gold']}"))
     groups: dict[str, list[int]] = {}
@@ -42,7 +50,7 @@ def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
     for members in groups.values():
         for first, other in itertools.pairwise(members):
             formulas.append(("invariance", " & ".join(f"(r{first}_{x} <-> r{other}_{x})" for x in LETTERS)))
-    for (condition, letter), (implied, implied_letter) in INCLUSIONS:
+    for (condition, letter), (implied, implied_letter) in inclusions():
         for k in groups.get(condition, [])[:1]:
             for j in groups.get(implied, [])[:1]:
                 formulas.append(("inclusion", f"r{k}_{letter} -> r{j}_{implied_letter}"))
