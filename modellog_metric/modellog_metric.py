@@ -3,8 +3,6 @@
 A thin shell over ``naf_bench.scoring`` (the lm-eval tasks call the same code).
 """
 
-import json
-
 import datasets
 import evaluate
 
@@ -29,29 +27,43 @@ of logical constraints over a model's prediction probabilities.
 """
 
 _KWARGS_DESCRIPTION = """
+Every argument is a column, one entry per row, given to add_batch batch by batch or to compute at once, except
+the options, which compute takes.
 Args (config `label`):
     predictions (list of str): model outputs, or bare letters; the answer is the last 'ANSWER: X'.
     references (list of str or None): gold letters A/B/C; None for condition `none` (never scored).
-    conditions, program_ids, variants, bins (lists, optional): enable per-condition/per-bin accuracy,
-        JOINT, flip rate and default correspondence.
-    extractor ("strict", "flexible" or "reference"): how answers are read (see naf_bench.scoring.extract).
+    conditions (list of str or None): each row's condition (per-condition accuracy, JOINT).
+    program_ids (list of str or None): each row's program (JOINT, default correspondence, clustered intervals).
+    variants (list of str or None): each row's rule order or framing (flip rate instead of JOINT).
+    bins (list of str or None): each row's divergence bin or family (per-bin accuracy).
+    A column of None only (e.g. [None] * n) is not given: its scores are not computed.
+    extractor ("strict", "flexible" or "reference"; option): how answers are read (naf_bench.scoring.extract).
+    n_bootstrap (int, option): program resamples for the 95% intervals (1000).
+    seed (int, option): the resampling seed (0).
 Args (config `proof`):
     predictions (list of str): reasoning traces.
-    references (list of dict): each with the row's `certificate` (JSON) and `condition`.
+    certificates (list of str): each row's `certificate` (JSON).
+    conditions (list of str): each row's named condition.
+    framings, languages (list of str or None): each row's framing and language; None tries every rendering.
+    prompts (list of str or None): each row's prompt, whose rules a step may quote instead of citing a number.
+    extractor (option): how the answer is read, as for `label`.
 Args (config `consistency`):
     formulas (list of str): constraints such as "(a & b) -> c" or "atleast(1, a, b)".
     probabilities (list of dict): event -> probability (or -> {"p": p, "nucleus_entropy": C, ...}).
-    calibration ("none", "nucleus_entropy", "entropy", "log_nucleus_size").
+    calibration ("none", "nucleus_entropy", "entropy", "log_nucleus_size"; option): C in sigma(logit(p) + C).
 Returns: a dict of scores (see the metric card).
 Examples:
     >>> import evaluate
     >>> label = evaluate.load("modellog_metric", "label")
-    >>> scores = label.compute(predictions=["Reasoning...\\nANSWER: A", "no answer", "C"], references=["A", "B", "C"])
+    >>> bare = dict(conditions=[None] * 3, program_ids=[None] * 3, variants=[None] * 3, bins=[None] * 3)
+    >>> predictions = ["Reasoning...\\nANSWER: A", "no answer", "C"]
+    >>> scores = label.compute(predictions=predictions, references=["A", "B", "C"], **bare)
     >>> scores["accuracy"], scores["strict_accuracy"], scores["coverage"], scores["n_unparsed"]
     (1.0, 0.6666666666666666, 0.6666666666666666, 1)
-    >>> scores = label.compute(predictions=["ANSWER: C", "ANSWER: C"], references=[None, "C"], extractor="flexible")
-    >>> scores["accuracy"], scores["n_scored"], scores["extractor"]
-    (1.0, 1, 'flexible')
+    >>> rows = dict(conditions=["none", "wfs"], program_ids=["p", "p"], variants=[None] * 2, bins=[None] * 2)
+    >>> scores = label.compute(predictions=["C", "C"], references=[None, "C"], extractor="flexible", **rows)
+    >>> scores["accuracy"], scores["n_scored"], scores["extractor"], scores["default_correspondence"]
+    (1.0, 1, 'flexible', None)
     >>> consistency = evaluate.load("modellog_metric", "consistency")
     >>> probabilities = [{"a": 0.9, "b": 0.8}, {"a": 0.9, "b": 0.1}]
     >>> scores = consistency.compute(formulas=["a -> b", "a ^ b"], probabilities=probabilities)
@@ -59,92 +71,77 @@ Examples:
     ([0.28, 0.64], [1.0, 1.0])
 """
 
-CONFIGS = ("label", "proof", "consistency")
-NO_REFERENCE = ""  # how a None reference (condition `none`, never scored) is stored by evaluate
+# large_string where an entry may be None: evaluate requires a `string` column's first entry to be a str
+_OPTIONAL = datasets.Value("large_string")
+FEATURES = {
+    "label": {
+        "predictions": _OPTIONAL,
+        "references": _OPTIONAL,
+        "conditions": _OPTIONAL,
+        "program_ids": _OPTIONAL,
+        "variants": _OPTIONAL,
+        "bins": _OPTIONAL,
+    },
+    "proof": {
+        "predictions": _OPTIONAL,
+        "certificates": datasets.Value("string"),
+        "conditions": datasets.Value("string"),
+        "framings": _OPTIONAL,
+        "languages": _OPTIONAL,
+        "prompts": _OPTIONAL,
+    },
+    "consistency": {"formulas": datasets.Value("string"), "probabilities": datasets.Json()},
+}
 
 
-def _stored(references):
-    """References as evaluate can type them: a None anywhere (even first) is stored as NO_REFERENCE."""
-    return None if references is None else [NO_REFERENCE if r is None else r for r in references]
-
-
-# Per-row columns of the label config that add_batch also takes (they are compute() arguments, not features).
-ROW_COLUMNS = ("conditions", "program_ids", "variants", "bins")
+def _given(column):
+    """A column, or None when no row has a value."""
+    return None if all(value is None for value in column) else list(column)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class NafBench(evaluate.Metric):  # evaluate names the module after the class: naf_bench
     def _info(self):
-        if self.config_name not in CONFIGS:
-            raise KeyError(f"config_name must be one of {CONFIGS}, got {self.config_name!r}")
-        features = {
-            "label": {"predictions": datasets.Value("string"), "references": datasets.Value("string")},
-            "proof": {
-                "predictions": datasets.Value("string"),
-                "references": {"certificate": datasets.Value("string"), "condition": datasets.Value("string")},
-            },
-            "consistency": {"formulas": datasets.Value("string"), "probabilities": datasets.Value("string")},
-        }[self.config_name]
+        if self.config_name not in FEATURES:
+            raise KeyError(f"config_name must be one of {tuple(FEATURES)}, got {self.config_name!r}")
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features(features),
+            features=datasets.Features(FEATURES[self.config_name]),
             homepage="https://github.com/14H034160212/NAFBench",
         )
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._row_columns: dict[str, list] = {}
-        self._rows_added = 0
-
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch; with config `label`, also its per-row conditions, program_ids, variants and bins, as a
-        training loop gives them batch by batch (compute() then scores all batches together)."""
-        columns = {name: kwargs.pop(name) for name in ROW_COLUMNS if kwargs.get(name) is not None}
-        if columns:
-            if self.config_name != "label":
-                raise ValueError(f"{sorted(columns)} are label-config columns; this is config {self.config_name!r}")
-            for name, values in columns.items():
-                if len(values) != len(predictions):
-                    raise ValueError(f"{name} has {len(values)} entries but the batch has {len(predictions)}")
-                if len(self._row_columns.get(name, ())) != self._rows_added:
-                    raise ValueError(f"{name} must be given with every batch or with none")
-                self._row_columns.setdefault(name, []).extend(values)
-        elif self._row_columns and predictions is not None:
-            raise ValueError(f"{sorted(self._row_columns)} must be given with every batch or with none")
-        if predictions is not None:
-            self._rows_added += len(predictions)
+    def _compute(
+        self,
+        predictions=None,
+        references=None,
+        conditions=None,
+        program_ids=None,
+        variants=None,
+        bins=None,
+        certificates=None,
+        framings=None,
+        languages=None,
+        prompts=None,
+        formulas=None,
+        probabilities=None,
+        extractor="strict",
+        n_bootstrap=1000,
+        seed=0,
+        calibration="none",
+    ):
+        """The scores of the module's config over every row added (see _KWARGS_DESCRIPTION)."""
         if self.config_name == "label":
-            references = _stored(references)
-        super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Compute the scores of the metric's config (probabilities and certificates are serialised here)."""
-        columns, self._row_columns, self._rows_added = self._row_columns, {}, 0
-        if both := sorted(name for name in columns if kwargs.get(name) is not None):
-            raise ValueError(f"{both} were given to add_batch already; give them once")
-        kwargs.update(columns)
-        if self.config_name == "consistency" and kwargs.get("probabilities") is not None:
-            kwargs["probabilities"] = [json.dumps(p) for p in kwargs["probabilities"]]
-        if self.config_name == "label":
-            references = _stored(references)
-        if self.config_name == "proof" and references is not None:
-            references = [
-                {"certificate": r["certificate"], "condition": r["condition"]}
-                if isinstance(r["certificate"], str)
-                else {"certificate": r["certificate"].to_json(), "condition": r["condition"]}
-                for r in references
-            ]
-        try:
-            return super().compute(predictions=predictions, references=references, **kwargs)
-        finally:
-            self._row_columns, self._rows_added = {}, 0
-
-    def _compute(self, predictions=None, references=None, formulas=None, probabilities=None, **kwargs):
-        if self.config_name == "label":
-            references = [None if r == NO_REFERENCE else r for r in references]
-            return compute_label_metrics(predictions, references, **kwargs)
+            columns = {name: _given(column) for name, column in
+                       (("conditions", conditions), ("program_ids", program_ids), ("variants", variants),
+                        ("bins", bins))}  # fmt: skip
+            return compute_label_metrics(
+                predictions, references, **columns, extractor=extractor, n_bootstrap=n_bootstrap, seed=seed
+            )
         if self.config_name == "proof":
-            return compute_proof_metrics(predictions, references, **kwargs)
-        return compute_consistency(formulas, [json.loads(p) for p in probabilities], **kwargs)
+            keys = ("certificate", "condition", "framing", "language", "prompt")
+            columns = (certificates, conditions, framings, languages, prompts)
+            references = [dict(zip(keys, values, strict=True)) for values in zip(*columns, strict=True)]
+            return compute_proof_metrics(predictions, references, extractor=extractor)
+        return compute_consistency(formulas, probabilities, calibration=calibration)

@@ -30,10 +30,31 @@ credulous_odd}``
     structural checkpoints on the divergent bins; earned skeptical answers on programs with no stable model.
     ``audit_floor`` pools the contradicted share over correct answers of runs that answer every prompt
     correctly: the audit's own false-positive rate.
+``fisher.mann_whitney``
+    beside each Fisher test: the two-sided Mann–Whitney U test of per-program accuracy (parsed answers of the
+    named conditions; a program is a gold row's ``cluster``), control against divergent.
 ``size``
     E3, when depth or width vary: standardised OLS of correctness on depth, width and cycle length
     (statsmodels) with program-bootstrap intervals on the coefficients, per-depth / per-width accuracy and,
-    where traces were audited, the sound share of auditable traces per slice (label against reasoning).
+    where traces were audited, the sound share of auditable traces per slice (label against reasoning);
+    ``cells.<depth|width>.<value>`` the same cells as Table 1 per slice, whose baselines add
+    ``best_constant_per_condition`` (the condition's most frequent gold letter: 100 % where the gold is constant
+    per condition, as on the authors' grid).
+``framing.<framing>``
+    E4, when the rows carry several framings: Table 1's cell per framing (the flip rate is ``flip_rate``).
+``mitigation``
+    E6 (Tables 6 and 14), when the rows name a mitigation (direct, verify, t2s): parsed and strict accuracy, the
+    null count, intervals clustered by program (``ci95``, over ``n_programs``) and by prompt (``ci95_prompts``);
+    for t2s ``translations``: our reader's outcome per translation (:mod:`naf_bench.scoring.translation`), the
+    ids whose query atom no rule defines, the failures with their reasons, the authors' parser's successes
+    (``stored_ok``) and our reader's accuracy (``ours``) beside the stored letters'.
+
+At the top level, ``regression`` (E3, when depth and width each take three or more values): the authors' pooled
+standardized OLS (``analyze_v3.py``): correctness (null = wrong, condition ``none`` excluded) of the runs whose
+accuracy is below 0.92 (all runs when none is), on an intercept, z(depth), z(width) and a dummy per divergence
+bin (control the reference), fitted once without and once with z(tokens) (prompt length), each with every
+coefficient, n, and 95 % bootstrap intervals of |β_width| − |β_depth| resampling prompts (the authors'
+``default_rng(0)``) and whole programs (``cluster``).
 """
 
 from __future__ import annotations
@@ -51,11 +72,14 @@ from naf_bench.readings import NAMED_CONDITIONS, gold_letter
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
+from naf_bench.statistics import bootstrap_interval, mann_whitney, standardized_ols
 
 NAMED = NAMED_CONDITIONS
 READINGS = ("cred", "skept", "wfs", "closed_world", "consensus")  # the default-reading table's columns
 _GOLD_FIELDS = ("id", "program_id", "family", "condition", "gold")
 SKIPPED_TASKS = ("naf_bench_mc", "naf_bench_t2s", "naf_bench_verify")  # not free-form answers to the prompt
+STORED = "stored"  # the extractor that reads the authors' stored letters (import-reference's run lines)
+POOLING_THRESHOLD = 0.92  # analyze_v3.py pools the runs below this accuracy ("non-saturated")
 
 
 def read_gold(path: str | Path) -> list[dict]:
@@ -152,6 +176,30 @@ def _ids_by_line(path: Path):
             yield number, record.get("id")
 
 
+def read_stored(paths) -> dict[str, dict[str, dict]]:
+    """``{run name: {id: {"stored", "stored_ok"}}}``: the authors' letters (and T2S parser verdicts) that
+    ``import-reference`` writes beside each output; an lm-eval folder has none."""
+    stored = {}
+    for path in map(Path, paths):
+        if path.is_file():
+            stored[path.stem] = {
+                record["id"]: {"stored": record.get("stored"), "stored_ok": record.get("stored_ok")}
+                for record in _records(path)
+                if isinstance(record.get("id"), str)
+            }
+    return stored
+
+
+def _records(path: Path):
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict):
+            yield record
+
+
 def cluster_ci(items: list, cluster_of: Callable, statistic: Callable, n_bootstrap: int = 1000, seed: int = 0):
     """95 % percentile interval of ``statistic(items)`` resampling whole clusters; None when undefined."""
     clusters = defaultdict(list)
@@ -172,6 +220,11 @@ def cluster_ci(items: list, cluster_of: Callable, statistic: Callable, n_bootstr
     return [values[int(0.025 * (len(values) - 1))], values[int(0.975 * (len(values) - 1))]]
 
 
+def _cluster(item: dict) -> str:
+    """The distinct program an item belongs to, for intervals (older gold rows have no ``cluster``)."""
+    return item.get("cluster") or item["program_id"]
+
+
 def _parsed_accuracy(items: list[dict]) -> float | None:
     parsed = [i for i in items if i["answer"] is not None]
     return sum(i["answer"] == i["gold"] for i in parsed) / len(parsed) if parsed else None
@@ -187,7 +240,7 @@ def _cell(items: list[dict], n_bootstrap: int, majority: str | None = None) -> d
         "n": len(items),
         "accuracy": correct / len(parsed) if parsed else None,
         "strict_accuracy": correct / len(items) if items else None,
-        "ci95": cluster_ci(items, lambda i: i["program_id"], _parsed_accuracy, n_bootstrap),
+        "ci95": cluster_ci(items, _cluster, _parsed_accuracy, n_bootstrap),
         "baselines": {
             **{f"constant_{x}": golds[x] / len(items) if items else None for x in LETTERS},
             "majority": golds[majority] / len(items) if items and majority else None,
@@ -203,12 +256,39 @@ def reading_letters(labels: Mapping[str, str]) -> dict[str, str]:
     return letters
 
 
-def analyze_run(rows: list[dict], outputs: Mapping[str, str], extractor: str, n_bootstrap: int = 1000) -> dict:
-    """Every table of one run (see the module docstring)."""
+def score_items(
+    rows: list[dict], outputs: Mapping[str, str], extractor: str, stored: Mapping[str, dict] | None = None
+) -> list[dict]:
+    """Each gold row with the run's text and answer: the stored letter (``stored`` extractor), else for a
+    translate-then-solve row our reader's letter (its :class:`Translation` kept), else the extractor's."""
+    from naf_bench.scoring.translation import answer_from_translation
+
+    stored = stored or {}
     items = []
     for row in rows:
         text = outputs.get(row["id"])
-        items.append({**row, "text": text or "", "answer": extract_answer(text, extractor)})
+        item = {**row, "text": text or "", **stored.get(row["id"], {})}
+        if row.get("mitigation") == "t2s" and text is not None:
+            item["translation"] = answer_from_translation(text, row["condition"])
+        if extractor == STORED:
+            item["answer"] = item.get("stored") if item.get("stored") in LETTERS else None
+        elif "translation" in item:
+            item["answer"] = item["translation"].letter
+        else:
+            item["answer"] = extract_answer(text, extractor)
+        items.append(item)
+    return items
+
+
+def analyze_run(
+    rows: list[dict],
+    outputs: Mapping[str, str],
+    extractor: str,
+    n_bootstrap: int = 1000,
+    stored: Mapping[str, dict] | None = None,
+) -> dict:
+    """Every table of one run (see the module docstring)."""
+    items = score_items(rows, outputs, extractor, stored)
     named = [i for i in items if i["gold"] is not None]
     if not any(i["answer"] is not None for i in items):
         raise DataError("<run>", f"no parsable answer with the {extractor!r} extractor")
@@ -250,6 +330,108 @@ def analyze_run(rows: list[dict], outputs: Mapping[str, str], extractor: str, n_
         result["audit"] = _audit(named, certificates)
     if len({(i.get("depth"), i.get("width")) for i in named}) > 1 and all(i.get("depth") is not None for i in named):
         result["size"] = _size(named, n_bootstrap, result.get("audit", {}).get("classes"))
+    framings = sorted({i["framing"] for i in named if i.get("framing")})
+    if len(framings) > 1:
+        result["framing"] = {f: _cell([i for i in named if i.get("framing") == f], n_bootstrap) for f in framings}
+    mitigations = {i["mitigation"] for i in named if i.get("mitigation")}
+    if mitigations:
+        result["mitigation"] = _mitigation(named, mitigations, n_bootstrap)
+    return result
+
+
+def _mitigation(named: list[dict], mitigations: set[str], n_bootstrap: int) -> dict:
+    """Tables 6 and 14 for one run: parsed / strict accuracy, nulls, both intervals; T2S translation outcomes."""
+    cell = _cell(named, n_bootstrap)
+    result = {
+        "mitigation": ", ".join(sorted(mitigations)),
+        "n": cell["n"],
+        "n_parsed": cell["n_parsed"],
+        "nulls": cell["n"] - cell["n_parsed"],
+        "correct": cell["correct"],
+        "accuracy": cell["accuracy"],
+        "strict_accuracy": cell["strict_accuracy"],
+        "ci95": cell["ci95"],
+        "n_programs": len({_cluster(i) for i in named}),
+        "ci95_prompts": cluster_ci(named, lambda i: i["id"], _parsed_accuracy, n_bootstrap),
+    }
+    translated = [i for i in named if i.get("mitigation") == "t2s"]
+    if translated:
+        outcomes = Counter(i["translation"].outcome if "translation" in i else "no_output" for i in translated)
+        ours = [i for i in translated if "translation" in i and i["translation"].letter is not None]
+        correct = sum(i["translation"].letter == i["gold"] for i in ours)
+        result["translations"] = {
+            "n": len(translated),
+            "outcomes": dict(sorted(outcomes.items())),
+            "undefined_query": sorted(i["id"] for i in translated if _outcome(i) == "undefined_query"),
+            "failures": {
+                i["id"]: i["translation"].error
+                for i in translated
+                if _outcome(i) not in ("answered", "undefined_query", "no_output")
+            },
+            "stored_ok": sum(i.get("stored_ok") is True for i in translated),
+            "stored_ok_known": sum(i.get("stored_ok") is not None for i in translated),
+            "ours": {
+                "answered": len(ours),
+                "correct": correct,
+                "accuracy": correct / len(ours) if ours else None,
+                "strict_accuracy": correct / len(translated),
+            },
+        }
+    return result
+
+
+def _outcome(item: dict) -> str:
+    return item["translation"].outcome if "translation" in item else "no_output"
+
+
+def _is_sweep(rows: list[dict]) -> bool:
+    """Whether the named rows sweep depth and width (three or more values each): E3's regression applies."""
+    named = [r for r in rows if r["gold"] is not None]
+    if not named or any(r.get("depth") is None or r.get("width") is None for r in named):
+        return False
+    return min(len({r["depth"] for r in named}), len({r["width"] for r in named})) >= 3
+
+
+def _regression(scored: dict[str, list[dict]], n_bootstrap: int) -> dict:
+    """E3's pooled standardized OLS over the runs' scored items (see the module docstring)."""
+    named = {run: [i for i in items if i["gold"] is not None] for run, items in scored.items()}
+    accuracy = {run: sum(i["answer"] == i["gold"] for i in items) / len(items) for run, items in named.items()}
+    pooled = [run for run, value in accuracy.items() if value < POOLING_THRESHOLD] or list(accuracy)
+    data = [i for run in pooled for i in named[run]]
+    families = {i["family"] for i in data}
+    reference = "control" if "control" in families else min(families)
+    fits = {"without_length": ("depth", "width")}
+    if all(i.get("tokens") is not None for i in data):
+        fits["with_length"] = ("depth", "width", "tokens")
+
+    def fit(sample: list[dict], columns) -> dict | None:
+        return standardized_ols(
+            [float(i["answer"] == i["gold"]) for i in sample],
+            {c: [i[c] for i in sample] for c in columns},
+            [i["family"] for i in sample],
+            reference,
+        )
+
+    def gap(sample: list[dict], columns) -> float | None:
+        coefficients = fit(sample, columns)
+        return abs(coefficients["z(width)"]) - abs(coefficients["z(depth)"]) if coefficients else None
+
+    result = {
+        "pooling": f"runs with accuracy < {POOLING_THRESHOLD} (null = wrong, condition none excluded); all runs "
+        "when none is",
+        "accuracy": accuracy,
+        "pooled": pooled,
+        "n": len(data),
+        "reference_bin": reference,
+    }
+    for name, columns in fits.items():
+        coefficients = fit(data, columns)
+        result[name] = {
+            "coefficients": coefficients,
+            "width_minus_depth": gap(data, columns),
+            "ci95_prompts": bootstrap_interval(data, lambda s, c=columns: gap(s, c), n_bootstrap),
+            "ci95_programs": bootstrap_interval(data, lambda s, c=columns: gap(s, c), n_bootstrap, cluster_of=_cluster),
+        }
     return result
 
 
@@ -277,7 +459,19 @@ def _fisher(named: list[dict]) -> dict | None:
     table = [[sum(control), len(control) - sum(control)], [sum(divergent), len(divergent) - sum(divergent)]]
     odds, p = fisher_exact(table)
     finite = math.isfinite(odds)  # no errors on one side: the odds ratio is undefined (None), p still holds
-    return {"table": table, "odds_ratio": float(odds) if finite else None, "p_value": float(p)}
+    programs = defaultdict(list)
+    for i in parsed:
+        programs[(i["family"] == "control", _cluster(i))].append(i["answer"] == i["gold"])
+    per_program = {key: sum(v) / len(v) for key, v in programs.items()}
+    return {
+        "table": table,
+        "odds_ratio": float(odds) if finite else None,
+        "p_value": float(p),
+        "mann_whitney": mann_whitney(
+            [v for (is_control, _), v in per_program.items() if is_control],
+            [v for (is_control, _), v in per_program.items() if not is_control],
+        ),
+    }
 
 
 def _wfs_undefined(named: list[dict], certificates: dict) -> dict | None:
@@ -396,6 +590,8 @@ def _size(named: list[dict], n_bootstrap: int, classes: dict | None) -> dict:
         if not columns or (spread == 0).any() or y.std() == 0:
             return None
         z = (x - x.mean(axis=0)) / spread
+        if np.linalg.matrix_rank(z) < len(columns):  # collinear slices (framing set: d4 w4, d8 w2): no fit
+            return None
         params = sm.OLS((y - y.mean()) / y.std(), sm.add_constant(z)).fit().params
         return dict(zip(columns, (float(b) for b in params[1:]), strict=True))
 
@@ -410,7 +606,20 @@ def _size(named: list[dict], n_bootstrap: int, classes: dict | None) -> dict:
         c: {str(v): _parsed_accuracy([i for i in named if i.get(c) == v]) for v in sorted({i[c] for i in named})}
         for c in ("depth", "width")
     }
-    result = {"standardised_ols": coefficients, "ci95": intervals, "accuracy_by": slices}
+    best = {
+        c: Counter(i["gold"] for i in named if i["condition"] == c).most_common(1)[0][0]
+        for c in {i["condition"] for i in named}
+    }
+    cells = {}
+    for column in ("depth", "width"):
+        cells[column] = {}
+        for value in sorted({i[column] for i in named}):
+            cell = [i for i in named if i.get(column) == value]
+            cells[column][str(value)] = _cell(cell, n_bootstrap)
+            cells[column][str(value)]["baselines"]["best_constant_per_condition"] = sum(
+                i["gold"] == best[i["condition"]] for i in cell
+            ) / len(cell)
+    result = {"standardised_ols": coefficients, "ci95": intervals, "accuracy_by": slices, "cells": cells}
     if classes:  # label against reasoning: the audit's sound share of auditable traces per slice
 
         def sound(cell: list[dict]) -> float | None:
@@ -428,12 +637,16 @@ def analyze(run_paths, gold_path, extractor: str = "strict", n_bootstrap: int = 
     """``analysis.json``'s content for the runs against the gold rows."""
     rows = read_gold(gold_path)
     runs, sources, notes = read_runs(run_paths, {row["id"] for row in rows})
+    stored = read_stored(run_paths)
     out = {"extractor": extractor, "gold": str(gold_path), "notes": notes, "runs": {}}
     for name, outputs in runs.items():
         try:
-            out["runs"][name] = analyze_run(rows, outputs, extractor, n_bootstrap)
+            out["runs"][name] = analyze_run(rows, outputs, extractor, n_bootstrap, stored.get(name))
         except DataError as exc:
             raise DataError(sources[name], exc.reason) from None
+    if _is_sweep(rows) and runs:
+        scored = {name: score_items(rows, outputs, extractor, stored.get(name)) for name, outputs in runs.items()}
+        out["regression"] = _regression(scored, n_bootstrap)
     perfect = [
         r["audit"]["contradicted_among_correct"]
         for r in out["runs"].values()
@@ -505,7 +718,7 @@ def markdown(result: dict) -> str:
     for name, r in runs.items():
         fisher = r["fisher"]
         odds = "n/a" if not fisher or fisher["odds_ratio"] is None else f"{fisher['odds_ratio']:.2f}"
-        test = f"p = {fisher['p_value']:.2g}, odds ratio {odds}" if fisher else "n/a"
+        test = f"p = {fisher['p_value']:.2g}, odds ratio {odds}{_mann_whitney(fisher)}" if fisher else "n/a"
         for family, cells in r["by_bin"].items():
             row = [
                 f"{_pct(c['accuracy'])} ({c['correct']}/{c['n_parsed']})" if (c := cells.get(k)) else "–"
@@ -628,7 +841,136 @@ def markdown(result: dict) -> str:
                     else ""
                 )
             )
+    lines += _render_slices(runs) + _render_regression(result.get("regression"))
+    lines += _render_framing(runs) + _render_mitigation(runs)
     return "\n".join(lines) + "\n"
+
+
+def _mann_whitney(fisher: dict) -> str:
+    test = fisher.get("mann_whitney")
+    if not test:
+        return ""
+    p = "n/a" if test["p_value"] is None else f"{test['p_value']:.2g}"
+    return f"; Mann–Whitney p = {p} ({test['n_control']} vs {test['n_divergent']} programs)"
+
+
+def _counted(c: dict) -> str:
+    return f"{_pct(c['accuracy'])}{_ci(c['ci95'])} ({c['correct']}/{c['n_parsed']} of {c['n']})"
+
+
+def _render_slices(runs: dict) -> list[str]:
+    """Table 3: accuracy over parsed answers per depth and per width, with the baselines."""
+    sliced = {n: r["size"]["cells"] for n, r in runs.items() if r.get("size", {}).get("cells")}
+    if not sliced:
+        return []
+    lines = [
+        "",
+        "## Table 3: accuracy by depth and by width (over parsed; 95% intervals resample programs)",
+        "",
+        "The best constant per condition is the condition's most frequent gold letter; where the gold is constant "
+        "per condition (the authors' grid: cred A, skept B, wfs C) it scores 100 %, so a flat curve below it is "
+        "no evidence of reading the structure.",
+        "",
+        "| run | axis | value | accuracy | strict | best constant per condition | constant A / B / C |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, cells in sliced.items():
+        for axis, values in cells.items():
+            for value, c in values.items():
+                b = c["baselines"]
+                lines.append(
+                    f"| {name} | {axis} | {value} | {_counted(c)} | {_pct(c['strict_accuracy'])} | "
+                    f"{_pct(b['best_constant_per_condition'])} | "
+                    + " / ".join(_pct(b[f"constant_{x}"]) for x in LETTERS)
+                    + " |"
+                )
+    return lines
+
+
+def _render_regression(regression: dict | None) -> list[str]:
+    """E3's pooled standardized OLS: both fits, every coefficient, the |β_width| − |β_depth| intervals."""
+    if not regression:
+        return []
+    lines = [
+        "",
+        "## E3: standardized OLS of correctness (pooled)",
+        "",
+        f"Pooling: {regression['pooling']}; pooled {', '.join(regression['pooled'])} "
+        f"(accuracy {', '.join(f'{n} {_pct(v)}' for n, v in regression['accuracy'].items())}); n = "
+        f"{regression['n']}; bins against {regression['reference_bin']}. Each fit is reported on its own: "
+        "a bin coefficient from one fit is not comparable with the other's.",
+        "",
+        "| fit | coefficients | \\|β_width\\| − \\|β_depth\\| | 95% CI (prompts) | 95% CI (programs) |",
+        "|---|---|---|---|---|",
+    ]
+    for fit in ("without_length", "with_length"):
+        if fit not in regression:
+            continue
+        f = regression[fit]
+        coefficients = ", ".join(f"{k} {v:+.4f}" for k, v in (f["coefficients"] or {}).items())
+        gap = "n/a" if f["width_minus_depth"] is None else f"{f['width_minus_depth']:+.4f}"
+        lines.append(
+            f"| {fit.replace('_', ' ')} | {coefficients} | {gap} | {_signed_ci(f['ci95_prompts'])} | "
+            f"{_signed_ci(f['ci95_programs'])} |"
+        )
+    return lines
+
+
+def _signed_ci(interval) -> str:
+    return "n/a" if not interval else f"[{interval[0]:+.4f}, {interval[1]:+.4f}]"
+
+
+def _render_framing(runs: dict) -> list[str]:
+    """E4: accuracy per framing (the flip rate is Table 4)."""
+    framed = {n: r["framing"] for n, r in runs.items() if r.get("framing")}
+    if not framed:
+        return []
+    lines = ["", "## E4: accuracy per framing (flip rate: Table 4)", "", "| run | framing | accuracy | strict |"]
+    lines.append("|---|---|---|---|")
+    for name, cells in framed.items():
+        lines += [f"| {name} | {f} | {_counted(c)} | {_pct(c['strict_accuracy'])} |" for f, c in cells.items()]
+    return lines
+
+
+def _render_mitigation(runs: dict) -> list[str]:
+    """Tables 6 and 14: parsed and strict accuracy, nulls, both intervals, translation outcomes."""
+    mitigated = {n: r["mitigation"] for n, r in runs.items() if r.get("mitigation")}
+    if not mitigated:
+        return []
+    lines = [
+        "",
+        "## Tables 6 and 14: mitigation",
+        "",
+        "| run | mitigation | parsed accuracy | strict (nulls wrong) | nulls | 95% CI by program | 95% CI by prompt |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, m in mitigated.items():
+        lines.append(
+            f"| {name} | {m['mitigation']} | {_pct(m['accuracy'])} ({m['correct']}/{m['n_parsed']}) | "
+            f"{_pct(m['strict_accuracy'])} (of {m['n']}) | {m['nulls']} | {_ci(m['ci95'])} over {m['n_programs']} "
+            f"programs | {_ci(m['ci95_prompts'])} over {m['n']} prompts |"
+        )
+    translated = {n: m["translations"] for n, m in mitigated.items() if m.get("translations")}
+    if translated:
+        lines += [
+            "",
+            "Translations: the authors' parser (stored) against ours (every line must parse; a query no rule "
+            "defines is its own outcome, not 'false').",
+            "",
+            "| run | translated (authors) | our outcomes | our accuracy (answered) | our strict |",
+            "|---|---|---|---|---|",
+        ]
+        for name, t in translated.items():
+            outcomes = ", ".join(f"{k} {v}" for k, v in t["outcomes"].items())
+            ours = t["ours"]
+            lines.append(
+                f"| {name} | {t['stored_ok']}/{t['stored_ok_known']} | {outcomes} | {_pct(ours['accuracy'])} "
+                f"({ours['correct']}/{ours['answered']}) | {_pct(ours['strict_accuracy'])} (of {t['n']}) |"
+            )
+        for name, t in translated.items():
+            lines += [f"- {name}: undefined query atom: {key}" for key in t["undefined_query"]]
+            lines += [f"- {name}: {key}: {error}" for key, error in t["failures"].items()]
+    return lines
 
 
 def write_analysis(result: dict, out: str | Path) -> list[Path]:

@@ -204,8 +204,14 @@ def _score(args: argparse.Namespace) -> int:
     if record.joint_ci95:
         low, high = _pct(record.joint_ci95[0]), _pct(record.joint_ci95[1])
         print(f"JOINT {_pct(record.joint)}, 95% program-clustered interval [{low}, {high}]")
-    print(f"format-valid rate {_pct(record.format_valid_rate)}; JOINT per family: "
-          + ", ".join(f"{k} {_pct(v)}" for k, v in record.joint_per_family.items()))  # fmt: skip
+    solved = record.joint_solved_per_family
+    print(
+        f"format-valid rate {_pct(record.format_valid_rate)}; JOINT per family (solved/programs): "
+        + ", ".join(f"{k} {_pct(v)} ({solved[k][0]}/{solved[k][1]})" for k, v in record.joint_per_family.items())
+    )
+    theirs = record.reference_definitions
+    print(f"as the reference leaderboard defines them: coverage {_pct(theirs['coverage'])} (non-null predictions), "
+          f"format-valid rate {_pct(theirs['format_valid_rate'])} (readable among those)")  # fmt: skip
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     _write_json({**record.to_dict(), "problems": problems}, args.out)
@@ -242,12 +248,20 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     print(f"evaluating {args.model or args.model_args} ({args.backend}) on {', '.join(args.tasks)} through lm-eval, "
           f"{f'{args.limit:g} documents per task' if args.limit else 'every document'} ...", flush=True)  # fmt: skip
-    folder, _ = run_model(
+    folder, results = run_model(
         args.model, out / "lm_eval", tuple(args.tasks), backend=args.backend, model_args=args.model_args,
         device=args.device, batch_size=args.batch_size, apply_chat_template=args.chat_template,
         limit=int(args.limit) if args.limit and args.limit >= 1 else args.limit, max_gen_toks=args.max_gen_toks,
     )  # fmt: skip
     print(f"wrote lm-eval results and samples to {folder}")
+    from naf_bench.leaderboard.metadata import validate_metadata
+    from naf_bench.report import _model_name
+    from naf_bench.run import write_submission
+
+    submission, metadata = write_submission(folder, out, results, _model_name(results["config"]["model_args"]))
+    print(f"wrote the answers as a leaderboard submission: {submission} and {metadata}")
+    for field, reason in validate_metadata(json.loads(metadata.read_text(encoding="utf-8"))):
+        print(f"warning: {metadata}: {field}: {reason} (fill it in before submitting)", file=sys.stderr)
     records = load_results([*([args.baselines] if args.baselines else []), out / "lm_eval"])
     _print_records([r for r in records if "per_semantics" in r])
     print(f"wrote {write_report(records, out)}")
@@ -264,6 +278,9 @@ def _import_reference(args: argparse.Namespace) -> int:
         print(f"wrote {path}")
     for note in report.notes:
         print(f"note: {note}")
+    for subset, marks in report.marks.items():
+        for reason, n in marks.items():
+            print(f"marked: {subset}: {n} rows: {reason}")
     total = sum(report.programs.values())
     print(f"label disagreements between the reference and our certifier: {len(report.disagreements)} "
           f"(over {total} certified programs)")  # fmt: skip
@@ -292,6 +309,22 @@ def _analyze(args: argparse.Namespace) -> int:
     for path in write_analysis(result, args.out):
         print(f"wrote {path}")
     return 0
+
+
+def _leaderboard(args: argparse.Namespace) -> int:
+    from naf_bench.leaderboard.board import build_board
+    from naf_bench.leaderboard.site import write_site
+
+    board, refused = build_board(args.submissions, args.gold, n_bootstrap=args.bootstrap)
+    for name, problems in refused.items():
+        for field, reason in problems:
+            print(f"refused {name}: {field}: {reason}", file=sys.stderr)
+    for track, rows in board["tracks"].items():
+        ranked = ", ".join(f"{row['rank']}. {row['name']} {_pct(row['joint'])}" for row in rows) or "none"
+        print(f"{track} track: {ranked}")
+    for path in write_site(board, args.out):
+        print(f"wrote {path}")
+    return 1 if refused else 0
 
 
 def _tasks_path(args: argparse.Namespace) -> int:
@@ -379,16 +412,25 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(run=_report)
 
     imported = commands.add_parser(
-        "import-reference", help="the NAF-Bench authors' data/ folder as gold rows and submissions"
+        "import-reference", help="the NAF-Bench authors' data/ and leaderboard/ folders as gold rows and submissions"
     )
     imported.add_argument("ref", help="a clone of the authors' repository, or any folder with its data/ layout")
-    imported.add_argument("--out", required=True, help="folder for <subset>/gold.jsonl and <subset>/runs/*.jsonl")
+    imported.add_argument(
+        "--out", required=True,
+        help="folder for <subset>/gold.jsonl, <subset>/runs/*.jsonl, leaderboard/<set>/gold.jsonl and "
+        "leaderboard/submissions/*.jsonl",
+    )  # fmt: skip
     imported.set_defaults(run=_import_reference)
 
     analysis = commands.add_parser("analyze", help="the paper's tables from model outputs (see naf_bench.analysis)")
     analysis.add_argument("runs", nargs="+", metavar="RUN", help="submission JSONL files or lm-eval output folders")
     analysis.add_argument("--gold", required=True, help="gold rows JSONL (e.g. from import-reference)")
-    analysis.add_argument("--extractor", default="strict", choices=EXTRACTORS, help="how answers are read")
+    analysis.add_argument(
+        "--extractor",
+        default="strict",
+        choices=(*EXTRACTORS, "stored"),
+        help="how answers are read (stored: the authors' letters that import-reference keeps beside each output)",
+    )
     analysis.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
     analysis.add_argument("--out", required=True, help="folder for analysis.json, analysis.md and the plots")
     analysis.set_defaults(run=_analyze)
@@ -414,11 +456,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     tasks_path = commands.add_parser("tasks-path", help="print the lm_eval_tasks folder for lm-eval's --include_path")
     tasks_path.set_defaults(run=_tasks_path)
+
+    from naf_bench.leaderboard.commands import add_parser as add_leaderboard
+
+    add_leaderboard(commands, build_from_submissions=_leaderboard)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    from naf_bench.leaderboard.commands import with_default_subcommand
+
+    args = build_parser().parse_args(with_default_subcommand(sys.argv[1:] if argv is None else argv))
     try:
         return args.run(args)
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly, also at interpreter exit

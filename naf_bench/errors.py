@@ -47,3 +47,8 @@ class BudgetExceeded(CertificationError):
         self.budget = budget
         self.limit = limit
         super().__init__(f"budget {budget}={limit:,} exceeded: {detail}")
+
+
+class WorkerError(NafBenchError, RuntimeError):
+    """A worker process of a parallel generation could not start or died (killed, out of memory…), with the unit
+    it held, its exit status and its last output; the whole call fails at once."""

@@ -60,7 +60,11 @@ def read_jsonl(path: str | Path):
 
 
 def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
-    """``{id: {"prediction", "trace"}}`` and the problems found, each naming its line; nothing is dropped silently."""
+    """``{id: {"prediction", "trace"}}`` and the problems found, each naming its line; nothing is dropped silently.
+
+    A null prediction is an item left unanswered (as the reference leaderboard's submissions have them): it
+    counts against coverage and is not a malformed line.
+    """
     entries: dict[str, dict] = {}
     first_line: dict[str, int] = {}
     problems = []
@@ -71,8 +75,8 @@ def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
         if not isinstance(record, dict) or not isinstance(record.get("id"), str):
             problems.append(f"line {number}: needs a string 'id'")
             continue
-        if not isinstance(record.get("prediction"), str):
-            problems.append(f"line {number}: id {record['id']!r} needs a string 'prediction'")
+        if "prediction" not in record or not isinstance(record["prediction"], str | None):
+            problems.append(f"line {number}: id {record['id']!r} needs a 'prediction' (a string, or null: unanswered)")
             continue
         if "trace" in record and not isinstance(record["trace"], str):
             problems.append(f"line {number}: id {record['id']!r} has a 'trace' that is not a string")
@@ -102,6 +106,10 @@ class RunRecord(Record):
     per_semantics: dict[str, float | None]
     by_bin_semantics: dict
     joint_per_family: dict[str, float | None]
+    joint_solved: tuple[int, int]  # (programs solved, programs JOINT counts)
+    joint_solved_per_family: dict[str, tuple[int, int]]
+    # the reference leaderboard's coverage (non-null predictions) and format-valid rate (readable among those)
+    reference_definitions: dict[str, float | None]
     by_distance_semantics: dict | NotScored = NOT_SCORED  # only when every row has its divergence distance
     traces: dict | NotScored = NOT_SCORED  # only when traces were submitted
 
@@ -119,7 +127,10 @@ def score_rows(
     lm-eval are read with ``extractor="strict"``, as the tasks themselves read them.
     """
     named = [row for row in rows if row["gold"] is not None]
-    extracted = {key: extract_answer(p["prediction"], extractor) for key, p in predictions.items()}  # once each
+    # once each; a null prediction is unanswered, not a malformed answer
+    extracted = {
+        key: extract_answer(p["prediction"], extractor) for key, p in predictions.items() if p["prediction"] is not None
+    }
     answers = [extracted.get(row["id"]) for row in named]
     scores = score_answers(
         answers,
@@ -145,12 +156,15 @@ def score_rows(
         "per_semantics": {c: v["strict_accuracy"] for c, v in scores.per_condition.items()},
         "by_bin_semantics": _by_bin_semantics(named, answers),
         "joint_per_family": {},
+        "joint_solved": (_solved(scores.joint, named), len(_joint_programs(named))),
+        "joint_solved_per_family": {},
+        "reference_definitions": _reference_definitions(named, extracted),
     }
     if named and all(row.get("distance") is not None for row in named):
         record["by_distance_semantics"] = _by_bin_semantics(named, answers, column="distance")
     for family in sorted({row["family"] for row in named}):
         part = [i for i, row in enumerate(named) if row["family"] == family]
-        record["joint_per_family"][family] = score_answers(
+        joint = score_answers(
             [answers[i] for i in part],
             [named[i]["gold"] for i in part],
             conditions=[named[i]["condition"] for i in part],
@@ -158,6 +172,9 @@ def score_rows(
             extractor=extractor,
             n_bootstrap=0,
         ).joint
+        record["joint_per_family"][family] = joint
+        family_rows = [named[i] for i in part]
+        record["joint_solved_per_family"][family] = (_solved(joint, family_rows), len(_joint_programs(family_rows)))
     traced = [i for i, row in enumerate(named) if predictions.get(row["id"], {}).get("trace")]
     if traced and all("certificate" in named[i] for i in traced):
         proof = compute_proof_metrics(
@@ -169,6 +186,29 @@ def score_rows(
                 "unearned_correct", "proof_accuracy", "rfwr")  # fmt: skip
         record["traces"] = {key: proof[key] for key in keys}
     return RunRecord(**record)
+
+
+def _joint_programs(rows) -> set:
+    """The programs JOINT counts: those with a gold row under every JOINT condition."""
+    conditions: dict = {}
+    for row in rows:
+        conditions.setdefault(row["program_id"], set()).add(row["condition"])
+    return {program for program, seen in conditions.items() if seen.issuperset(JOINT_CONDITIONS)}
+
+
+def _solved(joint: float | None, rows) -> int:
+    """The number of programs JOINT counts as solved (JOINT is that number over the programs it counts)."""
+    return round(joint * len(_joint_programs(rows))) if joint is not None else 0
+
+
+def _reference_definitions(rows, extracted) -> dict[str, float | None]:
+    """Coverage and format-valid rate as the reference leaderboard defines them: the share of scored rows
+    answered (a non-null prediction), and the share of those answers that read as a letter."""
+    answered = [row["id"] for row in rows if row["id"] in extracted]
+    return {
+        "coverage": len(answered) / len(rows) if rows else None,
+        "format_valid_rate": sum(extracted[key] is not None for key in answered) / len(answered) if answered else None,
+    }
 
 
 def _by_bin_semantics(rows, answers, column: str = "family") -> dict:

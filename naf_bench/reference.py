@@ -1,15 +1,24 @@
 """Import the NAF-Bench authors' reference data (a clone of their repository, or any folder with its
 ``data/`` layout) as naf-bench gold rows and submissions.
 
-``import_reference(ref, out)`` writes, for each subset found (``production``, ``reorder``):
+The sets are declared in one table, :data:`SUBSETS` (files, row layout, what varies); a new set is one entry.
+``import_reference(ref, out)`` writes, for each subset whose set file is found:
 
 - ``OUT/<subset>/gold.jsonl``: one row per prompt in naf-bench's row schema; ``id`` is the reference's
-  ``task_id``, ``program_id`` its ``rec_id``, ``family`` its ``divergence_bin``, ``variant`` its ``order_id``
-  (reordered set), ``gold`` its letter, and ``certificate`` comes from *our* certifier run on the program
-  (the reordered set stores no program field: the rules are read back from the prompt).
-- ``OUT/<subset>/runs/<model>.jsonl``: ``{"id", "prediction"}`` per prompt, the full output from
-  ``<model>.raw.json``, or, where a model has no raw file, the authors' parsed letter from ``<model>.json``
-  (said in the returned notes; a null letter becomes an empty prediction, scored as unanswered).
+  ``task_id``, ``program_id`` its ``rec_id``, ``family`` its ``divergence_bin`` (or, in the ``certified``
+  layout that has none, its ``kind``: control / divergent), ``variant`` its ``order_id`` or framing, ``gold``
+  its letter. ``cluster`` names the distinct program for intervals: the first ``rec_id`` with the same rules up
+  to renaming of atoms (:func:`naf_bench.syntax.canonical_key`) where the rules are known, else the id with
+  its theme and condition stripped (``cyc2-disj-meeting`` → ``cyc2-disj``); ``production`` and ``reorder``
+  keep ``rec_id``. ``certificate`` comes from *our* certifier, run on the rules read back from the prompt (or,
+  for a themed prompt, taken from the set's ``program`` field); a row whose rules cannot be known, whose
+  condition has no reading in :mod:`naf_bench.readings` (the pilot's ``stable``) or that lacks a field is
+  imported with the reference's labels and its reasons in ``marks``, never dropped.
+- ``OUT/<subset>/runs/<model>.jsonl``: ``{"id", "prediction", "stored"}`` per prompt: the full output from
+  ``<model>.raw.json`` (where a model has none, the authors' letter: said in the notes; a null letter becomes
+  an empty prediction, scored as unanswered) beside ``stored``, the authors' parsed letter from
+  ``<model>.json``. A translate-then-solve line holds the translation text as ``prediction``, the letter the
+  authors' solver gave as ``stored`` and their parser's verdict as ``stored_ok``.
 
 Every label on which the reference and our certifier disagree is returned, never dropped.
 """
@@ -18,33 +27,79 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from naf_bench.certify import Certificate, certify
-from naf_bench.errors import DataError, NafBenchError
-from naf_bench.readings import CONDITIONS, gold_letter
+from naf_bench.errors import DataError, NafBenchError, ParseError
+from naf_bench.leaderboard.importer import has_leaderboard, import_leaderboard
+from naf_bench.readings import CONDITIONS, NO_SEMANTICS, gold_letter
+from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.ast import Literal, Program, Rule
+from naf_bench.syntax.parse import parse_program
 from naf_bench.syntax.render import render_asp
 
-SUBSETS = {
-    "production": ("data/production_set.json", "data/production_answers/run1"),
-    "reorder": ("data/reorder_prod_set.json", "data/reorder_prod_answers"),
+LAYOUTS = {  # row layout -> the fields every record must have
+    "binned": ("task_id", "rec_id", "cond", "divergence_bin", "gold", "labels", "prompt"),
+    "certified": ("task_id", "rec_id", "cond", "family", "gold", "certified", "prompt"),
 }
-_NEEDED = ("task_id", "rec_id", "cond", "divergence_bin", "gold", "labels", "prompt")
+_WFS_THEMES = ("meeting", "panel", "network", "committee", "approval", "eligibility", "authority", "review")
+
+
+@dataclass(frozen=True)
+class Subset:
+    """One reference set: its files, its row layout, what varies across its rows, and how programs cluster."""
+
+    name: str
+    set_file: str
+    answers: str  # folder of <model>.json (stored letters) and <model>.raw.json (full outputs)
+    layout: str  # a key of LAYOUTS
+    varies: tuple[str, ...]
+    themes: tuple[str, ...] = ()  # id tokens that name a theme, stripped from the id when it names the cluster
+    framings: tuple[str, ...] = ()  # the framing named by each value of the records' `theme`
+    language: str = "en"
+    mitigation: str | None = None  # direct, verify, t2s (the answers hold translations)
+    cluster_by_rules: bool = True  # False: the cluster is the rec_id, as the first imports had it
+
+
+SUBSETS = (
+    Subset("production", "data/production_set.json", "data/production_answers/run1", "binned", ("divergence_bin",),
+           cluster_by_rules=False),
+    Subset("reorder", "data/reorder_prod_set.json", "data/reorder_prod_answers", "binned", ("rule_order",),
+           cluster_by_rules=False),
+    Subset("grid_large", "data/grid_large_set.json", "data/grid_large_answers", "binned", ("depth", "width")),
+    Subset("v3_sweep", "data/v3_full.json", "data/v3_answers", "binned", ("depth", "width", "divergence_bin"),
+           framings=("escalation", "sensor")),
+    Subset("framing", "data/verb_set.json", "data/verb_answers", "binned", ("framing",), themes=("t0", "t1", "t2"),
+           framings=("escalation", "sensor", "audit")),
+    Subset("wfs_big_direct", "data/wfs_big.json", "data/wfs_big_answers", "certified", ("mitigation",),
+           themes=_WFS_THEMES, mitigation="direct"),
+    Subset("wfs_big_verify", "data/wfs_big_verify.json", "data/wfs_big_verify_answers", "certified",
+           ("mitigation",), themes=_WFS_THEMES, mitigation="verify"),
+    Subset("wfs_big_t2s", "data/wfs_big.json", "data/t2s_big_answers", "certified", ("mitigation",),
+           themes=_WFS_THEMES, mitigation="t2s"),
+    Subset("pilot_en", "data/eval_set.json", "data/auto_answers", "certified", ("language",), language="en"),
+    Subset("pilot_zh", "data/eval_set_zh.json", "data/zh_answers", "certified", ("language",), language="zh"),
+)  # fmt: skip
+
 _FACT = re.compile(r"Proposition ([a-z][A-Za-z0-9_]*) is true")
 _CONDITION = re.compile(r"proposition ([a-z][A-Za-z0-9_]*) is (not )?true")
 _QUESTION = re.compile(r"Question: Is proposition ([a-z][A-Za-z0-9_]*) true\?")
+# the certified layout's labels: stable true = in every answer set, brave = in some, false = in none
+_STABLE = {"true": ("T", "T"), "brave": ("T", "F"), "false": ("F", "F")}
+_THREE_VALUED = {"true": "T", "false": "F", "undefined": "u", "loop": "loop"}
 
 
 @dataclass
 class ImportReport:
-    """What an import wrote and found: files, rows per subset, label disagreements, notes."""
+    """What an import wrote and found: files, rows per subset, label disagreements, marked rows, notes."""
 
     written: list[Path] = field(default_factory=list)
     rows: dict[str, int] = field(default_factory=dict)
-    programs: dict[str, int] = field(default_factory=dict)
+    programs: dict[str, int] = field(default_factory=dict)  # distinct programs certified by naf-bench
     disagreements: list[str] = field(default_factory=list)
+    marks: dict[str, Counter] = field(default_factory=dict)  # subset -> {reason: rows}
     notes: list[str] = field(default_factory=list)
 
 
@@ -84,94 +139,193 @@ def program_from_prompt(prompt: str) -> tuple[Program, str]:
     return Program(tuple(rules)), question.group(1)
 
 
-def _rows(path: Path, records, report: ImportReport, subset: str) -> list[dict]:
+def _reference_labels(record: dict, layout: str) -> dict[str, str | None]:
+    """The reference's labels in naf-bench's names (cred, skept, wfs, sldnf)."""
+    if layout == "binned":
+        return {key: record["labels"].get(key) for key in ("cred", "skept", "wfs", "sldnf")}
+    certified = record["certified"]
+    cred, skept = _STABLE.get(certified.get("stable"), (None, None))
+    return {
+        "cred": cred,
+        "skept": skept,
+        "wfs": _THREE_VALUED.get(certified.get("wfs")),
+        "sldnf": _THREE_VALUED.get(certified.get("sldnf")),
+    }
+
+
+def _rules(record: dict, marks: list[str]) -> tuple[Program, str] | None:
+    """The rules and query of a record: read back from its prompt, else its ``program`` field (query ``q``)."""
+    try:
+        program, query = program_from_prompt(record["prompt"])
+    except ValueError:
+        text = record.get("program")
+        if not isinstance(text, str):
+            marks.append("rules not known (a themed prompt and no 'program' field): the reference's labels")
+            return None
+        try:
+            program = parse_program(text)
+        except ParseError as error:
+            marks.append(f"the 'program' field does not parse ({error}): not re-certified")
+            return None
+        if not any(rule.head == "q" for rule in program.rules):
+            marks.append("the 'program' field has no rule for the query q: not re-certified")
+            return None
+        marks.append("rules from the 'program' field (the themed prompt cannot be read back)")
+        return program, "q"
+    if "program" in record and sorted(record["program"].split()) != sorted(render_asp(program).split()):
+        raise ValueError("the prompt's rules differ from the 'program' field")
+    return program, query
+
+
+def _cluster_from_id(task_id: str, themes: tuple[str, ...]) -> str:
+    """The id without its condition and theme tokens: ``cyc2-disj-meeting::wfs`` → ``cyc2-disj``."""
+    base = task_id.split("::", 1)[0]
+    kept = [token for token in base.split("-") if token not in themes and token not in CONDITIONS]
+    return "-".join(kept) or base
+
+
+def _rows(path: Path, records, report: ImportReport, subset: Subset) -> list[dict]:
     if not isinstance(records, list):
         raise DataError(path, "expected a JSON list of prompt records")
+    needed = LAYOUTS[subset.layout]
     certificates: dict[tuple[str, str], Certificate] = {}
+    clusters: dict[str, str] = {}
+    failed: dict[tuple[str, str], str] = {}
+    marked = report.marks.setdefault(subset.name, Counter())
     rows, seen = [], set()
     for number, record in enumerate(records, start=1):
         where = f"record {number}"
-        missing = [key for key in _NEEDED if not isinstance(record, dict) or key not in record]
+        missing = [key for key in needed if not isinstance(record, dict) or key not in record]
         if missing:
             raise DataError(path, f"{where}: missing {', '.join(missing)}")
-        task_id, condition = record["task_id"], record["cond"]
-        if condition not in CONDITIONS:
-            raise DataError(path, f"{where} ({task_id}): unknown condition {condition!r}")
+        task_id, condition, marks = record["task_id"], record["cond"], []
         if task_id in seen:
             raise DataError(path, f"{where}: duplicate task_id {task_id!r}")
         seen.add(task_id)
+        if subset.layout == "certified":
+            marks.append("no divergence_bin: family is the reference's kind (control / divergent)")
+            kind = record.get("kind") or {True: "divergent", False: "control"}.get(record.get("divergent"))
+        known = condition in CONDITIONS
+        if not known:
+            marks.append(f"condition {condition!r} has no reading in naf-bench's table: gold is the reference's")
         try:
-            program, query = program_from_prompt(record["prompt"])
+            rules = _rules(record, marks)
         except ValueError as exc:
             raise DataError(path, f"{where} ({task_id}): {exc}") from None
-        text = render_asp(program)
-        if "program" in record and sorted(record["program"].split()) != sorted(text.split()):
-            raise DataError(path, f"{where} ({task_id}): the prompt's rules differ from the 'program' field")
-        key = (text, query)
-        if key not in certificates:
-            try:
-                certificates[key] = certify(program, query)
-            except NafBenchError as exc:
-                raise DataError(path, f"{where} ({task_id}): certification failed: {exc}") from None
-        certificate = certificates[key]
-        gold = gold_letter(condition, certificate.labels)
-        theirs = {k: record["labels"].get(k) for k in certificate.labels}
-        if theirs != certificate.labels or record["gold"] != gold:
-            report.disagreements.append(
-                f"{subset} {task_id}: reference labels {theirs} gold {record['gold']}, "
-                f"ours {certificate.labels} gold {gold}"
-            )
+        theirs = _reference_labels(record, subset.layout)
+        certificate = None
+        if rules is not None:
+            program, query = rules
+            key = (render_asp(program), query)
+            if key not in certificates and key not in failed:
+                try:
+                    certificates[key] = certify(program, query)
+                except NafBenchError as exc:
+                    failed[key] = f"certification failed ({type(exc).__name__}: {exc}): not re-certified"
+            if key in failed:
+                marks.append(failed[key])
+            else:
+                certificate = certificates[key]
+        gold = record["gold"]
+        if certificate is not None:
+            ours = gold_letter(condition, certificate.labels) if known else gold
+            if theirs != certificate.labels or gold != ours:
+                report.disagreements.append(
+                    f"{subset.name} {task_id}: reference labels {theirs} gold {gold}, "
+                    f"ours {certificate.labels} gold {ours}"
+                )
+        if condition == NO_SEMANTICS and gold is not None:
+            marks.append(f"the reference gives the untutored prompt gold {gold}; naf-bench's rows have none")
+            gold = None
+        cluster = record["rec_id"]
+        if subset.cluster_by_rules:
+            if certificate is not None:
+                cluster = clusters.setdefault(canonical_key(program, query), record["rec_id"])
+            else:
+                cluster = _cluster_from_id(task_id, subset.themes)
+        theme = record.get("theme")
+        framing = subset.framings[theme] if isinstance(theme, int) and theme < len(subset.framings) else None
+        labels = dict(certificate.labels) if certificate is not None else theirs
+        for mark in marks:
+            marked[mark] += 1
         rows.append(
             {
                 "id": task_id,
                 "program_id": record["rec_id"],
-                "config": f"reference-{subset}",
-                "family": record["divergence_bin"],
+                "cluster": cluster,
+                "config": f"reference-{subset.name}",
+                "family": record["divergence_bin"] if subset.layout == "binned" else kind,
                 "condition": condition,
-                "gold": record["gold"],
-                "labels": dict(certificate.labels),
-                "signature": certificate.signature,
-                "program": text,
-                "query": query,
+                "gold": gold,
+                "labels": labels,
+                "signature": certificate.signature if certificate is not None else None,
+                "program": certificate.program if certificate is not None else None,
+                "query": certificate.query if certificate is not None else None,
                 "depth": record.get("depth"),
                 "width": record.get("width"),
                 "cycle_len": record.get("cycle_len"),
-                "variant": record.get("order_id"),
-                "n_stable_models": certificate.n_stable_models,
-                "certificate": certificate.to_json(),
+                "variant": record.get("order_id", framing),
+                "framing": framing,
+                "language": subset.language,
+                "mitigation": subset.mitigation,
+                "tokens": (record.get("length") or {}).get("tokens"),
+                "n_stable_models": certificate.n_stable_models if certificate is not None else None,
+                "certificate": certificate.to_json() if certificate is not None else None,
+                "marks": marks,
             }
         )
-    report.programs[subset] = len(certificates)
+    report.programs[subset.name] = len(certificates)
     return rows
 
 
-def _runs(folder: Path, ids: list[str], report: ImportReport, subset: str) -> dict[str, list[dict]]:
+def _runs(folder: Path, rows: list[dict], report: ImportReport, subset: Subset) -> dict[str, list[dict]]:
+    ids = [row["id"] for row in rows]
     files = folder.glob("*.json") if folder.is_dir() else ()
     models = sorted({p.name.removesuffix(".json").removesuffix(".raw") for p in files})
     runs = {}
     for model in models:
         raw_path, parsed_path = folder / f"{model}.raw.json", folder / f"{model}.json"
-        if raw_path.exists():
+        parsed = _load_json(parsed_path) if parsed_path.exists() else None
+        stored = parsed.get("answers") if isinstance(parsed, dict) else None
+        if parsed is not None and not isinstance(stored, dict):
+            raise DataError(parsed_path, 'expected {"answers": {task_id: letter or null}}')
+        stored = stored or {}
+        where = f"{subset.name}/{model}"
+        extra: dict[str, dict] = {}
+        if subset.mitigation == "t2s":
+            translations = parsed.get("translations") if isinstance(parsed, dict) else None
+            if not isinstance(translations, dict):
+                raise DataError(parsed_path, 'expected {"translations": {rec_id: {text, ok, query}}}')
+            outputs, path = {}, parsed_path
+            for row in rows:
+                entry = translations.get(row["program_id"])
+                if isinstance(entry, dict):
+                    outputs[row["id"]] = entry.get("text")
+                    extra[row["id"]] = {"stored_ok": entry.get("ok")}
+        elif raw_path.exists():
             outputs, path = _load_json(raw_path), raw_path
         else:
-            data, path = _load_json(parsed_path), parsed_path
-            outputs = data.get("answers") if isinstance(data, dict) else None
-            report.notes.append(f"{subset}/{model}: no raw outputs; using the authors' parsed letters ({path.name})")
+            outputs, path = stored, parsed_path
+            report.notes.append(f"{where}: no raw outputs; using the authors' parsed letters ({path.name})")
         if not isinstance(outputs, dict):
             raise DataError(path, "expected a JSON object {task_id: output}")
         unknown = sorted(set(outputs) - set(ids))
         if unknown:
-            raise DataError(path, f"{len(unknown)} ids not in the {subset} set, e.g. {unknown[:3]}")
+            raise DataError(path, f"{len(unknown)} ids not in the {subset.name} set, e.g. {unknown[:3]}")
         missing = [i for i in ids if i not in outputs]
         if missing:
-            report.notes.append(f"{subset}/{model}: {len(missing)} prompts have no output (scored as unanswered)")
+            report.notes.append(f"{where}: {len(missing)} prompts have no output (scored as unanswered)")
         empty = [i for i in ids if i in outputs and outputs[i] is None]
         if empty:
-            report.notes.append(f"{subset}/{model}: {len(empty)} null outputs, written as empty predictions")
+            report.notes.append(f"{where}: {len(empty)} null outputs, written as empty predictions")
         for task_id, value in outputs.items():
             if value is not None and not isinstance(value, str):
                 raise DataError(path, f"output of {task_id!r} is not a string")
-        runs[model] = [{"id": i, "prediction": outputs[i] or ""} for i in ids if i in outputs]
+        runs[model] = [
+            {"id": i, "prediction": outputs[i] or "", "stored": stored.get(i), **extra.get(i, {})}
+            for i in ids
+            if i in outputs
+        ]
     return runs
 
 
@@ -184,15 +338,15 @@ def _write_jsonl(path: Path, records: list[dict], report: ImportReport) -> None:
 def import_reference(ref: str | Path, out: str | Path) -> ImportReport:
     """Gold rows and submissions of every reference subset under ``ref`` (see the module docstring)."""
     ref, out = Path(ref), Path(out)
-    found = {name: paths for name, paths in SUBSETS.items() if (ref / paths[0]).exists()}
-    if not found:
-        expected = " or ".join(paths[0] for paths in SUBSETS.values())
-        raise DataError(ref, f"no reference data: expected {expected} under it")
+    found = [subset for subset in SUBSETS if (ref / subset.set_file).exists()]
+    if not found and not has_leaderboard(ref):
+        raise DataError(ref, f"no reference data: expected {SUBSETS[0].set_file} (or another set of SUBSETS) under it")
     report = ImportReport()
-    for subset, (set_file, answers) in found.items():
-        rows = _rows(ref / set_file, _load_json(ref / set_file), report, subset)
-        report.rows[subset] = len(rows)
-        _write_jsonl(out / subset / "gold.jsonl", rows, report)
-        for model, records in _runs(ref / answers, [r["id"] for r in rows], report, subset).items():
-            _write_jsonl(out / subset / "runs" / f"{model}.jsonl", records, report)
+    for subset in found:
+        rows = _rows(ref / subset.set_file, _load_json(ref / subset.set_file), report, subset)
+        report.rows[subset.name] = len(rows)
+        _write_jsonl(out / subset.name / "gold.jsonl", rows, report)
+        for model, records in _runs(ref / subset.answers, rows, report, subset).items():
+            _write_jsonl(out / subset.name / "runs" / f"{model}.jsonl", records, report)
+    import_leaderboard(ref, out / "leaderboard", report)  # REF/leaderboard/: OUT/leaderboard/
     return report

@@ -4,6 +4,7 @@ processes) and merged into exactly the rows one process makes, and each program'
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -19,7 +20,7 @@ from naf_bench.verbalize.trace import render_gold_trace
 from naf_bench.verbalize.traced import render_traced_prompt
 
 # What a unit's programs of one split become where they were generated: called as render(config, split, position,
-# instances); a module-level function (or a partial of one), so that it reaches worker processes
+# instances); a module-level function (or a partial of one), so that it reaches worker processes by name
 Render = Callable[[GenerationConfig, str, int, list[Instance]], Any]
 
 
@@ -33,10 +34,13 @@ def _generate(config: GenerationConfig, unit: Unit, count: int, split: str, seen
     return generate(unit.family, unit.axes, config.seed, config.name, split, count, seen, config.n_orders, training)
 
 
-def _unit_splits(job: tuple[GenerationConfig, int, Render]) -> list[tuple[list[str], Any, CellStats]]:
-    """One unit across every split with its own ``seen`` (a worker's job: hashed seeds need nothing else), each
-    split's programs as (canonical keys, what ``render`` makes of them, statistics)."""
-    config, position, render = job
+def unit_splits(
+    config: GenerationConfig, position: int, render: Render = as_instances
+) -> list[tuple[list[str], Any, CellStats]]:
+    """The one function that makes a unit's programs: unit ``position`` of ``config`` across every split, with
+    only its own ``seen`` keys (hashed seeds need nothing else), each split's programs as (canonical keys, what
+    ``render`` makes of them, statistics). A worker process (or any other engine) runs it as it is;
+    :func:`generate_units` merges its results into exactly the rows of one process."""
     unit = config.units()[position]
     seen: set[str] = set()
     results = []
@@ -46,9 +50,28 @@ def _unit_splits(job: tuple[GenerationConfig, int, Render]) -> list[tuple[list[s
     return results
 
 
-def _work(unit: Unit) -> int:
-    """A unit's rough cost (programs x size), to start the largest units first and so end the processes together."""
+def work(unit: Unit) -> int:
+    """A unit's rough cost (programs x size; ~1.5-2.5 ms of one core each on the development machine), to start
+    the largest units first, so that the processes end together, and to judge whether processes pay."""
     return sum(unit.counts) * (1 + sum(unit.axes.values()))
+
+
+# Parallel generation runs only where it saves at least this much work over one process (~1 s or more of one
+# core): less than that, starting the workers (~0.5 s each, an interpreter, naf-bench and SWI-Prolog) eats it.
+PARALLEL_MIN_SAVING = 500
+
+
+def processes(units: list[Unit], num_proc: int | None, min_saving: int = PARALLEL_MIN_SAVING) -> int:
+    """How many processes generate ``units`` when ``num_proc`` are asked for: all of them (at most one per
+    unit) where that saves at least ``min_saving`` of :func:`work` over one process, given that the largest
+    units go first; else one."""
+    if num_proc is None or num_proc <= 1 or len(units) <= 1:
+        return 1
+    count = min(num_proc, len(units))
+    loads = [0] * count
+    for cost in sorted((work(unit) for unit in units), reverse=True):
+        loads[loads.index(min(loads))] += cost
+    return count if sum(loads) - max(loads) >= min_saving else 1
 
 
 def generate_units(
@@ -56,16 +79,18 @@ def generate_units(
     render: Render = as_instances,
     num_proc: int | None = None,
     shard: tuple[int, int] | None = None,
+    min_saving: int = PARALLEL_MIN_SAVING,
 ) -> tuple[dict[str, list], list[tuple[str, Unit, CellStats]]]:
     """Each split's units in order, as ``render`` makes them (by default their instances), and each (split, unit)'s
     statistics, exactly as one process makes them.
 
     One process walks the splits and, in each, the units, with one ``seen`` set of canonical keys. Here each
     unit runs across the splits with only its own keys, and is rendered, where it runs (in ``num_proc`` worker
-    processes); the merge replays the walk: a unit none of whose programs another unit already used took the
-    very same attempts, so it is kept; otherwise it is generated and rendered again against the true ``seen``
-    (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates the i-th of n contiguous
-    ranges of units only.
+    processes of :mod:`naf_bench.pool`, which never import the caller's ``__main__``; see :func:`processes` for
+    when they pay, and ``min_saving``); the merge replays the walk: a unit none of whose programs another unit
+    already used took the very same attempts, so it is kept; otherwise it is generated and rendered again
+    against the true ``seen`` (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates
+    the i-th of n contiguous ranges of units only. A worker that dies fails the call with a ``WorkerError``.
     """
     units = config.units()
     positions = list(range(len(units)))
@@ -74,16 +99,22 @@ def generate_units(
         if not 0 <= index < total:
             raise ConfigError(f"shard {index}/{total}: expected 0 <= i < N")
         positions = positions[index * len(units) // total : (index + 1) * len(units) // total]
-    if num_proc is not None and num_proc > 1 and len(positions) > 1:
-        import multiprocessing
+    count = processes([units[p] for p in positions], num_proc, min_saving)
+    if count > 1:
+        from naf_bench.pool import run_jobs
 
-        largest_first = sorted(positions, key=lambda p: -_work(units[p]))
+        largest_first = sorted(positions, key=lambda p: -work(units[p]))
         jobs = [(config, position, render) for position in largest_first]
-        # spawn: the parent may hold a swipl worker, whose pipes a forked child would share
-        with multiprocessing.get_context("spawn").Pool(min(num_proc, len(jobs))) as pool:
-            results = dict(zip(largest_first, pool.map(_unit_splits, jobs, chunksize=1), strict=True))
+        names = [f"unit {p} of {config.name!r} ({units[p].family} {units[p].axes})" for p in largest_first]
+        results = dict(zip(largest_first, run_jobs(unit_splits, jobs, count, names), strict=True))
     else:
-        results = {position: _unit_splits((config, position, render)) for position in positions}
+        if num_proc is not None and num_proc > 1:
+            warnings.warn(
+                f"num_proc={num_proc}: {config.name!r} is generated in one process ({len(positions)} units; "
+                "more processes would save less than starting them costs)",
+                stacklevel=2,
+            )
+        results = {position: unit_splits(config, position, render) for position in positions}
     seen: set[str] = set()
     stale: set[int] = set()  # units regenerated in an earlier split: their later splits assumed other keys
     splits: dict[str, list] = {split: [] for split in config.splits}

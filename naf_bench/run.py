@@ -119,3 +119,51 @@ def run_model(
     for task in results["configs"]:
         tracker.save_results_samples(task_name=task, samples=samples[task])
     return Path(out) / tracker.general_config_tracker.model_name_sanitized, results
+
+
+def write_submission(folder: str | Path, out: str | Path, results: dict, model: str) -> tuple[Path, Path]:
+    """The run's answers as a leaderboard submission: ``out/submission.jsonl`` (``{id, prediction, trace}``
+    per generated prompt: the letter the strict filter reads, null when it reads none, and the full output as
+    the trace) and ``out/submission.metadata.json`` filled from the run (model, temperature, samples per
+    item, token budget; the standard track when decoding is greedy with one sample: a sampled run lands on
+    the enhanced track, whose method URL only the submitter can add). Returns both paths."""
+    import datetime
+    import json
+
+    from naf_bench.report import MITIGATION_TASKS, _prompts
+    from naf_bench.scoring.extract import extract_answer
+
+    lines, seen = [], set()
+    for samples in sorted(Path(folder).glob("samples_*.jsonl")):
+        task = samples.name[len("samples_") :].rsplit("_", 1)[0]
+        if task in MITIGATION_TASKS:
+            continue
+        for line in samples.read_text(encoding="utf-8").splitlines():
+            sample = json.loads(line) if line else {}
+            if sample.get("filter") != "strict-match":  # generated tasks only, each sample once
+                continue
+            for row, response in _prompts(sample):
+                if row["id"] not in seen:
+                    seen.add(row["id"])
+                    lines.append({"id": row["id"], "prediction": extract_answer(response, "strict"), "trace": response})
+    generated = [c for c in results["configs"].values() if c.get("output_type") == "generate_until"]
+    kwargs = generated[0].get("generation_kwargs", {}) if generated else {}
+    temperature = float(kwargs.get("temperature", 1.0 if kwargs.get("do_sample") else 0.0))
+    samples_per_item = int(generated[0].get("repeats", 1)) if generated else 1
+    metadata = {
+        "model_name": model,
+        "track": "standard" if temperature == 0 and samples_per_item == 1 else "enhanced",
+        "prompt_setting": "zero-shot",
+        "reasoning_mode": "cot",  # the prompts ask to think step by step, then answer
+        "external_tools": False,
+        "temperature": temperature,
+        "samples_per_item": samples_per_item,
+        "max_tokens": kwargs.get("max_gen_toks"),
+        "evaluation_date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
+    }
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    submission, meta_path = out / "submission.jsonl", out / "submission.metadata.json"
+    submission.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    meta_path.write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
+    return submission, meta_path

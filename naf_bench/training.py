@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
+from naf_bench.scoring import label_columns
 from naf_bench.scoring.consistency import compile_formula, compute_consistency, semantic_loss
 from naf_bench.scoring.constraints import FAMILIES, LETTERS, constraint_formulas, constraints_of_samples, row_events
 
@@ -184,11 +185,7 @@ def evaluate_model(
                 top = log_probs.argmax(dim=-1).tolist()
                 letters = log_probs[:, letter_ids].exp().tolist()
                 forced += [f"{ANSWER_PREFIX} {LETTERS[p.index(max(p))]}" for p in letters]
-                columns = {
-                    "references": [row["gold"] for row in batch],
-                    "conditions": [row["condition"] for row in batch],
-                    "program_ids": [row["program_id"] for row in batch],
-                }
+                columns = label_columns(batch)
                 predictions = [
                     f"{ANSWER_PREFIX} {LETTERS[letter_ids.index(t)]}" if t in letter_ids else "" for t in top
                 ]
@@ -202,12 +199,7 @@ def evaluate_model(
                     )
             result["framings"][framing] = {"label": metric.compute(), "letters": letter_consistency(framing_samples)}
             # the likeliest of A/B/C whatever the top token: what the letter probabilities alone would answer
-            result["framings"][framing]["forced_choice"] = metric.compute(
-                predictions=forced,
-                references=[row["gold"] for row in part],
-                conditions=[row["condition"] for row in part],
-                program_ids=[row["program_id"] for row in part],
-            )
+            result["framings"][framing]["forced_choice"] = metric.compute(predictions=forced, **label_columns(part))
             if generation_metric is not None:
                 result["framings"][framing]["generate"] = generation_metric.compute()
             samples += framing_samples

@@ -2,11 +2,13 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from naf_bench import certify
 from naf_bench.analysis import analyze, reading_letters
 from naf_bench.cli import main
+from naf_bench.errors import DataError
 from naf_bench.readings import CONDITIONS, gold_letter
 
 PROGRAMS = {  # family -> program text (query q)
@@ -167,3 +169,117 @@ def test_bad_gold_names_its_line(tmp_path, capsys):
     run = _write(tmp_path / "r.jsonl", [{"id": _rows()[0]["id"], "prediction": "ANSWER: A"}])
     assert main(["analyze", str(run), "--gold", str(gold), "--out", str(tmp_path / "a")]) == 1
     assert "gold.jsonl:2: malformed JSON" in capsys.readouterr().err
+
+
+def test_mann_whitney_stands_beside_fisher(tmp_path, gold):
+    rows = [json.loads(line) for line in gold.read_text().splitlines()]
+    chainer = _write(tmp_path / "chainer.jsonl", _always_a(rows))
+    run = analyze([chainer], gold, "strict", n_bootstrap=10)["runs"]["chainer"]
+    by_program = {family: cells["all"]["correct"] for family, cells in run["by_bin"].items()}
+    assert by_program == {"control": 4, "even_both_sided": 2, "even_one_sided": 1, "odd": 1}  # of 4 each
+    # one control program (1.0) above all three divergent ones (0.5, 0.25, 0.25): U = 3; the tie: asymptotic p
+    assert run["fisher"]["mann_whitney"] == {"u": 3.0, "p_value": pytest.approx(0.34578, abs=1e-5),
+                                             "n_control": 1, "n_divergent": 3}  # fmt: skip
+
+
+def _sweep_rows():
+    """A 3 x 3 depth x width sweep of two bins; the gold is constant per condition, as on the authors' grid."""
+    rows = []
+    for family in ("control", "odd"):
+        for depth in (0, 2, 4):
+            for width in (0, 2, 4):
+                program_id = f"s-{family}-d{depth}-w{width}"
+                for condition, gold in (("cred", "A"), ("wfs", "C")):
+                    rows.append({
+                        "id": f"{program_id}::{condition}", "program_id": program_id, "cluster": f"s-{family}",
+                        "family": family, "condition": condition, "gold": gold, "depth": depth, "width": width,
+                        "tokens": 100 + 10 * depth + width,
+                    })  # fmt: skip
+    return rows
+
+
+def test_sweep_tables_and_the_pooled_regression_with_stored_letters(tmp_path):
+    rows = _sweep_rows()
+    gold = _write(tmp_path / "gold.jsonl", rows)
+    # right exactly on control: correctness = 1 - odd, whatever depth, width or length
+    weak = [{"id": r["id"], "prediction": "", "stored": r["gold"] if r["family"] == "control" else "B"} for r in rows]
+    perfect = [{"id": r["id"], "prediction": "", "stored": r["gold"]} for r in rows]
+    runs = [_write(tmp_path / "weak.jsonl", weak), _write(tmp_path / "perfect.jsonl", perfect)]
+    result = analyze(runs, gold, "stored", n_bootstrap=40)
+    cells = result["runs"]["weak"]["size"]["cells"]
+    assert (cells["depth"]["2"]["correct"], cells["depth"]["2"]["n_parsed"], cells["depth"]["2"]["n"]) == (6, 12, 12)
+    assert cells["width"]["4"]["baselines"]["best_constant_per_condition"] == 1.0
+    assert cells["width"]["4"]["baselines"]["constant_A"] == 0.5
+    regression = result["regression"]
+    assert (regression["pooled"], regression["n"]) == (["weak"], 36)  # perfect is at or above 0.92: not pooled
+    assert regression["accuracy"] == {"weak": 0.5, "perfect": 1.0}
+    without, with_length = regression["without_length"], regression["with_length"]
+    assert set(without["coefficients"]) == {"intercept", "z(depth)", "z(width)", "bin=odd"}
+    assert without["coefficients"]["intercept"] == pytest.approx(1.0)
+    assert without["coefficients"]["bin=odd"] == pytest.approx(-1.0)
+    assert with_length["coefficients"]["z(tokens)"] == pytest.approx(0.0, abs=1e-9)
+    assert without["width_minus_depth"] == pytest.approx(0.0, abs=1e-9)
+    assert without["ci95_prompts"] == pytest.approx([0.0, 0.0], abs=1e-9)
+    assert without["ci95_programs"] == pytest.approx([0.0, 0.0], abs=1e-9)
+    with pytest.raises(DataError, match="no parsable answer with the 'stored' extractor"):
+        analyze([_write(tmp_path / "bare.jsonl", [{"id": rows[0]["id"], "prediction": "ANSWER: A"}])], gold, "stored")
+
+
+def test_a_sweep_regression_on_uneven_data_matches_least_squares(tmp_path):
+    rows = _sweep_rows()
+    gold = _write(tmp_path / "gold.jsonl", rows)
+    letters = ["A" if (r["depth"] + r["width"]) % 4 == 0 or r["family"] == "control" else "B" for r in rows]
+    lines = [{"id": r["id"], "prediction": "", "stored": x} for r, x in zip(rows, letters, strict=True)]
+    run = _write(tmp_path / "run.jsonl", lines)
+    fit = analyze([run], gold, "stored", n_bootstrap=5)["regression"]["without_length"]["coefficients"]
+    y = np.array([float(x == r["gold"]) for r, x in zip(rows, letters, strict=True)])
+    z = [np.array([r[c] for r in rows], float) for c in ("depth", "width")]
+    design = np.column_stack([np.ones(len(y)), *((v - v.mean()) / v.std() for v in z),
+                              [float(r["family"] == "odd") for r in rows]])  # fmt: skip
+    expected = np.linalg.lstsq(design, y, rcond=None)[0]
+    assert list(fit.values()) == pytest.approx(list(expected), abs=1e-6)
+
+
+def test_framing_cells_and_flips(tmp_path):
+    rows = [
+        {"id": f"v-odd-wfs-t{t}::wfs", "program_id": "v-odd-wfs", "family": "odd", "condition": "wfs", "gold": "C",
+         "framing": framing, "variant": framing}
+        for t, framing in enumerate(("escalation", "sensor", "audit"))
+    ]  # fmt: skip
+    gold = _write(tmp_path / "gold.jsonl", rows)
+    lines = [{"id": r["id"], "prediction": f"ANSWER: {x}"} for r, x in zip(rows, "CCA", strict=True)]
+    run = _write(tmp_path / "run.jsonl", lines)
+    result = analyze([run], gold, "strict", n_bootstrap=5)["runs"]["run"]
+    assert result["flip_rate"] == {"flipped": 1, "groups": 1, "rate": 1.0}
+    assert {f: (c["correct"], c["n_parsed"]) for f, c in result["framing"].items()} == {
+        "audit": (0, 1), "escalation": (1, 1), "sensor": (1, 1)
+    }  # fmt: skip
+
+
+def test_translate_then_solve_outcomes_beside_the_authors_letters(tmp_path):
+    texts = {
+        "cyc-a": ("p :- not q.\nq :- not p.\nQUERY: p.", "C", True),  # answered C: right
+        "cyc-b": ("not p :- q.\nq.\nQUERY: p", "B", True),  # the authors dropped the negated head: we fail it
+        "def-a": ("t1 :- t2.\nt2.\nQUERY: eligible(y).", "B", True),  # no rule for the query: theirs read 'false'
+        "def-b": ("<think>draft\nQUERY: x", None, False),  # unclosed thinking: no program at all
+    }
+    rows = [{"id": f"{k}-{theme}::wfs", "program_id": f"{k}-{theme}", "cluster": k, "family": "divergent",
+             "condition": "wfs", "gold": "C" if k.startswith("cyc") else "B", "mitigation": "t2s"}
+            for k in texts for theme in ("meeting", "panel")]  # fmt: skip
+    gold = _write(tmp_path / "gold.jsonl", rows)
+    lines = [{"id": r["id"], "prediction": texts[r["cluster"]][0], "stored": texts[r["cluster"]][1],
+              "stored_ok": texts[r["cluster"]][2]} for r in rows]  # fmt: skip
+    run = _write(tmp_path / "run.jsonl", lines)
+    stored = analyze([run], gold, "stored", n_bootstrap=20)["runs"]["run"]["mitigation"]
+    assert (stored["n"], stored["n_parsed"], stored["nulls"], stored["correct"]) == (8, 6, 2, 4)
+    assert (stored["accuracy"], stored["strict_accuracy"], stored["n_programs"]) == (4 / 6, 0.5, 4)
+    t = stored["translations"]
+    assert t["outcomes"] == {"answered": 2, "no_query": 2, "undefined_query": 2, "unparseable": 2}
+    assert t["undefined_query"] == ["def-a-meeting::wfs", "def-a-panel::wfs"]
+    assert (
+        t["failures"]["cyc-b-panel::wfs"] == "unparseable translation: line 1, column 1: a rule head cannot be negated"
+    )
+    assert (t["stored_ok"], t["stored_ok_known"]) == (6, 8)
+    assert t["ours"] == {"answered": 2, "correct": 2, "accuracy": 1.0, "strict_accuracy": 0.25}
+    ours = analyze([run], gold, "strict", n_bootstrap=20)["runs"]["run"]["mitigation"]
+    assert (ours["n_parsed"], ours["correct"], ours["accuracy"]) == (2, 2, 1.0)  # our reader's letters

@@ -13,7 +13,9 @@ from naf_bench import ConfigError
 from naf_bench.cli import main
 from naf_bench.dataset import code_version
 from naf_bench.evaluation import constant_predictions, gold_rows
+from naf_bench.leaderboard.metadata import validate_metadata
 from naf_bench.run import has_chat_template, model_arguments, tasks_dir
+from naf_bench.scoring.extract import extract_answer
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +75,7 @@ def test_score_reports_every_problem_by_line(rows, tmp_path, capsys):
         "line 2: malformed JSON (Expecting property name enclosed in double quotes, column 2)",
         f"line 3: duplicate id {named[0]['id']!r} (first on line 1); kept the first",
         "line 5: needs a string 'id'",
-        f"line 6: id {named[1]['id']!r} needs a string 'prediction'",
+        f"line 6: id {named[1]['id']!r} needs a 'prediction' (a string, or null: unanswered)",
         f"line 7: id {named[2]['id']!r} has a 'trace' that is not a string",
         "unknown id 'prod-odd-i999-wfs::wfs' (not in the gold set)",
         f"{len(named) - 1} gold ids have no prediction (scored as unanswered), e.g. "
@@ -157,6 +159,20 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
     assert -1.0 <= float(rho_certified) <= 1.0  # rho on its own scale, not in %
     for plot in ("rho.png",):
         assert png_size(tmp_path / "run" / plot) == (1000, 400)
+    # the answers as a leaderboard submission: every generated prompt, the strict letter or null, the full output
+    submission = [json.loads(line) for line in (tmp_path / "run" / "submission.jsonl").read_text().splitlines()]
+    samples = [json.loads(line) for path in folder.glob("samples_naf_bench_*.jsonl") if "_mc_" not in path.name
+               for line in path.read_text().splitlines()]  # fmt: skip
+    outputs = {row["id"]: response[0] for s in samples if s["filter"] == "strict-match"
+               for row, response in zip(s["doc"].get("rows", [s["doc"]]), s["resps"], strict=True)}  # fmt: skip
+    assert len(submission) == len(outputs) == 10  # joint: 2 programs x 4 readings; none: 2 prompts
+    for line in submission:
+        assert line["trace"] == outputs[line["id"]] and line["prediction"] == extract_answer(line["trace"], "strict")
+    metadata = json.loads((tmp_path / "run" / "submission.metadata.json").read_text())
+    assert validate_metadata(metadata) == []
+    assert (metadata["model_name"], metadata["track"], metadata["temperature"], metadata["samples_per_item"]) == (
+        "tiny", "standard", 0.0, 1)  # fmt: skip
+    assert metadata["max_tokens"] == 4
 
 
 def sanitized(path):

@@ -22,7 +22,7 @@ def test_the_cards_examples_run_as_written():
     test = doctest.DocTestParser().get_doctest(examples, {}, "card", str(CARD), 0)
     runner = doctest.DocTestRunner()
     runner.run(test)
-    assert runner.summarize(verbose=False) == doctest.TestResults(failed=0, attempted=7)
+    assert runner.summarize(verbose=False) == doctest.TestResults(failed=0, attempted=8)
 
 
 def test_the_module_says_naf_bench():

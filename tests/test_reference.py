@@ -123,3 +123,131 @@ def test_bad_reference_data_names_file_and_line(reference, tmp_path, capsys, dam
 def test_missing_reference_folder(tmp_path):
     with pytest.raises(DataError, match=r"no reference data: expected data/production_set\.json"):
         import_reference(tmp_path, tmp_path / "out")
+
+
+THEMED = (
+    "Use WELL-FOUNDED semantics.\n\nRules:\nThe alarm HOLDS unless the test passes.\n\nQuestion: Is the alarm raised?"
+)
+
+
+def _certified(task_id, shape, gold, condition="wfs", **extra):
+    stable, wfs = ("brave", "undefined") if shape == "divergent" else ("true", "true")
+    return {
+        "task_id": f"{task_id}::{condition}", "rec_id": task_id, "cond": condition, "family": "cycle_gadget",
+        "gold": gold, "certified": {"stable": stable, "wfs": wfs, "sldnf": "loop" if shape == "divergent" else "true"},
+        "prompt": THEMED, **extra,
+    }  # fmt: skip
+
+
+@pytest.fixture
+def paper_sets(tmp_path):
+    """One small set per layout of the rest of the paper: the grid (abstract prompts and a program field), the
+    sweep (themed prompts, program field), framing (themed, no program), the WFS set with direct and T2S answers,
+    and the pilot (a `stable` condition, an untutored prompt with a gold letter)."""
+    data = tmp_path / "data"
+    for folder in (
+        "grid_large_answers",
+        "v3_answers",
+        "verb_answers",
+        "wfs_big_answers",
+        "t2s_big_answers",
+        "auto_answers",
+    ):
+        (data / folder).mkdir(parents=True)  # fmt: skip
+    grid = []
+    for rec_id, text in (
+        ("g-d0-i0", "q :- a.\na :- not b.\nb :- not a."),
+        ("g-d0-i1", "q :- x.\nx :- not y.\ny :- not x."),
+    ):
+        program = parse_program(text)
+        for condition, gold in (("cred", "A"), ("wfs", "C")):
+            grid.append({
+                "task_id": f"{rec_id}-{condition}::{condition}", "rec_id": rec_id, "cond": condition,
+                "divergence_bin": "even_one_sided", "depth": 0, "width": 0, "gold": gold, "program": text,
+                "labels": {"cred": "T", "skept": "F", "wfs": "u", "sldnf": "loop"},
+                "prompt": render_prompt(program, "q", condition), "length": {"tokens": 90},
+            })  # fmt: skip
+    (data / "grid_large_set.json").write_text(json.dumps(grid))
+    (data / "grid_large_answers" / "m.raw.json").write_text(json.dumps({r["task_id"]: "ANSWER: A" for r in grid}))
+    (data / "grid_large_answers" / "m.json").write_text(json.dumps({"answers": {r["task_id"]: "A" for r in grid}}))
+    sweep = [
+        {"task_id": f"v-control-d2-t{t}::wfs", "rec_id": f"v-control-d2-t{t}", "cond": "wfs", "theme": t, "depth": 2,
+         "width": 0, "divergence_bin": "control", "gold": "A", "program": "q :- a.\na :- not b.",
+         "labels": {"cred": "T", "skept": "T", "wfs": "T", "sldnf": "T"}, "prompt": THEMED,
+         "length": {"tokens": 50 + t}}
+        for t in (0, 1)
+    ]  # fmt: skip
+    (data / "v3_full.json").write_text(json.dumps(sweep))
+    (data / "v3_answers" / "m.json").write_text(json.dumps({"answers": {r["task_id"]: None for r in sweep}}))
+    verb = [
+        {"task_id": f"verb-odd-d4-wfs-t{t}::wfs", "rec_id": "verb-odd-d4-wfs", "cond": "wfs", "theme": t,
+         "divergence_bin": "odd", "depth": 4, "width": 2, "gold": "C", "prompt": THEMED,
+         "labels": {"cred": "F", "skept": "T", "wfs": "u", "sldnf": "loop"}}
+        for t in (0, 1, 2)
+    ]  # fmt: skip
+    (data / "verb_set.json").write_text(json.dumps(verb))
+    (data / "verb_answers" / "m.raw.json").write_text(json.dumps({r["task_id"]: "ANSWER: C" for r in verb}))
+    wfs = [_certified("cyc2-disj-meeting", "divergent", "C", kind="divergent"),
+           _certified("cyc2-disj-panel", "divergent", "C", kind="divergent"),
+           _certified("def-approval-1-0", "control", "A", kind="control")]  # fmt: skip
+    (data / "wfs_big.json").write_text(json.dumps(wfs))
+    (data / "wfs_big_answers" / "m.raw.json").write_text(json.dumps({r["task_id"]: "ANSWER: C" for r in wfs}))
+    translations = {r["rec_id"]: {"text": "p :- not q.\nq :- not p.\nQUERY: p.", "ok": True, "query": "p"} for r in wfs}
+    t2s = {"answers": {r["task_id"]: "C" for r in wfs}, "translations": translations}
+    (data / "t2s_big_answers" / "m.json").write_text(json.dumps(t2s))
+    pilot = [_certified("naf-001", "divergent", "C", "stable", divergent=True),
+             _certified("naf-001", "divergent", "C", divergent=True),
+             _certified("naf-002", "control", "A", "none", divergent=False)]  # fmt: skip
+    (data / "eval_set.json").write_text(json.dumps(pilot))
+    (data / "auto_answers" / "m.json").write_text(json.dumps({"answers": {r["task_id"]: "C" for r in pilot}}))
+    return tmp_path
+
+
+def test_the_rest_of_the_paper_imports_with_marks(paper_sets, tmp_path):
+    report = import_reference(paper_sets, tmp_path / "out")
+    assert report.disagreements == []
+    assert report.rows == {"grid_large": 4, "v3_sweep": 2, "framing": 3, "wfs_big_direct": 3, "wfs_big_t2s": 3,
+                           "pilot_en": 3}  # fmt: skip
+    assert report.programs == {"grid_large": 2, "v3_sweep": 1, "framing": 0, "wfs_big_direct": 0, "wfs_big_t2s": 0,
+                               "pilot_en": 0}  # fmt: skip
+    out = tmp_path / "out"
+    grid = _jsonl(out / "grid_large" / "gold.jsonl")
+    # the two grid programs are one up to renaming of atoms: one cluster
+    assert {r["cluster"] for r in grid} == {"g-d0-i0"} and grid[0]["signature"] == "TFuloop"
+    assert (grid[0]["tokens"], grid[0]["marks"]) == (90, [])
+    sweep = _jsonl(out / "v3_sweep" / "gold.jsonl")
+    assert [r["framing"] for r in sweep] == ["escalation", "sensor"] and {r["cluster"] for r in sweep} == {
+        "v-control-d2-t0"
+    }
+    assert sweep[0]["marks"] == ["rules from the 'program' field (the themed prompt cannot be read back)"]
+    verb = _jsonl(out / "framing" / "gold.jsonl")
+    assert {r["cluster"] for r in verb} == {"verb-odd-d4"} and [r["variant"] for r in verb] == [
+        "escalation",
+        "sensor",
+        "audit",
+    ]
+    assert verb[0]["certificate"] is None and verb[0]["labels"]["wfs"] == "u"
+    wfs = _jsonl(out / "wfs_big_direct" / "gold.jsonl")
+    assert [r["cluster"] for r in wfs] == ["cyc2-disj", "cyc2-disj", "def-1-0"]
+    assert [r["family"] for r in wfs] == ["divergent", "divergent", "control"]
+    assert wfs[0]["labels"] == {"cred": "T", "skept": "F", "wfs": "u", "sldnf": "loop"}
+    assert report.marks["wfs_big_t2s"] == {
+        "no divergence_bin: family is the reference's kind (control / divergent)": 3,
+        "rules not known (a themed prompt and no 'program' field): the reference's labels": 3,
+    }
+    t2s = _jsonl(out / "wfs_big_t2s" / "runs" / "m.jsonl")
+    assert t2s[0] == {"id": "cyc2-disj-meeting::wfs", "prediction": "p :- not q.\nq :- not p.\nQUERY: p.",
+                      "stored": "C", "stored_ok": True}  # fmt: skip
+    assert _jsonl(out / "wfs_big_direct" / "runs" / "m.jsonl")[0] == {
+        "id": "cyc2-disj-meeting::wfs", "prediction": "ANSWER: C", "stored": None
+    }  # fmt: skip
+    assert _jsonl(out / "grid_large" / "runs" / "m.jsonl")[0]["stored"] == "A"
+    assert [r["prediction"] for r in _jsonl(out / "v3_sweep" / "runs" / "m.jsonl")] == ["", ""]
+    pilot = _jsonl(out / "pilot_en" / "gold.jsonl")
+    assert [(r["condition"], r["gold"], r["family"]) for r in pilot] == [
+        ("stable", "C", "divergent"), ("wfs", "C", "divergent"), ("none", None, "control")
+    ]  # fmt: skip
+    assert (
+        report.marks["pilot_en"]["condition 'stable' has no reading in naf-bench's table: gold is the reference's"] == 1
+    )
+    assert report.marks["pilot_en"]["the reference gives the untutored prompt gold A; naf-bench's rows have none"] == 1

@@ -93,3 +93,16 @@ def test_flip_rate():
 def test_bad_inputs_raise(kwargs, message):
     with pytest.raises(ValueError, match=message):
         compute_label_metrics(**kwargs)
+
+
+def test_solved_programs_are_the_terms_of_joint():
+    from naf_bench.scoring.labels import score_answers, solved_programs
+
+    conditions = ["closed_world", "cred", "skept", "wfs"] * 3 + ["wfs"]
+    programs = ["p"] * 4 + ["q"] * 4 + ["r"] * 4 + ["s"]  # s has no row for three readings: JOINT leaves it out
+    references = [*"ABCA" * 3, "A"]
+    answers = list("ABCA") + list("ABCB") + [None, "B", "C", "A"] + ["A"]
+    solved = solved_programs(answers, references, conditions, programs)
+    assert solved == {"p": True, "q": False, "r": False}
+    joint = score_answers(answers, references, conditions=conditions, program_ids=programs, n_bootstrap=0).joint
+    assert joint == sum(solved.values()) / len(solved) == 1 / 3

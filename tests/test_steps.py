@@ -6,9 +6,11 @@ import pytest
 
 from naf_bench import certify, parse_program
 from naf_bench.generate.bins import BINS, assemble
-from naf_bench.scoring.steps import check_row, check_steps
+from naf_bench.scoring.steps import JUSTIFIED, check_row, check_steps
 from naf_bench.scoring.traces import compute_proof_metrics
-from naf_bench.verbalize.trace import RENDERINGS, render_gold_trace
+from naf_bench.syntax.render import render_asp
+from naf_bench.verbalize.prompt import render_prompt
+from naf_bench.verbalize.trace import RENDERINGS, STEP_KINDS, render_gold_trace
 
 NAMED = ("closed_world", "cred", "skept", "wfs")
 ALL = dict.fromkeys(("parsed", "valid", "linear", "connects"), True)
@@ -54,7 +56,9 @@ def test_a_model_response_in_markdown_with_free_whitespace_scores_like_the_gold(
         "**Verdict:** under the well-founded semantics the override is granted.\n"
         "**ANSWER: A**"
     )
-    assert check_steps(response, certificate, "wfs", "audit", "en") == ALL
+    prompt = render_prompt(PROGRAM, "q", "wfs", "en", "audit")
+    assert check_steps(response, certificate, "wfs", "audit", "en", prompt) == ALL
+    assert check_steps(response, certificate, "wfs", "audit", "en")["parsed"] is False  # no prompt to quote from
 
 
 def test_each_flag_fails_on_its_own_defect_in_a_framed_trace(certificate):
@@ -74,10 +78,11 @@ def test_each_flag_fails_on_its_own_defect_in_a_framed_trace(certificate):
 
 def test_check_row_and_proof_metrics_read_every_rendering(certificate):
     rows = [
-        {"certificate": certificate.to_json(), "condition": c, "framing": f, "language": lang}
+        {"certificate": certificate.to_json(), "condition": c, "framing": f, "language": lang,
+         "program": render_asp(PROGRAM), "prompt": render_prompt(PROGRAM, "q", c, lang, f)}
         for f, lang in RENDERINGS
         for c in NAMED
-    ]
+    ]  # fmt: skip
     traces = [render_gold_trace(PROGRAM, certificate, r["condition"], r["framing"], r["language"]) for r in rows]
     assert all(check_row(t, r) == ALL for t, r in zip(traces, rows, strict=True))
     scores = compute_proof_metrics(traces, rows)
@@ -102,3 +107,13 @@ def test_sft_turns_cite_numbered_rules_in_the_prompts_words():
         assert check_row(assistant, row) == ALL
         if row["framing"] != "abstract":  # the query is named as the prompt names it
             assert not re.search(r"\bq\b", assistant), assistant
+
+
+def test_every_step_kind_has_its_rule_in_the_checker():
+    assert set(JUSTIFIED) == set(STEP_KINDS)
+
+
+def test_a_prompt_that_does_not_list_the_programs_rules_is_an_error(certificate):
+    gold = render_gold_trace(PROGRAM, certificate, "wfs")
+    with pytest.raises(ValueError, match="lists 0 rules, the program has 8"):
+        check_steps(gold, certificate, "wfs", prompt="Rules:")

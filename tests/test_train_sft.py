@@ -162,7 +162,7 @@ def test_evaluation_reads_the_top_token_and_feeds_the_metric_batch_by_batch(tiny
 
 
 def test_metric_add_batch_with_per_row_columns_then_compute():
-    """evaluate's add_batch takes only features; the label config also takes conditions and program ids per batch."""
+    """A training loop's add_batch: every row column (gold, condition, program, variant, bin) batch by batch."""
     metric = naf_bench.scoring.load_metric("label")
     batches = [
         (["ANSWER: B", "ANSWER: A", "ANSWER: B"], [None, "A", "B"], ["none", "cred", "skept"], ["p", "p", "p"]),
@@ -177,15 +177,23 @@ def test_metric_add_batch_with_per_row_columns_then_compute():
     for _ in range(2):  # compute() leaves the module ready for the next evaluation
         for predictions, references, conditions, program_ids in batches:
             metric.add_batch(
-                predictions=predictions, references=references, conditions=conditions, program_ids=program_ids
+                predictions=predictions,
+                references=references,
+                conditions=conditions,
+                program_ids=program_ids,
+                variants=[None] * len(predictions),
+                bins=[None] * len(predictions),
             )
         scores = metric.compute()
         assert (scores["n_scored"], scores["strict_accuracy"], scores["joint"]) == (8, 7 / 8, 0.5)
         assert scores["per_condition"]["wfs"]["coverage"] == 0.5
-    metric.add_batch(predictions=["A"], references=["A"], conditions=["wfs"])
-    with pytest.raises(ValueError, match="with every batch or with none"):
-        metric.add_batch(predictions=["A"], references=["A"])
-    with pytest.raises(ValueError, match="given to add_batch already"):
-        metric.compute(conditions=["wfs", "wfs"])
-    with pytest.raises(ValueError, match="label-config columns"):
-        naf_bench.scoring.load_metric("proof").add_batch(predictions=["x"], references=None, conditions=["wfs"])
+    rows = [
+        {"gold": "A", "condition": "wfs", "program_id": "p"},
+        {"gold": None, "condition": "none", "program_id": "p"},
+    ]
+    metric.add_batch(predictions=["ANSWER: A", "ANSWER: B"], **naf_bench.scoring.label_columns(rows))
+    assert metric.compute()["default_correspondence"] is None  # the one named answer is right
+    with pytest.raises(ValueError, match="Bad inputs"):
+        metric.add_batch(predictions=["A"], references=["A"], formulas=["a"])
+    with pytest.raises(ValueError, match="Mismatch in the number"):
+        metric.add_batch(**naf_bench.scoring.label_columns(rows), predictions=["A"])

@@ -8,6 +8,7 @@ from lm_eval.api.task import ConfigurableTask
 
 from naf_bench import parse_program
 from naf_bench.dataset import task_dataset
+from naf_bench.readings import NAMED_CONDITIONS
 from naf_bench.scoring import lm
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import LETTERS, constant_hits, flip_rate_from_items
@@ -19,12 +20,13 @@ from naf_bench.verbalize.traced import render_row_prompt
 UNANSWERED = "[invalid]"  # what lm-eval's regex filter leaves when nothing matches
 
 
-def load(config="main", conditions=None, by_program=False, columns=None, dataset_path=None, **_):
-    """The config's rows (optionally only some conditions and columns), or one document per program; from the
-    dataset repository ``dataset_path`` or ``NAF_BENCH_DATASET`` names (``ORG/naf-bench``), else generated here."""
+def load(config="main", conditions=None, by_program=False, columns=None, dataset_path=None):
+    """The config's rows of ``conditions`` (by default every named reading's) with only ``columns`` when given, or
+    one document per program; from the dataset repository ``dataset_path`` or ``NAF_BENCH_DATASET`` names
+    (``ORG/naf-bench``), else generated here."""
     import datasets
 
-    dataset = task_dataset(config, conditions, dataset_path)
+    dataset = task_dataset(config, conditions or NAMED_CONDITIONS, dataset_path)
     if columns:
         dataset = dataset.select_columns(columns)
     if by_program:
@@ -42,13 +44,15 @@ def _programs(rows):
 
 
 class NafBenchTask(ConfigurableTask):
-    """Documents come from naf_bench.load_dataset with the task's metadata as arguments."""
+    """Documents come from naf_bench.load_dataset: the task's ``dataset_name`` is the config, ``dataset_kwargs``
+    pick conditions and columns, and ``metadata`` (or ``--metadata``) may name a ``dataset_path``."""
 
     def __init__(self, config):  # lm-eval passes the yaml's `class` key on; TaskConfig has no such field
         super().__init__(config={key: value for key, value in config.items() if key != "class"})
 
-    def download(self, dataset_kwargs=None, **kwargs):
-        self.dataset = load(**self.config.metadata)
+    def download(self, dataset_kwargs=None, **kwargs):  # dataset_name: the config; dataset_kwargs: load's arguments
+        dataset_path = self.config.metadata.get("dataset_path")
+        self.dataset = load(self.config.dataset_name, dataset_path=dataset_path, **(dataset_kwargs or {}))
 
 
 class ProgramTask(NafBenchTask):

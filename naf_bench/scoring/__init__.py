@@ -13,3 +13,15 @@ def load_metric(config: str = "label", **kwargs):
 
     folder = find_spec("modellog_metric").submodule_search_locations[0]  # installed beside naf_bench
     return evaluate.load(folder, config, **kwargs)
+
+
+def label_columns(rows) -> dict:
+    """The ``label`` config's row columns of dataset rows: gold, condition and program of each (no variants or
+    bins: JOINT and per-condition scores, not flip rates)."""
+    return {
+        "references": [row["gold"] for row in rows],
+        "conditions": [row["condition"] for row in rows],
+        "program_ids": [row["program_id"] for row in rows],
+        "variants": [None] * len(rows),
+        "bins": [None] * len(rows),
+    }

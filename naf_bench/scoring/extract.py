@@ -52,12 +52,16 @@ _KEYWORDS = (
 )
 
 
-def strip_thinking(text: str) -> str:
-    """The text without ``<think>…</think>`` blocks (an unclosed one runs to the end)."""
+def strip_thinking(text: str, keep_lines: bool = False) -> str:
+    """The text without ``<think>…</think>`` blocks (an unclosed one runs to the end); with ``keep_lines`` each
+    block leaves its line breaks, so the rest keeps its line numbers."""
     lowered, kept, start = text.lower(), [], 0
     while (opening := lowered.find("<think>", start)) >= 0:
         kept.append(text[start:opening])
         closing = lowered.find("</think>", opening + 7)
+        block = text[opening : len(text) if closing < 0 else closing + 8]
+        if keep_lines:
+            kept.append("\n" * (block.count("\n")))
         if closing < 0:
             return "".join(kept)
         start = closing + 8

@@ -83,16 +83,29 @@ def flip_rate_from_items(items) -> tuple[float | None, int]:
     return (sum(len(set(g)) > 1 for g in flippable) / len(flippable) if flippable else None), len(flippable)
 
 
-def _joint(answers: dict, golds: dict) -> float | None:
-    """answers/golds: program -> {condition: letter}; share of programs with all four readings correct, over the
-    programs that have a gold row for every reading (None when none has: e.g. wfs44 asks only under wfs)."""
+def _solved(answers: dict, golds: dict) -> dict:
+    """answers/golds: program -> {condition: letter}; for each program with a gold row for every reading,
+    whether all four readings are answered correctly."""
     programs = [p for p in golds if all(c in golds[p] for c in JOINT_CONDITIONS)]
-    if not programs:
-        return None
-    good = sum(
-        all(answers[p].get(c) is not None and answers[p][c] == golds[p][c] for c in JOINT_CONDITIONS) for p in programs
-    )
-    return good / len(programs)
+    return {
+        p: all(answers[p].get(c) is not None and answers[p][c] == golds[p][c] for c in JOINT_CONDITIONS)
+        for p in programs
+    }
+
+
+def _joint(answers: dict, golds: dict) -> float | None:
+    """Share of programs with all four readings correct, over the programs that have a gold row for every
+    reading (None when none has: e.g. wfs44 asks only under wfs)."""
+    solved = _solved(answers, golds)
+    return sum(solved.values()) / len(solved) if solved else None
+
+
+def solved_programs(answers: Sequence[str | None], references, conditions, program_ids) -> dict:
+    """``{program id: bool}``: the per-program terms of JOINT (the programs JOINT counts, and which it counts
+    as solved); the leaderboard's Ladder compares submissions program by program on these."""
+    _check(len(answers), references, conditions, program_ids)
+    answer_table, gold_table = _tables(answers, references, conditions, program_ids, range(len(answers)))
+    return _solved(answer_table, gold_table)
 
 
 def majority_letter(golds) -> str | None:

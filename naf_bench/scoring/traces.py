@@ -41,7 +41,14 @@ def compute_proof_metrics(
         gold = gold_letter(condition, certificate.labels)
         correct.append(extract_answer(prediction, extractor) == gold)
         flags_list.append(
-            check_steps(prediction or "", certificate, condition, reference.get("framing"), reference.get("language"))
+            check_steps(
+                prediction or "",
+                certificate,
+                condition,
+                reference.get("framing"),
+                reference.get("language"),
+                reference.get("prompt"),
+            )
         )
         audits.append(audit(prediction or "", certificate, condition))
     n = len(predictions)

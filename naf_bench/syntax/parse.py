@@ -120,6 +120,8 @@ def _rule(scanner: _Scanner) -> Rule:
         if len(after) == 2 and after[0][0] == "atom" and after[1][1] == "(":
             raise scanner.error(f"directives (':- {after[0][1]}(...)') are not supported", offset)
         raise scanner.error("integrity constraints (rules without a head) are not supported", offset)
+    if (kind, _value) == ("atom", "not") and scanner.tokens[scanner.index + 1][0] == "atom":
+        raise scanner.error("a rule head cannot be negated", offset)
     head = _atom(scanner, "a rule head (an atom)")
     token = scanner.take()
     if token[1] == ".":

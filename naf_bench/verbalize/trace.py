@@ -23,11 +23,12 @@ it depends on the undefined auditor r2.``, the query being "the override is gran
 them, from 1 (prompts that ask for a trace number them).
 
 The grammar is a table of step kinds (:data:`STEP_KINDS`): one frozen dataclass per kind, holding AST
-literals, with its sentence template per language, its pattern (compiled from that template) and its
-``check``. A :class:`Grammar` is the table instantiated for one (framing, language, query):
-:func:`grammar` builds it, :meth:`Grammar.render` writes a trace and :func:`parse_trace` reads one back,
-tolerating what does not change the logic (extra whitespace, markdown emphasis, list markers, a missing
-``Step k:`` prefix, a rule cited by its text in quotes instead of its number).
+literals, with its sentence template per language and its pattern (compiled from that template); what makes a
+step of each kind valid is the step checker's, in :mod:`naf_bench.scoring.steps`. A :class:`Grammar` is the
+table instantiated for one (framing, language, query): :func:`grammar` builds it, :meth:`Grammar.render`
+writes a trace and :func:`parse_trace` reads one back, tolerating what does not change the logic (extra
+whitespace, markdown emphasis, list markers, a missing ``Step k:`` prefix, a rule cited by its text in quotes
+instead of its number).
 """
 
 from __future__ import annotations
@@ -300,30 +301,11 @@ def grammar(framing: str = "abstract", language: str = "en", query: str = "q") -
     return Grammar(framing, language, words, Vocabulary(forms, query_forms, _FRAMED_CLAIMS, query))
 
 
-@dataclass(frozen=True)
-class Context:
-    """What the step checker knows while it reads a trace: the program's rules and the values established."""
-
-    rules: tuple[Rule, ...]
-    rules_of: dict[str, list[int]]
-    stated_undefined: frozenset[str]
-    known: dict[str, str] = field(default_factory=dict)
-
-    def holds(self, literal: Literal) -> bool | None:
-        """True/False once the literal is established, None otherwise (unknown or undefined)."""
-        value = self.known.get(literal.atom)
-        if value not in ("T", "F"):
-            return None
-        return (value == "T") == literal.positive
-
-    def rule(self, number: int) -> Rule | None:
-        return self.rules[number - 1] if 1 <= number <= len(self.rules) else None
-
-
 class StepKind:
     """A kind of step: its sentence per language (``TEMPLATE``), the value it establishes, the text of its slots
     (``slots``), their patterns (``patterns``: the sentence pattern is the template compiled with them), the step
-    read back from a match (``read``) and its local justification (``check``, the step checker's ``valid``)."""
+    read back from a match (``read``); its local justification is the step checker's
+    (:mod:`naf_bench.scoring.steps`)."""
 
     TEMPLATE: ClassVar[dict[str, str]]
     value: ClassVar[str]
@@ -364,15 +346,6 @@ class Derived(StepKind):
         (atom,) = g.read_claim(match.group("claim"), "T")
         return cls(atom, int(match.group("rule")), g.read_body(match.group("body")))
 
-    def check(self, context: Context) -> bool:
-        rule = context.rule(self.rule)
-        return (
-            rule is not None
-            and rule.head == self.atom
-            and rule.body == self.body
-            and all(context.holds(lit) for lit in self.body)
-        )
-
 
 @dataclass(frozen=True)
 class NoRule(StepKind):
@@ -392,9 +365,6 @@ class NoRule(StepKind):
     @classmethod
     def read(cls, match: re.Match, g: Grammar) -> NoRule:
         return cls(*g.read_claim(match.group("claim"), "F"))
-
-    def check(self, context: Context) -> bool:
-        return not context.rules_of.get(self.atom)
 
 
 @dataclass(frozen=True)
@@ -429,12 +399,6 @@ class AllRulesFail(StepKind):
             failing.append((int(found.group("rule")), g.vocabulary.read_literal(found.group("literal"))))
         return cls(atom, tuple(failing))
 
-    def check(self, context: Context) -> bool:
-        numbers = [n for n, _ in self.failing]
-        if not numbers or sorted(numbers) != context.rules_of.get(self.atom, []):
-            return False
-        return all(lit in context.rules[n - 1].body and context.holds(lit) is False for n, lit in self.failing)
-
 
 @dataclass(frozen=True)
 class Unfounded(StepKind):
@@ -458,14 +422,6 @@ class Unfounded(StepKind):
     @classmethod
     def read(cls, match: re.Match, g: Grammar) -> Unfounded:
         return cls(g.read_claim(match.group("claim"), "many"))
-
-    def check(self, context: Context) -> bool:
-        members = set(self.members)
-        return all(
-            any((lit.positive and lit.atom in members) or context.holds(lit) is False for lit in rule.body)
-            for member in members
-            for rule in (context.rules[n - 1] for n in context.rules_of.get(member, []))
-        )
 
 
 @dataclass(frozen=True)
@@ -495,13 +451,6 @@ class Undefined(StepKind):
         (atom,) = g.read_claim(match.group("claim"), "u")
         reads = tuple(g.vocabulary.read("ref", text) for text in match.group("refs").split(g.words.atom_sep))
         return cls(atom, reads)
-
-    def check(self, context: Context) -> bool:
-        if not self.reads or any(a not in context.stated_undefined for a in self.reads):
-            return False
-        rules = (context.rules[n - 1] for n in context.rules_of.get(self.atom, []))
-        bodies = [[context.holds(lit) for lit in rule.body] for rule in rules]
-        return any(False not in body for body in bodies) and not any(all(body) for body in bodies)
 
 
 STEP_KINDS: tuple[type[StepKind], ...] = (Derived, NoRule, AllRulesFail, Unfounded, Undefined)

@@ -1,0 +1,168 @@
+"""The live board as a Gradio Blocks app: a thin view over ``service.Service`` (which calls the scoring core).
+
+Named endpoints for ``gradio_client``: ``/submit`` (submission file, metadata file, team token) -> the
+acknowledgement or the refusal with every reason; ``/board`` (track, split) -> the board as shown;
+``/history`` (team token) -> the team's own uploads. The page: the upload form, the board per track
+(sortable; the baselines as marked rows) and the team's history. Uploaded files are removed from Gradio's
+upload cache once handled (the store keeps its own copy of an accepted one), and ``max_file_size`` is the
+service's size limit, so Gradio refuses a bigger file before it is written whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from naf_bench.leaderboard.service import DEV, HIDDEN, Service
+
+TITLE = "naf-bench leaderboard"
+
+
+def hub_identity(profile) -> tuple[str, str] | None:
+    """A signed-in Hugging Face user as ``(stable id, user name)`` from Gradio's ``gr.OAuthProfile``: the id
+    (the OpenID ``sub`` claim) is the team; the name only finds the maintainer's approval at the first sign-in."""
+    if profile is None:
+        return None
+    sub, username = profile.get("sub"), profile.get("preferred_username")
+    if not sub or not username:
+        return None
+    return f"hf:{sub}", username
+
+
+def _discard(*paths) -> None:
+    """Remove handled uploads from Gradio's cache (only there: a path elsewhere is not ours to remove)."""
+    from gradio.utils import get_upload_folder
+
+    cache = Path(get_upload_folder()).resolve()
+    for path in paths:
+        if not path:
+            continue
+        path = Path(path).resolve()
+        if cache in path.parents:
+            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # another upload shares the folder
+                path.parent.rmdir()
+
+
+def _pct(value) -> str:
+    return "" if value is None else f"{100 * value:.1f}"
+
+
+def board_table(board: dict, baselines: list[dict]):
+    """The board as the page's table (a pandas frame): teams in rank order, then the baselines, marked."""
+    import pandas as pd
+
+    from naf_bench.scoring.labels import JOINT_CONDITIONS
+
+    full = board["full_scores"]
+    records = []
+    for row in [*board["rows"], *baselines]:
+        low_high = row["joint_ci95"]
+        record = {
+            "rank": "ref" if row["baseline"] else row["rank"],
+            "team": row["name"],
+            "model": "" if row["baseline"] else row["model"],
+            "kind": "baseline" if row["baseline"] else "submission",
+            "JOINT %": _percent(row["joint"]),
+            "95% interval": "" if low_high is None else f"{_pct(low_high[0])}–{_pct(low_high[1])}",
+            "programs solved": f"{row['joint_solved']}/{row['n_programs']}",
+        }
+        if full:
+            for condition in JOINT_CONDITIONS:
+                record[f"{condition} %"] = _percent(row["per_semantics"].get(condition))
+            record["coverage %"] = _percent(row["coverage"])
+        record["submitted"] = row.get("time", "")
+        records.append(record)
+    columns = ["rank", "team", "model", "kind", "JOINT %", "95% interval", "programs solved"]
+    if full:
+        columns += [f"{c} %" for c in JOINT_CONDITIONS] + ["coverage %"]
+    return pd.DataFrame(records, columns=[*columns, "submitted"])
+
+
+def _percent(value) -> float | None:
+    return None if value is None else round(100 * value, 1)
+
+
+def build_app(service: Service, hub_sign_in: bool = False):
+    """The Blocks app of ``service``; ``hub_sign_in`` adds "Sign in with Hugging Face" for approved Hub users."""
+    import gradio as gr
+
+    from naf_bench.leaderboard.metadata import TRACKS
+
+    splits = [HIDDEN, *([DEV] if DEV in service.golds else [])]
+
+    def identify(token, profile):
+        return service.team_for(token, hub_identity(profile) if hub_sign_in else None)
+
+    def submit(submission, metadata, token, profile: gr.OAuthProfile | None = None) -> dict:
+        try:
+            if not submission or not metadata:
+                return {"status": "refused", "reasons": ["both files are needed: the submission and its metadata"]}
+            return service.submit(submission, metadata, identify(token, profile))
+        finally:
+            _discard(submission, metadata)
+
+    def board(track: str = "standard", split: str = HIDDEN) -> dict:
+        if track not in TRACKS or split not in splits:
+            return {"status": "refused", "reasons": [f"tracks: {', '.join(TRACKS)}; splits: {', '.join(splits)}"]}
+        return service.board(track, split)
+
+    def history(token: str) -> dict:
+        return service.history(identify(token, None))  # the API takes tokens only
+
+    def tables():
+        return [board_table(service.board(t, s), service.baseline_rows(s)) for s in splits for t in TRACKS]
+
+    def history_table(token, profile: gr.OAuthProfile | None = None):
+        import pandas as pd
+
+        answer = service.history(identify(token, profile))
+        return pd.DataFrame(answer.get("uploads", []), columns=list(_HISTORY_COLUMNS))
+
+    with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
+        gr.Markdown(
+            f"# {TITLE}\n"
+            "While the board is live, the hidden test set shows JOINT only, as the Ladder releases it: a team's "
+            "shown JOINT changes only when a new submission beats it by more than its standard error, program by "
+            "program. The interval is Wilson's, from the shown JOINT and the number of programs alone."
+        )
+        boards = []
+        with gr.Tabs():
+            for split in splits:
+                for track in TRACKS:
+                    name = f"{'hidden test' if split == HIDDEN else 'public dev'} · {track}"
+                    with gr.Tab(name, elem_id=f"tab-{split}-{track}"):
+                        boards.append(gr.Dataframe(label=name, interactive=False, elem_id=f"board-{split}-{track}"))
+            with gr.Tab("Submit", elem_id="tab-submit"):
+                if hub_sign_in:
+                    gr.LoginButton()
+                submission = gr.File(label="submission (.jsonl)", file_types=[".jsonl"], elem_id="submission")
+                metadata = gr.File(label="metadata (.json)", file_types=[".json"], elem_id="metadata")
+                token = gr.Textbox(label="team token", type="password", elem_id="token")
+                send = gr.Button("Submit", variant="primary", elem_id="send")
+                answer = gr.JSON(label="answer", elem_id="answer")
+                show = gr.Button("Show my history", elem_id="show-history")
+                own = gr.Dataframe(label="your uploads", interactive=False, elem_id="history")
+        refresh = gr.Button("Refresh the boards", elem_id="refresh")
+        send.click(submit, [submission, metadata, token], answer, api_name="submit", concurrency_limit=4).then(
+            tables, None, boards, api_visibility="private"
+        ).then(history_table, token, own, api_visibility="private")
+        show.click(history_table, token, own, api_visibility="private")
+        refresh.click(tables, None, boards, api_visibility="private")
+        demo.load(tables, None, boards, api_visibility="private")
+        gr.api(board, api_name="board")
+        gr.api(history, api_name="history")
+    return demo
+
+
+_HISTORY_COLUMNS = ("submission", "time", "split", "track", "board_changed", "shown_now", "withdrawn")
+
+
+def serve(service: Service, host: str = "127.0.0.1", port: int = 7860, hub_sign_in: bool = False) -> None:
+    """Start the app and block (the ``serve`` command)."""
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    demo = build_app(service, hub_sign_in=hub_sign_in)
+    demo.queue(default_concurrency_limit=4).launch(
+        server_name=host, server_port=port, max_file_size=service.limits.max_bytes, footer_links=["api"], quiet=True
+    )

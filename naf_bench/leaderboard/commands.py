@@ -1,0 +1,163 @@
+"""``naf-bench leaderboard``: one command group for the static board and the live submission service."""
+
+from __future__ import annotations
+
+import getpass
+from datetime import timedelta
+
+from naf_bench.errors import ConfigError
+from naf_bench.leaderboard.service import Limits
+
+# the subcommands; ``naf-bench leaderboard DIR --gold ... --out ...`` (no subcommand) is ``build``
+SUBCOMMANDS = ("build", "serve", "add-team", "revoke-team", "withdraw", "freeze", "space")
+
+
+def with_default_subcommand(argv: list[str]) -> list[str]:
+    """The old form ``leaderboard DIR ...`` as ``leaderboard build DIR ...``."""
+    if len(argv) >= 2 and argv[0] == "leaderboard" and argv[1] not in SUBCOMMANDS and argv[1] not in ("-h", "--help"):
+        return ["leaderboard", "build", *argv[1:]]
+    return argv
+
+
+def _store(args):
+    from naf_bench.leaderboard.store import Store
+
+    return Store(args.data)
+
+
+def _serve(args) -> int:
+    from naf_bench.leaderboard.app import serve
+    from naf_bench.leaderboard.service import Service
+    from naf_bench.leaderboard.space import restore_if_empty, start_backup
+
+    restore_if_empty(args.data, args.backup_repo)
+    limits = Limits(args.max_bytes, args.max_lines, args.max_line_bytes)
+    service = Service(args.data, args.gold, args.dev_gold, limits, quota=args.quota or None,
+                      window=timedelta(hours=args.quota_hours))  # fmt: skip
+    if args.backup_repo:
+        start_backup(service.store, args.backup_repo, every_minutes=args.backup_minutes)
+    print(f"serving {args.data} on http://{args.host}:{args.port}", flush=True)
+    serve(service, args.host, args.port, hub_sign_in=args.hub_sign_in)
+    return 0
+
+
+def _add_team(args) -> int:
+    store = _store(args)
+    if args.hub_user:
+        store.add_hub_user(args.name)
+        print(f"approved the Hugging Face user {args.name!r}: they may sign in on the page")
+        return 0
+    token = store.add_team(args.name)
+    print(f"team {args.name!r}; its token (shown once, only its hash is kept):\n{token}")
+    return 0
+
+
+def _revoke_team(args) -> int:
+    _store(args).revoke_team(args.name, hub=args.hub_user)
+    print(f"revoked {'the Hugging Face user' if args.hub_user else 'the team'} {args.name!r}")
+    return 0
+
+
+def _withdraw(args) -> int:
+    _store(args).withdraw(args.submission, by=args.by, reason=args.reason)
+    print(f"withdrew submission {args.submission} ({args.reason}); it stays in the store")
+    return 0
+
+
+def _freeze(args) -> int:
+    print(f"frozen at {_store(args).freeze()}: no more uploads; the hidden set's full scores are published")
+    return 0
+
+
+def _space(args) -> int:
+    from naf_bench.leaderboard.space import write_space
+
+    out = write_space(args.out, requirement=args.requirement, title=args.title, hub_sign_in=args.hub_sign_in)
+    print(f"wrote the Space in {out}")
+    return 0
+
+
+def _build(args) -> int:
+    from naf_bench.leaderboard.service import export_board
+
+    if args.data:
+        if args.submissions:
+            raise ConfigError("build takes a folder of submissions or --data DIR, not both")
+        for path in export_board(args.data, args.gold, args.dev_gold, args.out, n_bootstrap=args.bootstrap):
+            print(f"wrote {path}")
+        return 0
+    if not args.submissions:
+        raise ConfigError("build needs a folder of submissions (SUBMISSIONS_DIR) or a service's --data DIR")
+    return args.build_from_submissions(args)
+
+
+def add_parser(commands, build_from_submissions) -> None:
+    """Add ``leaderboard`` and its subcommands; ``build_from_submissions`` is the static board's command."""
+    group = commands.add_parser("leaderboard", help="the leaderboard: static board, submission service, teams")
+    sub = group.add_subparsers(dest="leaderboard_command", required=True, metavar="COMMAND")
+
+    build = sub.add_parser(
+        "build", help="write the static board: from a folder of submissions (<name>.jsonl + <name>.metadata.json), "
+        "or from a service's --data under the live board's rules"
+    )  # fmt: skip
+    build.add_argument("submissions", nargs="?", metavar="SUBMISSIONS_DIR")
+    build.add_argument("--data", help="a submission service's folder instead of SUBMISSIONS_DIR")
+    build.add_argument("--gold", required=True, help="gold rows JSONL (read from this path only)")
+    build.add_argument("--dev-gold", help="with --data: the public dev set's gold rows (its site goes to SITE/dev)")
+    build.add_argument("--out", required=True, metavar="SITE", help="folder for leaderboard.json, index.html, README")
+    build.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the JOINT intervals")
+    build.set_defaults(run=_build, build_from_submissions=build_from_submissions)
+
+    serve = sub.add_parser("serve", help="start the submission service (a Gradio app) on --data")
+    serve.add_argument("--gold", required=True, help="the hidden set's gold rows (JSONL); never published")
+    serve.add_argument("--dev-gold", help="the public dev set's gold rows: its full scores are shown at any time")
+    serve.add_argument("--data", required=True, help="the service's folder (SQLite store and kept files)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=7860)
+    serve.add_argument("--quota", type=int, default=3, help="uploads per team and track in --quota-hours (0: none)")
+    serve.add_argument("--quota-hours", type=float, default=24.0)
+    defaults = Limits()
+    serve.add_argument("--max-bytes", type=int, default=defaults.max_bytes, help="largest submission file")
+    serve.add_argument("--max-lines", type=int, help="most lines in a file (default 10 x the gold's rows)")
+    serve.add_argument("--max-line-bytes", type=int, default=defaults.max_line_bytes, help="longest line")
+    serve.add_argument("--hub-sign-in", action="store_true", help="also accept approved Hugging Face users")
+    serve.add_argument(
+        "--backup-repo",
+        help="private dataset repository to back up to (and restore from when --data is empty)",
+    )
+    serve.add_argument("--backup-minutes", type=float, default=10.0, help="minutes between backup commits")
+    serve.set_defaults(run=_serve)
+
+    add = sub.add_parser("add-team", help="add a token team (prints its token once) or approve a Hub user")
+    add.add_argument("name")
+    add.add_argument("--hub-user", action="store_true", help="NAME is a Hugging Face user name to approve")
+    add.add_argument("--data", required=True)
+    add.set_defaults(run=_add_team)
+
+    revoke = sub.add_parser("revoke-team", help="end a team: its token (or the Hub user) is refused from now on")
+    revoke.add_argument("name")
+    revoke.add_argument("--hub-user", action="store_true")
+    revoke.add_argument("--data", required=True)
+    revoke.set_defaults(run=_revoke_team)
+
+    withdraw = sub.add_parser("withdraw", help="hide a submission from the board (kept in the store, with who and why)")
+    withdraw.add_argument("submission", type=int, help="the submission's number (in its acknowledgement)")
+    withdraw.add_argument("--reason", required=True)
+    withdraw.add_argument("--by", default=getpass.getuser(), help="who withdraws it (default: this user)")
+    withdraw.add_argument("--data", required=True)
+    withdraw.set_defaults(run=_withdraw)
+
+    freeze = sub.add_parser("freeze", help="end the board: no more uploads, the hidden set's full scores published")
+    freeze.add_argument("--data", required=True)
+    freeze.set_defaults(run=_freeze)
+
+    space = sub.add_parser("space", help="write the service as a Hugging Face Space (app.py, requirements, card)")
+    space.add_argument("--out", required=True)
+    space.add_argument(
+        "--requirement",
+        default="naf-bench[leaderboard]",
+        help="how the Space installs naf-bench: a version (naf-bench[leaderboard]==X) or a git URL (git+https://...)",
+    )
+    space.add_argument("--title", default="naf-bench leaderboard")
+    space.add_argument("--hub-sign-in", action="store_true", help="turn on Sign in with Hugging Face (hf_oauth)")
+    space.set_defaults(run=_space)

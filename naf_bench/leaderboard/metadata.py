@@ -1,0 +1,107 @@
+"""Submission metadata: ``<name>.metadata.json`` beside ``<name>.jsonl``, checked against the package's JSON
+Schema (``metadata.schema.json``) with the ``jsonschema`` library.
+
+The schema takes the reference leaderboard's field names, so their metadata files validate as they are, and
+adds the track rules: the standard track needs temperature 0, one sample per item and no external tools; the
+enhanced track needs a method URL. ``contact`` is for the maintainer: :func:`public_metadata` drops it, and
+nothing published reads the metadata any other way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from naf_bench.errors import DataError
+
+SCHEMA_PATH = Path(__file__).with_name("metadata.schema.json")
+TRACKS = ("standard", "enhanced")
+PRIVATE_FIELDS = ("contact",)
+# allOf branches of the schema: the track each one's rules belong to
+_TRACK_RULES = {0: "standard", 1: "enhanced"}
+
+
+class MetadataError(DataError):
+    """Metadata that the schema refuses; ``problems`` lists every (field, reason)."""
+
+    def __init__(self, path, problems: list[tuple[str, str]]):
+        self.problems = problems
+        super().__init__(path, "; ".join(f"{name}: {reason}" for name, reason in problems))
+
+
+@cache
+def schema() -> dict:
+    """The metadata JSON Schema (draft 2020-12) shipped with the package."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def _short(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _problem(error) -> list[tuple[str, str]]:
+    """(field, reason) pairs of one jsonschema error, worded for a submitter."""
+    path = [str(part) for part in error.absolute_path]
+    field = ".".join(path) or "(metadata)"
+    schema_path = list(error.absolute_schema_path)
+    track = _TRACK_RULES.get(schema_path[1]) if schema_path[:1] == ["allOf"] and len(schema_path) > 1 else None
+    keyword = error.validator
+    if keyword == "required":
+        missing = [name for name in error.validator_value if name not in error.instance]
+        reason = f"required on the {track} track" if track else "required"
+        if track == "enhanced":
+            reason += " (a link to the paper, code or model card describing the method)"
+        return [(name, reason) for name in missing]
+    if keyword == "additionalProperties":
+        known = error.schema.get("properties", {})
+        return [(name, "unknown field") for name in error.instance if name not in known]
+    if keyword == "const" and track:
+        return [(field, f"must be {_short(error.validator_value)} on the {track} track, got {_short(error.instance)}")]
+    if keyword == "enum":
+        return [
+            (field, f"must be one of {', '.join(map(_short, error.validator_value))}, got {_short(error.instance)}")
+        ]
+    if keyword == "type":
+        expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        return [(field, f"must be {' or '.join(expected)}, got {_short(error.instance)}")]
+    if keyword == "pattern" and field == "method_url":
+        return [(field, f"must be an http(s) URL, got {_short(error.instance)}")]
+    if keyword in ("pattern", "format") and field == "evaluation_date":
+        return [(field, f"must be a date YYYY-MM-DD, got {_short(error.instance)}")]
+    return [(field, f"{keyword} {_short(error.validator_value)} not met by {_short(error.instance)}")]
+
+
+def validate_metadata(metadata) -> list[tuple[str, str]]:
+    """Every (field, reason) the schema refuses in ``metadata``, in field order; an empty list when it is valid."""
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(schema(), format_checker=Draft202012Validator.FORMAT_CHECKER)
+    problems = [problem for error in validator.iter_errors(metadata) for problem in _problem(error)]
+    return sorted(dict.fromkeys(problems), key=lambda problem: problem[0])
+
+
+def read_metadata(path: str | Path) -> dict:
+    """The metadata in ``path``, valid against the schema; a :class:`MetadataError` (every field and reason)
+    or a :class:`DataError` (missing file, not JSON) otherwise."""
+    path = Path(path)
+    try:
+        metadata = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(path, "no metadata file (every submission needs <name>.metadata.json)") from None
+    except UnicodeDecodeError:
+        raise DataError(path, "not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(path, f"malformed JSON ({exc.msg}, column {exc.colno})", exc.lineno) from None
+    except RecursionError:
+        raise DataError(path, "JSON nested too deeply") from None
+    if problems := validate_metadata(metadata):
+        raise MetadataError(path, problems)
+    return metadata
+
+
+def public_metadata(metadata: Mapping) -> dict:
+    """The metadata as it may be published: without the maintainer-only fields (the contact)."""
+    return {key: value for key, value in metadata.items() if key not in PRIVATE_FIELDS}

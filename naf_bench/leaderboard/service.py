@@ -1,0 +1,292 @@
+"""The submission service without its web front: checks an upload, scores it with the scoring core, keeps it
+in the store, and says what the board shows. ``app.py`` is a Gradio view over this; tests and the probe call
+it through the server as a submitter would.
+
+An upload is refused, with every reason and the line it is on, and nothing of it kept, when: the token is
+unknown or revoked; the board is frozen; the file is over the size, line-count or line-length limits, is not
+UTF-8 JSON lines of ``{id, prediction, trace?}``, or holds no id of the gold; the metadata is not valid
+against the leaderboard's schema; or the team is over its quota (the refusal gives the next allowed time).
+Ids the gold does not have are reported and ignored, as ``naf-bench score`` does.
+
+What is published of the hidden set while the board is live is the Ladder's JOINT (``ladder.py``) with an
+interval that depends on it and the number of programs alone; the full scores (per reading, per family,
+coverage, the trace audit) are published for the public dev set at any time and for the hidden set once the
+board is frozen. No answer of the service names an item's result, a gold letter or a label.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+from naf_bench.evaluation import SUBMISSION_EXTRACTOR, gold_rows, read_submission
+from naf_bench.leaderboard.board import baseline_rows as board_baselines
+from naf_bench.leaderboard.board import score_submission
+from naf_bench.leaderboard.ladder import wilson_interval
+from naf_bench.leaderboard.metadata import TRACKS
+from naf_bench.leaderboard.store import Accepted, Store, StoreError, Team
+from naf_bench.scoring.extract import extract_answer
+from naf_bench.scoring.labels import solved_programs
+
+HIDDEN, DEV = "test", "dev"
+MAX_REASONS = 50  # a refusal lists this many reasons, then says how many more there were
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What an upload may be; ``max_lines`` None means 10 x the gold's rows."""
+
+    max_bytes: int = 20_000_000
+    max_lines: int | None = None
+    max_line_bytes: int = 65_536
+    max_metadata_bytes: int = 65_536
+
+
+class Service:
+    """One board: its gold (hidden test, optional public dev), its store under ``data_dir``, its rules."""
+
+    def __init__(
+        self,
+        data_dir: str | Path,
+        gold: str | Path,
+        dev_gold: str | Path | None = None,
+        limits: Limits = Limits(),
+        quota: int | None = 3,
+        window: timedelta = timedelta(hours=24),
+    ):
+        self.golds = {HIDDEN: gold_rows(gold=gold)}
+        if dev_gold is not None:
+            self.golds[DEV] = gold_rows(gold=dev_gold)
+        self.ids = {split: {row["id"] for row in rows} for split, rows in self.golds.items()}
+        lines = limits.max_lines or 10 * max(len(rows) for rows in self.golds.values())
+        self.limits = Limits(limits.max_bytes, lines, limits.max_line_bytes, limits.max_metadata_bytes)
+        self.quota = quota
+        self.window = window
+        self.store = Store(data_dir, recover=True)
+        self._baselines: dict[tuple[str, bool], list[dict]] = {}
+
+    # -- identity -----------------------------------------------------------------------------------------------
+
+    def team_for(self, token: str | None, hub_user: tuple[str, str] | None = None) -> Team | str:
+        """The team of a token, or of a signed-in Hub user ``(stable id, user name)``; a reason when none."""
+        if hub_user is not None and not token:
+            team = self.store.team_for_hub_user(*hub_user)
+            if team is None:
+                return f"the Hugging Face user {hub_user[1]!r} is not approved for this board"
+        elif not token:
+            return "a team token is needed (the maintainer issues it with `naf-bench leaderboard add-team`)"
+        else:
+            team = self.store.team_for_token(token.strip())
+            if team is None:
+                return "unknown team token"
+        return f"the team {team.name!r} was revoked" if team.revoked else team
+
+    # -- submitting ---------------------------------------------------------------------------------------------
+
+    def submit(self, submission: str | Path, metadata: str | Path, team: Team | str) -> dict:
+        """The acknowledgement (after the commit) or the refusal of one upload, as JSON-ready data."""
+        if isinstance(team, str):
+            return _refused([team])
+        if frozen := self.store.frozen_at():
+            return _refused([f"the board was frozen at {frozen}: it takes no uploads"])
+        reasons = self._check_file(Path(submission))
+        if reasons:
+            return _refused(reasons)
+        entries, problems = read_submission(submission)
+        split = max(self.golds, key=lambda s: sum(key in self.ids[s] for key in entries))
+        unknown = [key for key in entries if key not in self.ids[split]]
+        if problems or len(unknown) == len(entries):
+            return _refused(problems or ["no id of the gold set: nothing to score"])
+        meta, meta_bytes, reasons = self._check_metadata(Path(metadata))
+        if reasons:
+            return _refused(reasons)
+        record = score_submission(submission, self.golds[split], metadata=meta, name=team.name, n_bootstrap=0)
+        solved = self._solved(split, entries)
+        named = [row for row in self.golds[split] if row["gold"] is not None]
+        try:
+            outcome = self.store.accept(
+                team, split=split, track=meta["track"], data=Path(submission).read_bytes(),
+                metadata_bytes=meta_bytes, metadata=meta, record=record, solved=solved, quota=self._quota(split),
+                window=self.window,
+            )  # fmt: skip
+        except StoreError as exc:  # frozen between the check above and the commit
+            return _refused([str(exc)])
+        if not isinstance(outcome, Accepted):
+            return _refused(
+                [f"over the quota of {outcome.quota} uploads per team and track in 24 hours; "
+                 f"the next is allowed from {outcome.next_allowed}"]
+            )  # fmt: skip
+        notes = []
+        if unknown:
+            notes.append(f"{len(unknown)} ids are not in the gold set and were ignored, e.g. {unknown[:3]}")
+        answered = sum(1 for row in named if entries.get(row["id"], {}).get("prediction") is not None)
+        if answered < len(named):
+            notes.append(f"{len(named) - answered} of the {len(named)} scored items have no prediction (unanswered)")
+        shown = next(row for row in self.board(meta["track"], split)["rows"] if row["name"] == team.name)
+        return {
+            "status": "accepted",
+            "submission": outcome.submission_id,
+            "time": outcome.submitted_at,
+            "split": split,
+            "track": meta["track"],
+            "board_changed": outcome.replaced,
+            "shown": shown,
+            "notes": notes,
+        }
+
+    def _solved(self, split: str, entries: Mapping[str, Mapping]) -> dict[str, bool]:
+        """JOINT per program (what the Ladder compares), answers read as the scoring core reads them."""
+        named = [row for row in self.golds[split] if row["gold"] is not None]
+        answers = [_answer(entries.get(row["id"])) for row in named]
+        return solved_programs(
+            answers, [r["gold"] for r in named], [r["condition"] for r in named], [r["program_id"] for r in named]
+        )
+
+    def full_scores(self, split: str) -> bool:
+        """Whether a board of ``split`` publishes every column (the dev set; the hidden set once frozen)."""
+        return split != HIDDEN or self.store.frozen_at() is not None
+
+    def baseline_rows(self, split: str = HIDDEN) -> list[dict]:
+        """The board's reference rows (the board builder's baselines), shown under the same rules as teams."""
+        full = self.full_scores(split)
+        if (split, full) not in self._baselines:
+            rows = board_baselines(self.golds[split], n_bootstrap=0)
+            self._baselines[split, full] = [shown_row(r, r["joint_solved"], r["n_programs"], full) for r in rows]
+        return self._baselines[split, full]
+
+    def _quota(self, split: str) -> int | None:
+        return self.quota if split == HIDDEN else None  # the dev set's answers are public
+
+    def _check_file(self, path: Path) -> list[str]:
+        """Refusals that need only the bytes: size, line count, line length (each naming its line)."""
+        size = path.stat().st_size
+        if size > self.limits.max_bytes:
+            return [f"the file is {size:,} bytes; the limit is {self.limits.max_bytes:,}"]
+        if size == 0:
+            return ["the file is empty"]
+        reasons = []
+        lines = path.read_bytes().split(b"\n")
+        if lines and not lines[-1]:
+            lines.pop()
+        if len(lines) > self.limits.max_lines:
+            reasons.append(f"the file has {len(lines):,} lines; the limit is {self.limits.max_lines:,}")
+        for number, line in enumerate(lines, start=1):
+            if len(line) > self.limits.max_line_bytes:
+                reasons.append(f"line {number}: {len(line):,} bytes; the limit is {self.limits.max_line_bytes:,}")
+        return reasons
+
+    def _check_metadata(self, path: Path) -> tuple[dict | None, bytes, list[str]]:
+        from naf_bench.leaderboard.metadata import validate_metadata
+
+        data = path.read_bytes()
+        if len(data) > self.limits.max_metadata_bytes:
+            return None, data, [f"metadata: {len(data):,} bytes; the limit is {self.limits.max_metadata_bytes:,}"]
+        try:
+            meta = json.loads(data.decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            return None, data, [f"metadata: not UTF-8 (byte {exc.start + 1})"]
+        except json.JSONDecodeError as exc:
+            return None, data, [f"metadata: line {exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})"]
+        except RecursionError:
+            return None, data, ["metadata: JSON nested too deeply"]
+        problems = validate_metadata(meta)
+        return meta, data, [f"metadata: {field}: {reason}" for field, reason in problems]
+
+    # -- views --------------------------------------------------------------------------------------------------
+
+    def board(self, track: str, split: str = HIDDEN) -> dict:
+        """The board as shown: the Ladder's JOINT for the hidden set while live, every column otherwise."""
+        full = self.full_scores(split)
+        rows = []
+        for submission in self.store.shown(split, track):
+            row = shown_row(submission["record"], submission["n_solved"], submission["n_programs"], full)
+            row.update(team_kind=submission["team_kind"], submission=submission["id"], time=submission["submitted_at"])
+            rows.append(row)
+        rows.sort(key=lambda row: (-(row["joint"] or 0), row["time"]))
+        for rank, row in enumerate(rows, start=1):
+            row["rank"] = rank
+        return {"track": track, "split": split, "frozen": self.store.frozen_at(), "full_scores": full, "rows": rows}
+
+    def history(self, team: Team | str) -> dict:
+        """A team's own uploads: time, split, track, whether the shown score changed, withdrawn or not."""
+        if isinstance(team, str):
+            return _refused([team])
+        return {
+            "status": "ok",
+            "team": team.name,
+            "uploads": [
+                {"submission": s["id"], "time": s["submitted_at"], "split": s["split"], "track": s["track"],
+                 "board_changed": s["replaced"], "shown_now": s["shown"],
+                 "withdrawn": s["withdrawn_reason"] if s["withdrawn_at"] else None}
+                for s in self.store.submissions(team)
+            ],
+        }  # fmt: skip
+
+
+# The columns of a board row (board.py) that the hidden set shows while the board is live; the others are emptied.
+LIVE_COLUMNS = ("name", "model", "track", "baseline", "joint", "joint_solved", "n_programs", "metadata")
+
+
+def shown_row(row: Mapping, solved: int, n_programs: int, full: bool) -> dict:
+    """A board row as the live rules show it: JOINT as ``solved``/``n_programs`` with Wilson's interval (a function
+    of those two alone) and, unless ``full``, no other score (emptied, so the page shows a dash)."""
+    if full:
+        shown = dict(row)
+    else:
+        shown = {key: {} if isinstance(value, dict) and key != "metadata" else None for key, value in row.items()}
+        shown.update({key: row[key] for key in LIVE_COLUMNS if key in row})
+    shown.update(joint=solved / n_programs if n_programs else None, joint_solved=solved, n_programs=n_programs)
+    interval = wilson_interval(solved, n_programs)
+    shown["joint_ci95"] = None if interval is None else list(interval)
+    return shown
+
+
+def _answer(entry: Mapping | None) -> str | None:
+    if entry is None or entry.get("prediction") is None:
+        return None
+    return extract_answer(entry["prediction"], SUBMISSION_EXTRACTOR)
+
+
+def _refused(reasons: list[str]) -> dict:
+    shown = reasons[:MAX_REASONS]
+    if len(reasons) > MAX_REASONS:
+        shown.append(f"... and {len(reasons) - MAX_REASONS} more")
+    return {"status": "refused", "reasons": shown}
+
+
+def export_board(
+    data_dir: str | Path, gold: str | Path, dev_gold: str | Path | None, out: str | Path, n_bootstrap: int = 1000
+) -> list[Path]:
+    """The static site of a service's folder (the board builder's page): the boards as the service shows them,
+    the Ladder's JOINT with Wilson's interval for the hidden set until it is frozen; every column, with the
+    program-clustered interval of the kept file re-scored, for the dev set and for the hidden set once frozen.
+    The dev set's site is ``OUT/dev``."""
+    from naf_bench.leaderboard.board import assemble_board, dataset_info
+    from naf_bench.leaderboard.site import write_site
+
+    service = Service(data_dir, gold, dev_gold)
+    written = []
+    for split, rows in service.golds.items():
+        full = service.full_scores(split)
+        board_rows = []
+        for track in TRACKS:
+            for submission in service.store.shown(split, track):
+                row = shown_row(submission["record"], submission["n_solved"], submission["n_programs"], full)
+                if full:
+                    kept = service.store.file_path(submission["file_sha256"])
+                    row = score_submission(kept, rows, metadata=submission["metadata"], name=submission["team"],
+                                           n_bootstrap=n_bootstrap)  # fmt: skip
+                board_rows.append(row)
+        baselines = service.baseline_rows(split) if not full else board_baselines(rows, n_bootstrap)
+        name = Path(gold if split == HIDDEN else dev_gold)
+        board = assemble_board(board_rows, baselines, dataset_info(rows, _set_name(name)))
+        board["live"] = {"frozen": service.store.frozen_at(), "full_scores": full}
+        written += write_site(board, Path(out) if split == HIDDEN else Path(out) / DEV)
+    return written
+
+
+def _set_name(gold: Path) -> str:
+    return gold.parent.name if gold.name == "gold.jsonl" else gold.name.removesuffix(".jsonl")

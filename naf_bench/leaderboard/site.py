@@ -1,0 +1,183 @@
+"""The static leaderboard site: ``leaderboard.json``, ``index.html`` and a Space ``README.md`` from a board.
+
+The page is rendered with Jinja2 with autoescaping on, so every string a submission brings (model name,
+version, tools, method URL) reaches the page as text. It works opened from disk: the style and the script
+(sorting, the track switch) are inline, the chart is inline SVG, and a Content-Security-Policy forbids
+loading anything from anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+from naf_bench.readings import JOINT_CONDITIONS, READING_OF, SEMANTICS_OF
+
+TEMPLATES = Path(__file__).with_name("templates")
+TRACK_TITLES = {"standard": "Standard track", "enhanced": "Enhanced track"}
+CHART_WIDTH, CHART_LABEL, CHART_ROW = 720, 260, 22
+
+
+def _pct(value) -> str:
+    return "—" if value is None else f"{100 * value:.1f}"
+
+
+def _cell(text, sort=None, *, href=None, version=None, baseline=False, strong=False) -> dict:
+    """A table cell: its text, the value it sorts by ("" sorts last), and how it is shown."""
+    sort = "" if sort is None else sort
+    return {"text": text, "sort": sort, "href": href, "version": version, "baseline": baseline, "strong": strong}
+
+
+def _columns() -> list[dict]:
+    readings = [READING_OF[SEMANTICS_OF[c]].title for c in JOINT_CONDITIONS]
+    names = [
+        "#",
+        "Model",
+        "JOINT %",
+        "95 % interval",
+        "Per-prompt %",
+        *(f"{r} %" for r in readings),
+        "Coverage %",
+        "Format-valid %",
+        "Sound traces %",
+        "Reasoning",
+        "Tools",
+        "Open weights",
+        "Params (B)",
+        "Date",
+        "Method",
+    ]
+    text = {"#", "Model", "Reasoning", "Tools", "Open weights", "Date", "Method"}
+    return [{"title": name, "first": "ascending" if name in text else "descending"} for name in names]
+
+
+def _table_row(row: Mapping) -> dict:
+    meta = row.get("metadata") or {}
+    traces = row.get("trace_audit")
+    low, high = row["joint_ci95"] or (None, None)
+    method = meta.get("method_url")
+    cells = [
+        _cell("ref" if row["baseline"] else row["rank"], 10**6 if row["baseline"] else row["rank"]),
+        _cell(row["model"], row["model"].lower(), version=meta.get("model_version"), baseline=row["baseline"]),
+        _cell(_pct(row["joint"]), row["joint"], strong=True),
+        _cell("—" if low is None else f"{_pct(low)}–{_pct(high)}", low),
+        _cell(_pct(row["per_prompt_accuracy"]), row["per_prompt_accuracy"]),
+        *(_cell(_pct(row["per_semantics"].get(c)), row["per_semantics"].get(c)) for c in JOINT_CONDITIONS),
+        _cell(_pct(row["coverage"]), row["coverage"]),
+        _cell(_pct(row["format_valid_rate"]), row["format_valid_rate"]),
+        _cell(
+            f"{_pct(traces['reasoned_soundly'])} of {traces['n']}" if traces else "—",
+            traces["reasoned_soundly"] if traces else None,
+        ),
+        _cell(meta.get("reasoning_mode", "—"), meta.get("reasoning_mode")),
+        _cell(
+            {True: meta.get("external_tools_detail") or "yes", False: "none"}.get(meta.get("external_tools"), "—"),
+            str(meta.get("external_tools", "")),
+        ),
+        _cell({True: "yes", False: "no"}.get(meta.get("open_weights"), "—"), str(meta.get("open_weights", ""))),
+        _cell(
+            "—" if meta.get("params_billions") is None else f"{meta['params_billions']:g}", meta.get("params_billions")
+        ),
+        _cell(meta.get("evaluation_date", "—"), meta.get("evaluation_date")),
+        _cell("link" if method else "—", method, href=method),
+    ]
+    return {"baseline": row["baseline"], "cells": cells}
+
+
+def _family_row(row: Mapping, families: list[str]) -> dict:
+    cells = []
+    for family in families:
+        value = row["joint_per_family"].get(family)
+        text = "—" if value is None else f"{_pct(value['joint'])} ({value['solved']}/{value['programs']})"
+        cells.append(_cell(text, None if value is None else value["joint"]))
+    return {"model": row["model"], "baseline": row["baseline"], "cells": cells}
+
+
+def _chart(rows: list[Mapping]) -> dict:
+    """Inline-SVG geometry: one line per row, a dot at JOINT and a bar over its 95 % interval."""
+    scale = (CHART_WIDTH - CHART_LABEL - 20) / 100
+
+    def x(value):
+        return round(CHART_LABEL + 100 * value * scale, 1)
+
+    bars = []
+    for i, row in enumerate(rows):
+        low, high = row["joint_ci95"] or (None, None)
+        bars.append(
+            {
+                "y": 30 + i * CHART_ROW,
+                "model": row["model"],
+                "baseline": row["baseline"],
+                "label": _pct(row["joint"]),
+                "x": None if row["joint"] is None else x(row["joint"]),
+                "low": None if low is None else x(low),
+                "high": None if high is None else x(high),
+            }
+        )
+    ticks = [{"x": x(t / 100), "label": t} for t in range(0, 101, 20)]
+    return {
+        "width": CHART_WIDTH,
+        "height": 40 + len(rows) * CHART_ROW,
+        "bars": bars,
+        "ticks": ticks,
+        "left": CHART_LABEL,
+        "right": x(1.0),
+    }
+
+
+def page_context(board: Mapping) -> dict:
+    """What the template shows: per track, the ranked rows with the baselines, the family view and the chart."""
+    families = board["dataset"]["families"]
+    tracks = []
+    for track, rows in board["tracks"].items():
+        shown = [*rows, *board["baselines"]]
+        tracks.append(
+            {
+                "name": track,
+                "title": TRACK_TITLES.get(track, track),
+                "n_submissions": len(rows),
+                "rows": [_table_row(row) for row in shown],
+                "family_rows": [_family_row(row, families) for row in shown],
+                "chart": _chart(shown),
+            }
+        )
+    return {"board": board, "dataset": board["dataset"], "columns": _columns(), "families": families, "tracks": tracks}
+
+
+def render_page(board: Mapping) -> str:
+    """``index.html`` of a board (Jinja2, autoescaped)."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+    environment = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    return environment.get_template("index.html.j2").render(page_context(board))
+
+
+def render_space_readme(board: Mapping) -> str:
+    """A README with the Hub's front matter for a static Space, so that the site folder can be pushed as is."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    environment = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined, keep_trailing_newline=True)
+    return environment.get_template("README.md.j2").render(board=board, dataset=board["dataset"])
+
+
+def write_site(board: Mapping, out: str | Path) -> list[Path]:
+    """Write ``leaderboard.json``, ``index.html`` and ``README.md`` under ``out``; returns their paths."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    files = {
+        "leaderboard.json": json.dumps(board, indent=2, ensure_ascii=False, allow_nan=False) + "\n",
+        "index.html": render_page(board),
+        "README.md": render_space_readme(board),
+    }
+    paths = []
+    for name, text in files.items():
+        path = out / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    return paths

@@ -1,0 +1,427 @@
+"""The submission service's store: one SQLite database (WAL) under DIR for teams, submissions and scores,
+and each accepted file kept byte for byte under its content hash in ``DIR/files``.
+
+Every change is one transaction. An upload is written as: take the write lock (``BEGIN IMMEDIATE``), check
+the quota and the Ladder inside it, write the files (temporary name, fsync, rename), insert the row, commit;
+only then is it acknowledged. A process killed anywhere before the commit leaves no row, and at most a
+complete file that no row names, which the server removes when it next opens the store (``recover=True``).
+Tokens are stored only as their SHA-256; the metadata's contact stays here and is never published.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from naf_bench.errors import DataError, NafBenchError
+from naf_bench.leaderboard.ladder import ladder_accepts, shown_positions
+
+DATABASE = "board.sqlite"
+FILES = "files"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS teams (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('token', 'hub')),
+    name TEXT NOT NULL,
+    token_sha256 TEXT UNIQUE,
+    hub_sub TEXT UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    UNIQUE (kind, name)
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY,
+    team_id INTEGER NOT NULL REFERENCES teams (id),
+    split TEXT NOT NULL,
+    track TEXT NOT NULL,
+    submitted_at TEXT NOT NULL,
+    file_sha256 TEXT NOT NULL,
+    metadata_sha256 TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    record TEXT NOT NULL,
+    solved TEXT NOT NULL,
+    n_solved INTEGER NOT NULL,
+    n_programs INTEGER NOT NULL,
+    replaced INTEGER NOT NULL,
+    shown INTEGER NOT NULL,
+    withdrawn_at TEXT,
+    withdrawn_by TEXT,
+    withdrawn_reason TEXT
+);
+CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, split, track, submitted_at);
+CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class StoreError(NafBenchError):
+    """A maintainer's command on the store that cannot be done (unknown team, a name already taken, ...)."""
+
+
+@dataclass(frozen=True)
+class Team:
+    id: int
+    kind: str  # "token" or "hub"
+    name: str  # what the board shows: the team's name, or the Hub user name the maintainer approved
+    revoked: bool
+
+
+@dataclass(frozen=True)
+class Accepted:
+    submission_id: int
+    submitted_at: str
+    replaced: bool  # whether the board's shown score for the team changed with this upload
+    file_sha256: str
+
+
+@dataclass(frozen=True)
+class OverQuota:
+    quota: int
+    next_allowed: str  # ISO time (UTC) of the next upload the quota allows
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Store:
+    """The service's state under ``data_dir``; safe to share between the server's threads."""
+
+    def __init__(self, data_dir: str | Path, recover: bool = False):
+        self.root = Path(data_dir)
+        self.files = self.root / FILES
+        (self.files / "tmp").mkdir(parents=True, exist_ok=True)
+        self.path = self.root / DATABASE
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged upload survives the machine, not only the process
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+        if recover:
+            self._remove_unnamed_files()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- transactions -------------------------------------------------------------------------------------------
+
+    def _transaction(self):
+        store = self
+
+        class _Transaction:
+            def __enter__(self):
+                store._lock.acquire()
+                try:
+                    store._db.execute("BEGIN IMMEDIATE")
+                except BaseException:
+                    store._lock.release()
+                    raise
+                return store._db
+
+            def __exit__(self, kind, value, traceback):
+                try:
+                    store._db.execute("COMMIT" if kind is None else "ROLLBACK")
+                finally:
+                    store._lock.release()
+                return False
+
+        return _Transaction()
+
+    def _read(self, sql: str, params=()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    # -- files --------------------------------------------------------------------------------------------------
+
+    def file_path(self, sha256: str) -> Path:
+        return self.files / sha256[:2] / sha256
+
+    def _keep(self, data: bytes) -> str:
+        """Write ``data`` under its SHA-256 (temporary name, fsync, rename) and return the hash."""
+        digest = hashlib.sha256(data).hexdigest()
+        final = self.file_path(digest)
+        if final.exists():
+            return digest
+        final.parent.mkdir(exist_ok=True)
+        temporary = self.files / "tmp" / uuid.uuid4().hex
+        with open(temporary, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, final)
+        directory = os.open(final.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+        return digest
+
+    def _remove_unnamed_files(self) -> None:
+        """Files of uploads that never committed (the process died in between): no row names them."""
+        for leftover in (self.files / "tmp").iterdir():
+            leftover.unlink()
+        named = {
+            digest
+            for row in self._read("SELECT file_sha256, metadata_sha256 FROM submissions")
+            for digest in (row["file_sha256"], row["metadata_sha256"])
+        }
+        for folder in self.files.iterdir():
+            if folder.name != "tmp":
+                for kept in folder.iterdir():
+                    if kept.name not in named:
+                        kept.unlink()
+
+    # -- teams --------------------------------------------------------------------------------------------------
+
+    def add_team(self, name: str) -> str:
+        """A token team; returns its token, which is never stored (only its hash)."""
+        if not name.strip():
+            raise StoreError("a team needs a name")
+        token = secrets.token_urlsafe(32)
+        self._add("token", name, token_sha256=token_hash(token))
+        return token
+
+    def add_hub_user(self, username: str) -> None:
+        """Approve a Hugging Face user; the user's stable id is bound at the first sign-in."""
+        if not username.strip():
+            raise StoreError("a Hub user needs a name")
+        self._add("hub", username)
+
+    def _add(self, kind: str, name: str, token_sha256: str | None = None) -> None:
+        try:
+            with self._transaction() as db:
+                db.execute(
+                    "INSERT INTO teams (kind, name, token_sha256, created_at) VALUES (?, ?, ?, ?)",
+                    (kind, name, token_sha256, _iso(now_utc())),
+                )
+        except sqlite3.IntegrityError:
+            raise StoreError(f"there is already a {kind} team named {name!r}") from None
+
+    def revoke_team(self, name: str, hub: bool = False) -> None:
+        with self._transaction() as db:
+            changed = db.execute(
+                "UPDATE teams SET revoked_at = ? WHERE kind = ? AND name = ? AND revoked_at IS NULL",
+                (_iso(now_utc()), "hub" if hub else "token", name),
+            ).rowcount
+        if not changed:
+            raise StoreError(f"no active {'Hub user' if hub else 'token team'} named {name!r}")
+
+    def team_for_token(self, token: str) -> Team | None:
+        rows = self._read("SELECT * FROM teams WHERE kind = 'token' AND token_sha256 = ?", (token_hash(token),))
+        return _team(rows[0]) if rows else None
+
+    def team_for_hub_user(self, sub: str, username: str) -> Team | None:
+        """The approved Hub team of the user with stable id ``sub``: bound to it at the first sign-in of the
+        approved ``username``; later, only ``sub`` counts (a renamed account keeps its team, a new account that
+        takes the old name gets none)."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT * FROM teams WHERE kind = 'hub' AND hub_sub = ?", (sub,)).fetchall()
+            if rows:
+                return _team(rows[0])
+            rows = db.execute(
+                "SELECT * FROM teams WHERE kind = 'hub' AND name = ? AND hub_sub IS NULL", (username,)
+            ).fetchall()
+            if not rows:
+                return None
+            db.execute("UPDATE teams SET hub_sub = ? WHERE id = ?", (sub, rows[0]["id"]))
+            return _team(rows[0])
+
+    def teams(self) -> list[Team]:
+        return [_team(row) for row in self._read("SELECT * FROM teams ORDER BY id")]
+
+    # -- submissions --------------------------------------------------------------------------------------------
+
+    def accept(
+        self,
+        team: Team,
+        *,
+        split: str,
+        track: str,
+        data: bytes,
+        metadata_bytes: bytes,
+        metadata: Mapping,
+        record: Mapping,
+        solved: Mapping[str, bool],
+        quota: int | None = None,
+        window: timedelta = timedelta(hours=24),
+        now: datetime | None = None,
+    ) -> Accepted | OverQuota:
+        """Keep an upload that passed every check, in one transaction; refuse it over the quota (nothing kept)."""
+        moment = now or now_utc()
+        with self._transaction() as db:
+            if self._state(db, "frozen_at"):
+                raise StoreError("the board is frozen: it takes no uploads")
+            if quota is not None:
+                recent = [
+                    row["submitted_at"]
+                    for row in db.execute(
+                        "SELECT submitted_at FROM submissions WHERE team_id = ? AND split = ? AND track = ? "
+                        "AND submitted_at > ? ORDER BY submitted_at",
+                        (team.id, split, track, _iso(moment - window)),
+                    )
+                ]
+                if len(recent) >= quota:
+                    first = datetime.fromisoformat(recent[len(recent) - quota])
+                    return OverQuota(quota, _iso(first + window))
+            shown = db.execute(
+                "SELECT id, solved FROM submissions WHERE team_id = ? AND split = ? AND track = ? AND shown = 1",
+                (team.id, split, track),
+            ).fetchone()
+            replaced = ladder_accepts(solved, None if shown is None else json.loads(shown["solved"]))
+            if replaced and shown is not None:
+                db.execute("UPDATE submissions SET shown = 0 WHERE id = ?", (shown["id"],))
+            file_digest = self._keep(data)
+            metadata_digest = self._keep(metadata_bytes)
+            cursor = db.execute(
+                "INSERT INTO submissions (team_id, split, track, submitted_at, file_sha256, metadata_sha256,"
+                " metadata, record, solved, n_solved, n_programs, replaced, shown)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (team.id, split, track, _iso(moment), file_digest, metadata_digest, json.dumps(metadata),
+                 json.dumps(record), json.dumps(dict(solved), sort_keys=True), sum(map(bool, solved.values())),
+                 len(solved), int(replaced), int(replaced)),
+            )  # fmt: skip
+            return Accepted(cursor.lastrowid, _iso(moment), replaced, file_digest)
+
+    def withdraw(self, submission_id: int, by: str, reason: str) -> None:
+        """Hide a submission from the board (it stays here, with who and why); the team's shown score is the
+        Ladder's over its other submissions."""
+        with self._transaction() as db:
+            row = db.execute("SELECT * FROM submissions WHERE id = ?", (submission_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no submission {submission_id}")
+            if row["withdrawn_at"]:
+                raise StoreError(f"submission {submission_id} was withdrawn already ({row['withdrawn_reason']})")
+            db.execute(
+                "UPDATE submissions SET withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ?, shown = 0"
+                " WHERE id = ?",
+                (_iso(now_utc()), by, reason, submission_id),
+            )
+            rest = db.execute(
+                "SELECT id, solved FROM submissions WHERE team_id = ? AND split = ? AND track = ? "
+                "AND withdrawn_at IS NULL ORDER BY id",
+                (row["team_id"], row["split"], row["track"]),
+            ).fetchall()
+            replaced = shown_positions(json.loads(r["solved"]) for r in rest)
+            last = max((i for i, r in enumerate(replaced) if r), default=None)
+            for i, r in enumerate(rest):
+                db.execute("UPDATE submissions SET shown = ? WHERE id = ?", (int(i == last), r["id"]))
+
+    def submissions(self, team: Team | None = None) -> list[dict]:
+        """Every submission (or a team's), oldest first, with its team; includes the private columns."""
+        where, params = ("WHERE s.team_id = ?", (team.id,)) if team else ("", ())
+        rows = self._read(
+            "SELECT s.*, t.name AS team, t.kind AS team_kind FROM submissions s JOIN teams t ON t.id = s.team_id "
+            f"{where} ORDER BY s.id",
+            params,
+        )
+        return [_submission(row) for row in rows]
+
+    def shown(self, split: str, track: str) -> list[dict]:
+        """The submission each team shows on the board of ``split`` and ``track``."""
+        rows = self._read(
+            "SELECT s.*, t.name AS team, t.kind AS team_kind FROM submissions s JOIN teams t ON t.id = s.team_id "
+            "WHERE s.split = ? AND s.track = ? AND s.shown = 1 ORDER BY s.id",
+            (split, track),
+        )
+        return [_submission(row) for row in rows]
+
+    # -- board state --------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _state(db, key: str) -> str | None:
+        row = db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row["value"]
+
+    def freeze(self) -> str:
+        """Freeze the board: no more uploads; the hidden set's full scores are published from now on."""
+        with self._transaction() as db:
+            if frozen := self._state(db, "frozen_at"):
+                raise StoreError(f"the board was frozen already, at {frozen}")
+            frozen = _iso(now_utc())
+            db.execute("INSERT INTO state (key, value) VALUES ('frozen_at', ?)", (frozen,))
+            return frozen
+
+    def frozen_at(self) -> str | None:
+        with self._lock:
+            return self._state(self._db, "frozen_at")
+
+    # -- backup -------------------------------------------------------------------------------------------------
+
+    def snapshot(self, destination: str | Path) -> Path:
+        """A consistent copy of the database made with SQLite's backup API (never the live files)."""
+        destination = Path(destination)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        partial = destination.with_name(destination.name + ".partial")
+        target = sqlite3.connect(partial)
+        try:
+            with self._lock:
+                self._db.backup(target)
+        finally:
+            target.close()
+        os.replace(partial, destination)
+        return destination
+
+
+def restore(snapshot: str | Path, files: str | Path, data_dir: str | Path) -> None:
+    """Rebuild an empty DIR from a database snapshot and the folder of kept files the backup holds; every file a
+    row names must be there with its hash, or nothing is written."""
+    data_dir = Path(data_dir)
+    if data_dir.exists() and any(data_dir.iterdir()):
+        raise DataError(data_dir, "restore writes only into an empty folder")
+    source = sqlite3.connect(f"file:{Path(snapshot).resolve()}?mode=ro", uri=True)
+    try:
+        named = "SELECT file_sha256 FROM submissions UNION SELECT metadata_sha256 FROM submissions"
+        digests = [digest for (digest,) in source.execute(named)]
+        kept = {}
+        for digest in digests:
+            path = Path(files) / digest[:2] / digest
+            if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+                raise DataError(path, "a kept file the snapshot names is missing or damaged; nothing restored")
+            kept[digest] = path.read_bytes()
+        (data_dir / FILES).mkdir(parents=True, exist_ok=True)
+        target = sqlite3.connect(data_dir / DATABASE)
+        try:
+            source.backup(target)
+            target.execute("PRAGMA journal_mode=WAL")
+        finally:
+            target.close()
+    finally:
+        source.close()
+    for digest, data in kept.items():
+        out = data_dir / FILES / digest[:2] / digest
+        out.parent.mkdir(exist_ok=True)
+        out.write_bytes(data)
+
+
+def _team(row) -> Team:
+    return Team(row["id"], row["kind"], row["name"], row["revoked_at"] is not None)
+
+
+def _submission(row) -> dict:
+    out = dict(row)
+    for key in ("metadata", "record", "solved"):
+        out[key] = json.loads(out[key])
+    out["replaced"] = bool(out["replaced"])
+    out["shown"] = bool(out["shown"])
+    return out

@@ -1,0 +1,333 @@
+"""The leaderboard: metadata schema, board rows over the scoring core, the static site, and a real browser."""
+
+import json
+import shutil
+
+import pytest
+
+from naf_bench.certify import certify
+from naf_bench.cli import main
+from naf_bench.errors import DataError
+from naf_bench.leaderboard.board import assemble_board, baseline_rows, build_board, score_submission
+from naf_bench.leaderboard.metadata import MetadataError, read_metadata, validate_metadata
+from naf_bench.leaderboard.site import write_site
+from naf_bench.readings import CONDITIONS, gold_letter
+from naf_bench.syntax.parse import parse_program
+
+PROGRAMS = {  # program id: (program, query, family)
+    "fx-even": ("a :- not b.\nb :- not a.\nq :- a.\n", "q", "loopy"),
+    "fx-odd": ("p :- not p.\nq :- not p.\n", "q", "loopy"),
+    "fx-strat": ("a.\nq :- a, not c.\n", "q", "decided"),
+}
+HOSTILE = "<img src=x onerror=\"document.title='pwned'\">"
+STANDARD = {
+    "track": "standard",
+    "prompt_setting": "zero-shot",
+    "reasoning_mode": "cot",
+    "external_tools": False,
+    "temperature": 0,
+    "samples_per_item": 1,
+}
+
+
+@pytest.fixture(scope="module")
+def gold_rows():
+    rows = []
+    for program_id, (text, query, family) in PROGRAMS.items():
+        certificate = certify(parse_program(text), query)
+        for condition in CONDITIONS:
+            rows.append(
+                {
+                    "id": f"{program_id}::{condition}",
+                    "program_id": program_id,
+                    "config": "fixture",
+                    "family": family,
+                    "condition": condition,
+                    "gold": gold_letter(condition, certificate.labels),
+                    "labels": dict(certificate.labels),
+                    "signature": certificate.signature,
+                    "program": text,
+                    "query": query,
+                    "certificate": certificate.to_json(),
+                }
+            )
+    return rows
+
+
+def write_gold(rows, path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def answers(rows, wrong=(), unanswered=()):
+    """Every named row answered with its gold letter, except ``wrong`` ids (a wrong letter) and ``unanswered``
+    ids (a null prediction)."""
+    out = []
+    for row in rows:
+        if row["gold"] is None:
+            continue
+        if row["id"] in unanswered:
+            out.append({"id": row["id"], "prediction": None})
+        else:
+            letter = "ABC"[("ABC".index(row["gold"]) + 1) % 3] if row["id"] in wrong else row["gold"]
+            out.append({"id": row["id"], "prediction": f"ANSWER: {letter}"})
+    return out
+
+
+def write_submission(folder, name, lines, metadata):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    if metadata is not None:
+        (folder / f"{name}.metadata.json").write_text(json.dumps(metadata))
+
+
+@pytest.fixture()
+def submissions(tmp_path, gold_rows):
+    folder = tmp_path / "submissions"
+    write_submission(
+        folder,
+        "alpha",
+        answers(gold_rows),
+        {**STANDARD, "model_name": "Alpha-7B", "model_version": "r2", "contact": "alpha-team@example.org"},
+    )
+    write_submission(folder, "beta", answers(gold_rows, wrong={"fx-odd::wfs"}), {**STANDARD, "model_name": "Beta"})
+    write_submission(
+        folder,
+        "gamma",
+        answers(gold_rows, wrong={"fx-odd::wfs", "fx-even::cred"}, unanswered={"fx-strat::skept"}),
+        {**STANDARD, "model_name": HOSTILE},
+    )
+    traced = [{**line, "trace": "q holds because a holds."} for line in answers(gold_rows, wrong={"fx-even::wfs"})]
+    write_submission(
+        folder,
+        "delta",
+        [*traced, {"id": "not-in-gold::wfs", "prediction": "A"}],
+        {
+            **STANDARD,
+            "model_name": "Delta agent",
+            "track": "enhanced",
+            "reasoning_mode": "agent",
+            "external_tools": True,
+            "external_tools_detail": "clingo",
+            "temperature": 0.6,
+            "samples_per_item": 5,
+            "method_url": "https://example.org/delta",
+        },
+    )
+    write_submission(folder, "hot", answers(gold_rows), {**STANDARD, "model_name": "Hot", "temperature": 0.7})
+    write_submission(folder, "nometa", answers(gold_rows), None)
+    return folder
+
+
+# --- metadata -------------------------------------------------------------------------------------------------
+
+
+def test_metadata_track_rules_name_field_and_reason():
+    valid = {**STANDARD, "model_name": "m"}
+    assert validate_metadata(valid) == []
+    assert validate_metadata({**valid, "temperature": 0.0}) == []
+    assert validate_metadata({**valid, "temperature": 0.7, "samples_per_item": 4, "external_tools": True}) == [
+        ("external_tools", "must be false on the standard track, got true"),
+        ("samples_per_item", "must be 1 on the standard track, got 4"),
+        ("temperature", "must be 0 on the standard track, got 0.7"),
+    ]
+    enhanced = {**valid, "track": "enhanced", "temperature": 1.0, "samples_per_item": 8}
+    assert validate_metadata(enhanced) == [
+        ("method_url", "required on the enhanced track (a link to the paper, code or model card describing the method)")
+    ]
+    assert validate_metadata({**enhanced, "method_url": "https://example.org/m"}) == []
+    assert validate_metadata(
+        {
+            "model_name": "m",
+            "track": "open",
+            "method_url": "javascript:alert(1)",
+            "evaluation_date": "2026-02-30",
+            "colour": "red",
+        }
+    ) == [
+        ("colour", "unknown field"),
+        ("evaluation_date", 'must be a date YYYY-MM-DD, got "2026-02-30"'),
+        ("external_tools", "required"),
+        ("method_url", 'must be an http(s) URL, got "javascript:alert(1)"'),
+        ("prompt_setting", "required"),
+        ("reasoning_mode", "required"),
+        ("track", 'must be one of "standard", "enhanced", got "open"'),
+    ]
+    assert validate_metadata([1]) == [("(metadata)", "must be object, got [1]")]
+
+
+def test_read_metadata_typed_errors(tmp_path):
+    path = tmp_path / "m.metadata.json"
+    with pytest.raises(DataError, match="no metadata file"):
+        read_metadata(path)
+    path.write_text("{")
+    with pytest.raises(DataError, match="malformed JSON"):
+        read_metadata(path)
+    path.write_text(json.dumps({**STANDARD, "model_name": "m", "temperature": 1}))
+    with pytest.raises(MetadataError) as error:
+        read_metadata(path)
+    assert error.value.problems == [("temperature", "must be 0 on the standard track, got 1")]
+
+
+# --- board rows -----------------------------------------------------------------------------------------------
+
+
+def test_score_submission_board_row(tmp_path, gold_rows, submissions):
+    gold = write_gold(gold_rows, tmp_path / "gold.jsonl")
+    row = score_submission(submissions / "gamma.jsonl", gold, n_bootstrap=200)
+    assert (row["name"], row["model"], row["track"], row["baseline"]) == ("gamma", HOSTILE, "standard", False)
+    assert (row["joint"], row["joint_solved"], row["n_programs"]) == (0.0, 0, 3)
+    assert row["per_prompt_accuracy"] == 9 / 12 and row["accuracy"] == 9 / 11
+    assert row["coverage"] == 11 / 12 and row["reference_definitions"] == {
+        "coverage": 11 / 12,
+        "format_valid_rate": 1.0,
+    }
+    assert row["per_semantics"] == {"closed_world": 1.0, "cred": 2 / 3, "skept": 2 / 3, "wfs": 2 / 3}
+    assert row["joint_per_family"] == {
+        "decided": {"joint": 0.0, "solved": 0, "programs": 1},
+        "loopy": {"joint": 0.0, "solved": 0, "programs": 2},
+    }
+    assert (row["n_unknown_ids"], row["n_missing"], row["trace_audit"]) == (0, 0, None)
+    assert "contact" not in row["metadata"]
+
+    traced = score_submission(submissions / "delta.jsonl", gold_rows, n_bootstrap=200)
+    assert (traced["joint"], traced["joint_solved"], traced["n_unknown_ids"]) == (2 / 3, 2, 1)
+    # "q holds because a holds." on every prompt: sound where q is true (and said so under the reading), else not
+    audit = traced["trace_audit"]
+    assert audit["audit"] == {"sound": 2, "contradicted": 4, "unverifiable": 6, "no_derivation": 0}
+    assert (audit["n"], audit["reasoned_soundly"], audit["contradicted_among_correct"]) == (12, 0.4, 0.6)
+    # the reference's shares: sound among the 11 correct traced answers, and among all 12 traces
+    assert audit["reference_definitions"] == {"sound_among_correct": 2 / 11, "sound_of_traced": 2 / 12}
+    low, high = traced["joint_ci95"]
+    assert 0.0 <= low <= 2 / 3 <= high <= 1.0
+
+    with pytest.raises(MetadataError, match="temperature"):
+        score_submission(submissions / "hot.jsonl", gold_rows)
+    with pytest.raises(DataError, match="no metadata file"):
+        score_submission(submissions / "nometa.jsonl", gold_rows)
+    (submissions / "broken.jsonl").write_text('{"id": "fx-odd::wfs", "prediction": "A"}\n{oops\n')
+    with pytest.raises(DataError, match="line 2: malformed JSON"):
+        score_submission(submissions / "broken.jsonl", gold_rows, metadata={**STANDARD, "model_name": "b"})
+
+
+def test_baselines_and_ranking(gold_rows):
+    baselines = {row["name"]: row for row in baseline_rows(gold_rows, n_bootstrap=0)}
+    assert set(baselines) == {
+        "constant_A",
+        "constant_B",
+        "constant_C",
+        "best_constant_per_condition",
+        "majority",
+        "oracle",
+    }
+    assert baselines["oracle"]["joint"] == 1.0 and baselines["oracle"]["baseline"] is True
+    assert all(row["track"] is None and row["metadata"] is None for row in baselines.values())
+    rows = [
+        {"name": name, "track": "standard", "joint": joint, "per_prompt_accuracy": pp}
+        for name, joint, pp in (("c", 0.5, 0.9), ("a", 0.5, 0.8), ("b", 0.75, 0.1), ("d", None, None))
+    ]
+    board = assemble_board(rows, [], {"families": []})
+    assert [(r["rank"], r["name"]) for r in board["tracks"]["standard"]] == [(1, "b"), (2, "c"), (2, "a"), (4, "d")]
+    assert board["tracks"]["enhanced"] == []
+
+
+# --- the site -------------------------------------------------------------------------------------------------
+
+
+def test_leaderboard_command_writes_site_and_refuses_invalid(tmp_path, gold_rows, submissions, capsys):
+    gold = write_gold(gold_rows, tmp_path / "hard" / "gold.jsonl")
+    site = tmp_path / "site"
+    assert main(["leaderboard", str(submissions), "--gold", str(gold), "--out", str(site), "--bootstrap", "100"]) == 1
+    captured = capsys.readouterr()
+    assert "refused hot: metadata.temperature: must be 0 on the standard track, got 0.7" in captured.err
+    assert "refused nometa: metadata: no metadata file" in captured.err
+    assert "standard track: 1. alpha 100.0, 2. beta 66.7, 3. gamma 0.0" in captured.out
+    board = json.loads((site / "leaderboard.json").read_text())
+    assert [row["name"] for row in board["tracks"]["standard"]] == ["alpha", "beta", "gamma"]
+    assert [row["name"] for row in board["tracks"]["enhanced"]] == ["delta"]
+    assert board["dataset"]["name"] == "hard" and board["dataset"]["n_programs"] == 3
+    assert len(board["dataset"]["code_hash"]) == 16
+    published = {path.name: path.read_text() for path in site.iterdir()}
+    assert set(published) == {"leaderboard.json", "index.html", "README.md"}
+    for text in published.values():
+        assert "Hot" not in text and "nometa" not in text  # refused: nothing of them is published
+        assert "alpha-team@example.org" not in text  # the contact stays with the maintainer
+    page = published["index.html"]
+    assert HOSTILE not in page and "&lt;img src=x onerror=&#34;document.title=&#39;pwned&#39;&#34;&gt;" in page
+    assert "http://" not in page.replace("http://www.w3.org/2000/svg", "") and "https://example.org/delta" in page
+    assert (
+        published["README.md"].startswith("---\ntitle: NAF-Bench leaderboard\n")
+        and "sdk: static\n" in published["README.md"]
+    )
+
+
+def test_site_holds_no_private_gold(tmp_path, gold_rows, submissions):
+    """Nothing in SITE is a gold row's id, certificate, labels or signature: only aggregates are published."""
+    gold = write_gold(gold_rows, tmp_path / "gold.jsonl")
+    board, _ = build_board(submissions, gold, n_bootstrap=50)
+    site = tmp_path / "site"
+    write_site(board, site)
+    published = "".join(path.read_text() for path in site.iterdir())
+    for row in gold_rows:
+        assert row["id"] not in published and row["program_id"] not in published
+        assert row["certificate"] not in published and row["signature"] not in published
+        assert json.dumps(row["labels"]) not in published and row["program"] not in published
+
+
+# --- a real browser -------------------------------------------------------------------------------------------
+
+
+def _browser():
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        pytest.skip("no Chromium installed (Debian: apt-get install chromium; scripts/setup.sh does it)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    return sync_api, executable
+
+
+def test_page_in_headless_chromium(tmp_path, gold_rows, submissions):
+    sync_api, executable = _browser()
+    gold = write_gold(gold_rows, tmp_path / "gold.jsonl")
+    board, _ = build_board(submissions, gold, n_bootstrap=50)
+    write_site(board, tmp_path / "site")
+    errors, requests = [], []
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto((tmp_path / "site" / "index.html").as_uri())
+
+        def models(table):
+            return page.locator(f"#{table} tbody tr td:nth-child(2)").all_inner_texts()
+
+        standard = models("board-standard")
+        assert standard[:3] == ["Alpha-7Br2", "Beta", HOSTILE]  # rank order, the hostile name as text
+        assert [name.endswith("baseline") for name in standard[3:]] == [True] * 6
+        assert page.title() == "NAF-Bench leaderboard" and page.locator("#board-standard img").count() == 0
+        assert page.locator("#board-standard tr.baseline").count() == 6
+
+        page.locator("#board-standard thead th:nth-child(2) button").click()  # by model name, ascending
+        names = models("board-standard")
+        assert names == sorted(names, key=str.lower)
+        page.locator("#board-standard thead th:nth-child(3) button").click()  # by JOINT, highest first
+        joints = page.locator("#board-standard tbody tr td:nth-child(3)").all_inner_texts()
+        assert joints == sorted(joints, key=float, reverse=True)
+        page.locator("#board-standard thead th:nth-child(3) button").click()  # again: lowest first
+        joints = page.locator("#board-standard tbody tr td:nth-child(3)").all_inner_texts()
+        assert joints == sorted(joints, key=float)
+
+        assert not page.locator("#board-enhanced").is_visible()
+        page.locator("#tab-enhanced").click()
+        assert page.locator("#board-enhanced").is_visible() and not page.locator("#board-standard").is_visible()
+        assert models("board-enhanced")[0] == "Delta agent"
+        assert page.locator("#families-enhanced tbody tr").first.inner_text().split("\t")[1:] == [
+            "100.0 (1/1)",
+            "50.0 (1/2)",
+        ]
+        assert page.locator("#chart-enhanced circle").count() == 7
+        browser.close()
+    assert errors == []
+    assert all(url.startswith("file://") for url in requests)

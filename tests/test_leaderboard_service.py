@@ -1,0 +1,208 @@
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from leaderboard_fixtures import answers, write_gold, write_metadata, write_submission
+
+from naf_bench.leaderboard.service import Limits, Service
+
+pytest.importorskip("jsonschema")
+
+
+@pytest.fixture
+def board(tmp_path):
+    rows = write_gold(tmp_path / "gold.jsonl", n_programs=12, seed=3)
+    dev = write_gold(tmp_path / "dev.jsonl", n_programs=6, seed=4, prefix="d")
+    limits = Limits(max_bytes=20_000, max_line_bytes=200)
+    service = Service(tmp_path / "data", tmp_path / "gold.jsonl", tmp_path / "dev.jsonl", limits)
+    return service, rows, dev, tmp_path
+
+
+def _files(root: Path) -> list[Path]:
+    return sorted(p for p in (root / "data" / "files").rglob("*") if p.is_file())
+
+
+def _submit(service, tmp, rows, solved, token, name="sub", **metadata):
+    path = write_submission(tmp / f"{name}.jsonl", answers(rows, solved))
+    return service.submit(path, write_metadata(tmp / f"{name}.metadata.json", **metadata), service.team_for(token))
+
+
+def test_an_accepted_upload_is_scored_kept_and_shown(board):
+    service, rows, _, tmp = board
+    token = service.store.add_team("alpha")
+    ack = _submit(service, tmp, rows, 5, token)
+    assert ack["status"] == "accepted" and ack["board_changed"] and ack["split"] == "test"
+    shown = ack["shown"]
+    assert (shown["name"], shown["rank"], shown["joint_solved"], shown["n_programs"], shown["model"]) == (
+        "alpha", 1, 5, 12, "tiny-model")  # fmt: skip
+    assert shown["joint"] == 5 / 12 and shown["joint_ci95"] == pytest.approx([0.19326, 0.68049], abs=1e-5)
+    # the hidden set shows JOINT only while live
+    assert shown["per_semantics"] == {} and shown["coverage"] is None and shown["joint_per_family"] == {}
+    assert "contact" not in shown["metadata"] and "secret-contact" not in json.dumps(service.board("standard"))
+    (row,) = service.store.submissions()
+    assert service.store.file_path(row["file_sha256"]).read_bytes() == (tmp / "sub.jsonl").read_bytes()
+    assert row["metadata"]["contact"] == "secret-contact@example.org"  # kept for the maintainer
+    assert row["record"]["joint"] == 5 / 12 and row["n_solved"] == 5
+
+
+def test_dev_submissions_show_full_scores_and_no_item(board):
+    service, _, dev, tmp = board
+    token = service.store.add_team("alpha")
+    ack = _submit(service, tmp, dev, 6, token)
+    assert ack["split"] == "dev" and ack["shown"]["per_semantics"]["cred"] == 1.0
+    text = json.dumps(service.board("standard", "dev"))
+    assert "d0::" not in text  # no item is named anywhere on a board
+
+
+def test_the_ladder_on_the_service(board):
+    service, rows, _, tmp = board
+    service.quota = None
+    token = service.store.add_team("alpha")
+    shown = [_submit(service, tmp, rows, k, token, name=f"s{k}")["shown"]["joint_solved"] for k in (4, 5, 7, 6)]
+    assert shown == [4, 4, 7, 7]  # +1 program is within the standard error; +3 is not; worse never replaces
+    history = service.history(service.team_for(token))["uploads"]
+    assert [u["board_changed"] for u in history] == [True, False, True, False]
+
+
+def test_quota_and_revocation(board):
+    service, rows, _, tmp = board
+    token = service.store.add_team("alpha")
+    for k in range(3):
+        assert _submit(service, tmp, rows, k, token, name=f"s{k}")["status"] == "accepted"
+    before = _files(tmp)
+    refused = _submit(service, tmp, rows, 9, token, name="s9")
+    assert refused["status"] == "refused" and "over the quota of 3" in refused["reasons"][0]
+    first = datetime.fromisoformat(service.store.submissions()[0]["submitted_at"])
+    assert refused["reasons"][0].endswith(f"the next is allowed from {(first + timedelta(hours=24)).isoformat()}")
+    assert _submit(service, tmp, rows, 9, token, name="e9", track="enhanced", method_url="https://x.org/m")[
+        "status"] == "accepted"  # fmt: skip
+    assert len(_files(tmp)) == len(before) + 2
+    service.store.revoke_team("alpha")
+    refused = _submit(service, tmp, rows, 9, token, name="r9", track="enhanced", method_url="https://x.org/m")
+    assert refused == {"status": "refused", "reasons": ["the team 'alpha' was revoked"]}
+    assert service.submit(tmp / "r9.jsonl", tmp / "r9.metadata.json", service.team_for("nope"))["reasons"] == [
+        "unknown team token"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (b"", "the file is empty"),
+        (b'{"id": "p0::cred", "prediction": "A"}\n{"id": \n', "line 2: malformed JSON"),
+        (b'{"id": "p0::cred", "prediction": "A"}\n\xff\xfe\n', "line 2: not UTF-8"),
+        (b'{"id": "p0::cred", "prediction": 3}\n', "line 1: id 'p0::cred' needs"),
+        (b'["p0::cred", "A"]\n', "line 1: needs a string 'id'"),
+        (b'{"id": "zz", "prediction": "A"}\n', "no id of the gold set"),
+        (b'{"id": "p0::cred", "prediction": "A"}\n{"id": "p0::cred", "prediction": "B"}\n', "line 2: duplicate id"),
+        (b'{"id": "p0::cred", "prediction": "' + b"A" * 300 + b'"}\n', "line 1: 336 bytes; the limit is 200"),
+        (b"{}\n" * 700, "the file has 700 lines; the limit is 600"),
+        (b"x" * 20_001, "the file is 20,001 bytes; the limit is 20,000"),
+    ],
+    ids=["empty", "json", "utf8", "prediction", "id", "no-gold-id", "duplicate", "long-line", "lines", "size"],
+)
+def test_every_refusal_names_its_line_and_reason_and_keeps_nothing(board, body, reason):
+    service, _, _, tmp = board
+    token = service.store.add_team("alpha")
+    (tmp / "bad.jsonl").write_bytes(body)
+    answer = service.submit(tmp / "bad.jsonl", write_metadata(tmp / "m.json"), service.team_for(token))
+    assert answer["status"] == "refused" and any(r.startswith(reason) for r in answer["reasons"]), answer
+    assert service.store.submissions() == [] and _files(tmp) == []
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"track": "enhanced"}, "metadata: method_url: required on the enhanced track"),
+        ({"temperature": 0.7}, "metadata: temperature: must be 0 on the standard track"),
+        ({"track": "enhanced", "method_url": "javascript:alert(1)"}, "metadata: method_url: must be an http(s) URL"),
+    ],
+)
+def test_invalid_metadata_is_refused_with_the_field(board, changes, reason):
+    service, rows, _, tmp = board
+    token = service.store.add_team("alpha")
+    answer = _submit(service, tmp, rows, 3, token, **changes)
+    assert answer["status"] == "refused" and answer["reasons"][0].startswith(reason), answer
+    (tmp / "m.json").write_text('{"model_name": ', encoding="utf-8")
+    answer = service.submit(tmp / "sub.jsonl", tmp / "m.json", service.team_for(token))
+    assert answer["reasons"] == ["metadata: line 1: malformed JSON (Expecting value, column 16)"]
+    assert service.store.submissions() == [] and _files(tmp) == []
+
+
+def test_unknown_ids_are_reported_and_ignored(board):
+    service, rows, _, tmp = board
+    token = service.store.add_team("alpha")
+    path = write_submission(tmp / "s.jsonl", answers(rows, 12), ['{"id": "extra-1", "prediction": null}'])
+    ack = service.submit(path, write_metadata(tmp / "m.json"), service.team_for(token))
+    assert ack["status"] == "accepted" and ack["shown"]["joint_solved"] == 12
+    assert ack["notes"] == ["1 ids are not in the gold set and were ignored, e.g. ['extra-1']"]
+
+
+def test_freezing_publishes_full_scores_and_ends_uploads(board):
+    service, rows, _, tmp = board
+    token = service.store.add_team("alpha")
+    _submit(service, tmp, rows, 6, token)
+    service.store.freeze()
+    board_now = service.board("standard")
+    assert board_now["full_scores"] and board_now["rows"][0]["coverage"] == 1.0
+    baselines = service.baseline_rows()
+    assert baselines[-1]["name"] == "oracle" and baselines[-1]["joint_solved"] == 12
+    refused = _submit(service, tmp, rows, 7, token, name="late")
+    assert refused["status"] == "refused" and "frozen" in refused["reasons"][0]
+
+
+def test_hub_users_sign_in_by_their_stable_id():
+    import gradio as gr
+
+    from naf_bench.leaderboard.app import hub_identity
+
+    profile = gr.OAuthProfile({"sub": "65f0c0ffee", "preferred_username": "carol", "name": "Carol",
+                               "profile": "https://huggingface.co/carol", "picture": ""})  # fmt: skip
+    assert hub_identity(profile) == ("hf:65f0c0ffee", "carol")
+    assert hub_identity(None) is None
+
+
+def test_a_hub_team_needs_approval(board):
+    service, rows, _, tmp = board
+    assert service.team_for(None, ("hf:1", "carol")) == "the Hugging Face user 'carol' is not approved for this board"
+    service.store.add_hub_user("carol")
+    team = service.team_for(None, ("hf:1", "carol"))
+    ack = service.submit(write_submission(tmp / "s.jsonl", answers(rows, 2)), write_metadata(tmp / "m.json"), team)
+    assert ack["shown"]["name"] == "carol" and ack["shown"]["team_kind"] == "hub"
+
+
+def test_the_board_exported_from_the_store_follows_the_live_rules(board):
+    from naf_bench.cli import main
+
+    service, rows, dev, tmp = board
+    token = service.store.add_team("<img src=x onerror=alert(1)>")
+    _submit(service, tmp, rows, 6, token)
+    _submit(service, tmp, dev, 3, token, name="dev-upload")
+    args = ["leaderboard", "build", "--data", str(tmp / "data"), "--gold", str(tmp / "gold.jsonl"), "--dev-gold",
+            str(tmp / "dev.jsonl"), "--out", str(tmp / "site"), "--bootstrap", "50"]  # fmt: skip
+    assert main(args) == 0
+    live = json.loads((tmp / "site" / "leaderboard.json").read_text())
+    (row,) = live["tracks"]["standard"]
+    assert (row["name"], row["joint_solved"], row["n_programs"]) == ("<img src=x onerror=alert(1)>", 6, 12)
+    assert row["per_semantics"] == {} and row["joint_per_family"] == {} and live["live"]["full_scores"] is False
+    assert all(b["per_semantics"] == {} for b in live["baselines"])
+    dev_board = json.loads((tmp / "site" / "dev" / "leaderboard.json").read_text())
+    assert dev_board["tracks"]["standard"][0]["per_semantics"]["cred"] == 1.0
+    for site in (tmp / "site", tmp / "site" / "dev"):
+        for name in ("leaderboard.json", "index.html", "README.md"):
+            text = (site / name).read_text(encoding="utf-8")
+            assert "secret-contact" not in text and "p0::" not in text and "d0::" not in text
+    assert "<img src=x" not in (tmp / "site" / "index.html").read_text(encoding="utf-8")  # escaped
+    service.store.freeze()
+    assert main(args) == 0
+    frozen = json.loads((tmp / "site" / "leaderboard.json").read_text())
+    (row,) = frozen["tracks"]["standard"]
+    assert row["per_semantics"]["cred"] == 1.0 and row["joint_ci95"] is not None and row["joint"] == 0.5
+
+
+def test_the_old_form_of_the_command_is_build(tmp_path):
+    from naf_bench.leaderboard.commands import with_default_subcommand
+
+    assert with_default_subcommand(["leaderboard", "subs", "--gold", "g"]) == ["leaderboard", "build", "subs",
+                                                                               "--gold", "g"]  # fmt: skip
+    assert with_default_subcommand(["leaderboard", "serve", "--gold", "g"])[1] == "serve"

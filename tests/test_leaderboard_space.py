@@ -1,0 +1,58 @@
+"""The Space and the backup, up to the Hub's edge: the folder written, the snapshot, the restore from it."""
+
+import sqlite3
+import threading
+
+import pytest
+
+from naf_bench.leaderboard.space import restore_from_backup, restore_if_empty, write_backup
+from naf_bench.leaderboard.store import Store
+
+pytest.importorskip("gradio")
+
+
+def test_the_space_folder(tmp_path):
+    import gradio
+
+    from naf_bench.cli import main
+
+    requirement = "naf-bench[leaderboard] @ git+https://github.com/example/naf-bench@v1.2"
+    assert main(["leaderboard", "space", "--out", str(tmp_path), "--requirement", requirement, "--hub-sign-in"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "app.py", "requirements.txt"]
+    assert (tmp_path / "requirements.txt").read_text() == requirement + "\n"
+    card = (tmp_path / "README.md").read_text()
+    front = card.split("---\n")[1]
+    assert "sdk: gradio\n" in front and f"sdk_version: {gradio.__version__}\n" in front and "hf_oauth: true\n" in front
+    assert "app_file: app.py\n" in front
+    app = (tmp_path / "app.py").read_text()
+    assert "from naf_bench.leaderboard.space import main" in app and "gold.jsonl" not in app
+    compile(app, "app.py", "exec")
+
+
+def _fill(store, team, n):
+    for i in range(n):
+        store.accept(team, split="test", track="standard", data=f"upload {i}\n".encode(), metadata_bytes=b"{}",
+                     metadata={}, record={}, solved={"p": bool(i % 2)})  # fmt: skip
+
+
+def test_backup_while_uploads_go_on_then_restore_the_newest(tmp_path):
+    store = Store(tmp_path / "live")
+    team = store.team_for_token(store.add_team("alpha"))
+    _fill(store, team, 3)
+    write_backup(store, tmp_path / "backup")
+    writer = threading.Thread(target=_fill, args=(store, team, 30))
+    writer.start()
+    second = write_backup(store, tmp_path / "backup")  # while another thread commits uploads
+    writer.join()
+    assert [p.name for p in (tmp_path / "backup" / "snapshots").iterdir()] == [second.name]  # the newest only
+    assert sqlite3.connect(second).execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    in_snapshot = sqlite3.connect(second).execute("SELECT count(*) FROM submissions").fetchone()[0]
+    assert 3 <= in_snapshot <= 33
+    assert restore_from_backup(tmp_path / "backup", tmp_path / "restored") == second
+    restored = Store(tmp_path / "restored")
+    assert len(restored.submissions()) == in_snapshot and restored.teams()[0].name == "alpha"
+    for row in restored.submissions():
+        assert restored.file_path(row["file_sha256"]).read_bytes() == store.file_path(row["file_sha256"]).read_bytes()
+    assert restore_from_backup(tmp_path / "empty-backup", tmp_path / "other") is None
+    assert restore_if_empty(tmp_path / "restored", "org/backup") is None  # not empty: the Hub is never asked
+    assert restore_if_empty(tmp_path / "new", None) is None  # no backup repository
