@@ -974,7 +974,8 @@ def _render_mitigation(runs: dict) -> list[str]:
 
 
 def write_analysis(result: dict, out: str | Path) -> list[Path]:
-    """analysis.json, analysis.md and the plots (accuracy per semantics with intervals; audit by correctness)."""
+    """analysis.json, analysis.md and the plots (accuracy per semantics with intervals; audit by correctness;
+    accuracy by depth and width; the mitigation's accuracy)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -1020,4 +1021,62 @@ def write_analysis(result: dict, out: str | Path) -> list[Path]:
         figure.savefig(out / "audit.png")
         plt.close(figure)
         written.append(out / "audit.png")
+    sliced = {n: r["size"]["cells"] for n, r in runs.items() if r.get("size", {}).get("cells")}
+    if sliced:
+        written.append(_plot_slices(plt, sliced, result["extractor"], out / "accuracy_by_size.png"))
+    mitigated = {n: r["mitigation"] for n, r in runs.items() if r.get("mitigation")}
+    if mitigated:
+        written.append(_plot_mitigation(plt, mitigated, result["extractor"], out / "mitigation.png"))
     return written
+
+
+def _error_bars(values: list[float], intervals: list) -> list[list[float]]:
+    return [
+        [v - ci[0] if ci else 0 for v, ci in zip(values, intervals, strict=True)],
+        [ci[1] - v if ci else 0 for v, ci in zip(values, intervals, strict=True)],
+    ]
+
+
+def _plot_slices(plt, sliced: dict, extractor: str, path: Path) -> Path:
+    """Table 3 as curves: accuracy over parsed per depth and per width, program intervals, best constant."""
+    figure, axes = plt.subplots(1, 2, figsize=(10, 4), dpi=100)
+    for axis, column in zip(axes, ("depth", "width"), strict=True):
+        for name, cells in sliced.items():
+            points = [(float(v), c) for v, c in cells[column].items() if c["accuracy"] is not None]
+            xs, values = [x for x, _ in points], [c["accuracy"] for _, c in points]
+            errors = _error_bars(values, [c["ci95"] for _, c in points])
+            axis.errorbar(xs, values, yerr=errors, marker="o", capsize=3, label=name[:24])
+        first = next(iter(sliced.values()))[column]
+        axis.plot(
+            [float(v) for v in first],
+            [c["baselines"]["best_constant_per_condition"] for c in first.values()],
+            "k--",
+            lw=1,
+            label="best constant per condition",
+        )
+        axis.set_xlabel(column)
+        axis.set_ylim(0, 1.05)
+        axis.set_ylabel(f"accuracy over parsed ({extractor})")
+    axes[0].legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+    return path
+
+
+def _plot_mitigation(plt, mitigated: dict, extractor: str, path: Path) -> Path:
+    """Tables 6 and 14 as bars: accuracy over parsed with the interval over programs."""
+    figure, axis = plt.subplots(figsize=(8, 4), dpi=100)
+    names = list(mitigated)
+    values = [m["accuracy"] if m["accuracy"] is not None else float("nan") for m in mitigated.values()]
+    errors = _error_bars(values, [m["ci95"] for m in mitigated.values()])
+    axis.bar(range(len(names)), values, yerr=errors, capsize=4)
+    labels = [f"{n[:20]}\n{m['mitigation']} ({m['n_parsed']}/{m['n']} parsed)" for n, m in mitigated.items()]
+    axis.set_xticks(range(len(names)), labels, fontsize=7)
+    axis.set_ylim(0, 1.05)
+    axis.set_ylabel(f"accuracy over parsed ({extractor})")
+    axis.set_title("95% intervals over programs", fontsize=9)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+    return path

@@ -292,10 +292,25 @@ def _import_reference(args: argparse.Namespace) -> int:
 def _analyze(args: argparse.Namespace) -> int:
     from naf_bench.analysis import analyze, write_analysis
 
-    result = analyze(args.runs, args.gold, args.extractor, args.bootstrap)  # a DataError: exit status 1
+    if args.reference:
+        from naf_bench.paper import analyze_reference
+
+        if args.runs or args.gold:
+            raise ConfigError("--reference analyzes every imported subset: give no RUN and no --gold")
+        paper, written = analyze_reference(args.reference, args.out, args.bootstrap, args.extractor)
+        for subset, extractor in paper["extractors"].items():
+            print(f"{subset}: answers read with the {extractor!r} extractor")
+        for path in written:
+            print(f"wrote {path}")
+        for subset, error in paper["errors"].items():
+            print(f"{subset}: not analyzed: {error}", file=sys.stderr)
+        return 1 if paper["errors"] else 0
+    if not args.runs or not args.gold:
+        raise ConfigError("give RUN files or folders and --gold (or --reference REF)")
+    result = analyze(args.runs, args.gold, args.extractor or "strict", args.bootstrap)  # a DataError: exit status 1
     for note in result["notes"]:
         print(f"warning: {note}", file=sys.stderr)
-    print(f"answers read with the {args.extractor!r} extractor")
+    print(f"answers read with the {result['extractor']!r} extractor")
     for name, run in result["runs"].items():
         per = ", ".join(
             f"{c} {_pct(v['accuracy'])} ({v['correct']}/{v['n_parsed']})" for c, v in run["per_semantics"].items()
@@ -423,13 +438,18 @@ def build_parser() -> argparse.ArgumentParser:
     imported.set_defaults(run=_import_reference)
 
     analysis = commands.add_parser("analyze", help="the paper's tables from model outputs (see naf_bench.analysis)")
-    analysis.add_argument("runs", nargs="+", metavar="RUN", help="submission JSONL files or lm-eval output folders")
-    analysis.add_argument("--gold", required=True, help="gold rows JSONL (e.g. from import-reference)")
+    analysis.add_argument("runs", nargs="*", metavar="RUN", help="submission JSONL files or lm-eval output folders")
+    analysis.add_argument("--gold", help="gold rows JSONL (e.g. from import-reference)")
+    analysis.add_argument(
+        "--reference",
+        metavar="REF",
+        help="an import-reference output folder: every subset with the extractor its figure used, and paper.md",
+    )
     analysis.add_argument(
         "--extractor",
-        default="strict",
         choices=(*EXTRACTORS, "stored"),
-        help="how answers are read (stored: the authors' letters that import-reference keeps beside each output)",
+        help="how answers are read (default strict; with --reference, each figure's own; stored: the authors' "
+        "letters that import-reference keeps beside each output)",
     )
     analysis.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
     analysis.add_argument("--out", required=True, help="folder for analysis.json, analysis.md and the plots")

@@ -61,26 +61,30 @@ class Subset:
     language: str = "en"
     mitigation: str | None = None  # direct, verify, t2s (the answers hold translations)
     cluster_by_rules: bool = True  # False: the cluster is the rec_id, as the first imports had it
+    extractor: str = "strict"  # how the paper's figure read the answers (analyze --reference uses it)
 
 
 SUBSETS = (
     Subset("production", "data/production_set.json", "data/production_answers/run1", "binned", ("divergence_bin",),
            cluster_by_rules=False),
     Subset("reorder", "data/reorder_prod_set.json", "data/reorder_prod_answers", "binned", ("rule_order",),
-           cluster_by_rules=False),
-    Subset("grid_large", "data/grid_large_set.json", "data/grid_large_answers", "binned", ("depth", "width")),
+           cluster_by_rules=False, extractor="reference"),
+    Subset("grid_large", "data/grid_large_set.json", "data/grid_large_answers", "binned", ("depth", "width"),
+           extractor="reference"),
     Subset("v3_sweep", "data/v3_full.json", "data/v3_answers", "binned", ("depth", "width", "divergence_bin"),
-           framings=("escalation", "sensor")),
+           framings=("escalation", "sensor"), extractor="stored"),
     Subset("framing", "data/verb_set.json", "data/verb_answers", "binned", ("framing",), themes=("t0", "t1", "t2"),
-           framings=("escalation", "sensor", "audit")),
+           framings=("escalation", "sensor", "audit"), extractor="reference"),
     Subset("wfs_big_direct", "data/wfs_big.json", "data/wfs_big_answers", "certified", ("mitigation",),
-           themes=_WFS_THEMES, mitigation="direct"),
+           themes=_WFS_THEMES, mitigation="direct", extractor="stored"),
     Subset("wfs_big_verify", "data/wfs_big_verify.json", "data/wfs_big_verify_answers", "certified",
-           ("mitigation",), themes=_WFS_THEMES, mitigation="verify"),
+           ("mitigation",), themes=_WFS_THEMES, mitigation="verify", extractor="stored"),
     Subset("wfs_big_t2s", "data/wfs_big.json", "data/t2s_big_answers", "certified", ("mitigation",),
-           themes=_WFS_THEMES, mitigation="t2s"),
-    Subset("pilot_en", "data/eval_set.json", "data/auto_answers", "certified", ("language",), language="en"),
-    Subset("pilot_zh", "data/eval_set_zh.json", "data/zh_answers", "certified", ("language",), language="zh"),
+           themes=_WFS_THEMES, mitigation="t2s", extractor="stored"),
+    Subset("pilot_en", "data/eval_set.json", "data/auto_answers", "certified", ("language",), language="en",
+           extractor="stored"),
+    Subset("pilot_zh", "data/eval_set_zh.json", "data/zh_answers", "certified", ("language",), language="zh",
+           extractor="stored"),
 )  # fmt: skip
 
 _FACT = re.compile(r"Proposition ([a-z][A-Za-z0-9_]*) is true")

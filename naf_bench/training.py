@@ -31,11 +31,14 @@ from naf_bench.scoring.consistency import compile_formula, compute_consistency, 
 from naf_bench.scoring.constraints import FAMILIES, LETTERS, constraint_formulas, constraints_of_samples, row_events
 
 ANSWER_PREFIX = "ANSWER:"
-SEMANTIC_FAMILIES = ("one_letter", "inclusion", "invariance")  # "certified" would repeat the LM loss's target
+# "certified" would repeat the LM loss's target
+SEMANTIC_FAMILIES = ("one_letter", "alphabet", "inclusion", "invariance")
 
 
-def load_model(model: str):
-    """(model, tokenizer) in float32 from a Hub name, a folder, a ``.gguf`` file (dequantised) or ``smollm2``."""
+def load_model(model: str, dtype: str = "float32"):
+    """(model, tokenizer) from a Hub name, a folder, a ``.gguf`` file (dequantised) or ``smollm2``, its weights
+    in ``dtype`` (bfloat16: half the memory, and about twice the speed on CPUs with AVX-512 BF16; peft keeps
+    the LoRA adapters in float32)."""
     import torch
     import transformers
 
@@ -52,16 +55,19 @@ def load_model(model: str):
     if getattr(lm, "hf_quantizer", None) is not None and "gguf_file" in extra:
         # GGUF weights are dequantised to float32 on load; only the marker that stops Trainer is left
         lm.hf_quantizer.remove_quantization_config(lm)
-    return lm, tokenizer
+    return lm.to(getattr(torch, dtype)), tokenizer
 
 
-def _rows(config: str, split: str | None, framings: Sequence[str]) -> list[dict]:
-    """Named-condition rows of a config split in the given framings (rendered in them when the config lacks one)."""
+def _rows(config: str, split: str | None, framings: Sequence[str], overrides: dict | None = None) -> list[dict]:
+    """Named-condition rows of a config split in the given framings (rendered in them when the config lacks one),
+    the config's fields overridden by ``overrides`` (``--set``)."""
     from naf_bench.dataset import load_dataset
     from naf_bench.generate.config import get_config
 
-    base = get_config(config)
-    overrides = {} if set(framings) <= set(base.framings) else {"framings": tuple(framings)}
+    overrides = dict(overrides or {})
+    base = get_config(config, **overrides)
+    if not set(framings) <= set(base.framings):
+        overrides["framings"] = tuple(framings)
     dataset = load_dataset(config, **overrides)
     split = split or base.splits[-1]
     if split not in dataset:
@@ -72,19 +78,55 @@ def _rows(config: str, split: str | None, framings: Sequence[str]) -> list[dict]
     return rows
 
 
-def training_rows(framings: Sequence[str], config: str = "sft", split: str = "train") -> list[dict]:
-    return _rows(config, split, framings)
+def training_rows(
+    framings: Sequence[str], config: str = "sft", split: str = "train", overrides: dict | None = None
+) -> list[dict]:
+    return _rows(config, split, framings, overrides)
 
 
 def evaluation_rows(
-    framings: Sequence[str], config: str = "wfs44", split: str | None = None, limit: int | None = None
+    framings: Sequence[str],
+    config: str = "wfs44",
+    split: str | None = None,
+    limit: int | None = None,
+    overrides: dict | None = None,
 ) -> list[dict]:
-    """The held-out rows; ``limit`` keeps the first ``limit`` programs, with all their framings."""
-    rows = _rows(config, split, framings)
+    """The held-out rows; ``limit`` keeps that many programs evenly spaced through the split (so every bin of a
+    config made bin by bin), with all their framings."""
+    rows = _rows(config, split, framings, overrides)
     if limit is not None:
-        kept = set(list(dict.fromkeys(row["program_id"] for row in rows))[:limit])
+        programs = list(dict.fromkeys(row["program_id"] for row in rows))
+        kept = {programs[k * len(programs) // limit] for k in range(min(limit, len(programs)))}
         rows = [row for row in rows if row["program_id"] in kept]
     return rows
+
+
+def letter_completions(rows: Sequence[dict]) -> list[dict]:
+    """The rows with the assistant turn cut to its last line, 'ANSWER: X': letter-only training targets."""
+    return [
+        {**row, "messages": [row["messages"][0], {"role": "assistant", "content": f"{ANSWER_PREFIX} {row['gold']}"}]}
+        for row in rows
+    ]
+
+
+def check_disjoint(train_rows: Sequence[dict], eval_rows: Sequence[dict]) -> None:
+    """ConfigError when a held-out program is a training program (by canonical key: up to renaming and order)."""
+    from naf_bench.syntax import canonical_key, parse_program
+
+    def keys(rows):
+        return {canonical_key(parse_program(row["program"]), row["query"]) for row in rows}
+
+    if shared := keys(train_rows) & keys(eval_rows):
+        raise ConfigError(f"{len(shared)} evaluation programs are training programs; evaluate on another split")
+
+
+def peak_rss_gb() -> float:
+    """The process's peak resident memory so far, in GB, by its own accounting (getrusage: KiB on Linux)."""
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak * (1 if sys.platform == "darwin" else 1024) / 1e9
 
 
 def preference_pairs(rows: Sequence[dict]) -> list[dict]:
@@ -134,13 +176,18 @@ def answer_log_probs(model, tokenizer, rows: Sequence[dict]):
     return torch.stack(out)
 
 
-def group_semantic_loss(model, tokenizer, rows: Sequence[dict], families: Sequence[str] = SEMANTIC_FAMILIES):
-    """Sum over the constraints of one program's rows of -log WMC(F, p): a differentiable scalar tensor."""
-    import torch
-
+def letter_probabilities(model, tokenizer, rows: Sequence[dict]):
+    """The A/B/C probabilities after each row's chat prompt and 'ANSWER:', shape (rows, 3)."""
     from naf_bench.scoring.lm import first_token_ids
 
-    letters = answer_log_probs(model, tokenizer, rows)[:, first_token_ids(tokenizer)].exp()
+    return answer_log_probs(model, tokenizer, rows)[:, first_token_ids(tokenizer)].exp()
+
+
+def semantic_loss_of_letters(rows: Sequence[dict], letters, families: Sequence[str] = SEMANTIC_FAMILIES):
+    """Sum over the constraints of one program's rows of -log WMC(F, p), p the (rows, 3) tensor of A/B/C
+    probabilities: a differentiable scalar tensor."""
+    import torch
+
     events = row_events([dict(zip(LETTERS, row, strict=True)) for row in letters])
     terms = [
         semantic_loss(formula, torch.stack([events[e] for e in compile_formula(formula).events])[None])[0]
@@ -152,6 +199,43 @@ def group_semantic_loss(model, tokenizer, rows: Sequence[dict], families: Sequen
     return torch.stack(terms).sum()
 
 
+def group_semantic_loss(model, tokenizer, rows: Sequence[dict], families: Sequence[str] = SEMANTIC_FAMILIES):
+    """The semantic loss of one program's rows under the model, its graph over every prompt at once."""
+    return semantic_loss_of_letters(rows, letter_probabilities(model, tokenizer, rows), families)
+
+
+def accumulate_semantic_gradient(
+    model,
+    tokenizer,
+    rows: Sequence[dict],
+    scale: float,
+    families: Sequence[str] = SEMANTIC_FAMILIES,
+    backward=None,
+) -> float:
+    """Adds ``scale`` times the gradient of the semantic loss of ``rows`` to the parameters' ``.grad``, one prompt
+    at a time, and returns the loss. Exact: the loss depends on the parameters only through the letter
+    probabilities p_k of each prompt, so its gradient is sum_k (dL/dp_k) . dp_k/dtheta; a first pass without a
+    graph gives p and dL/dp, then each prompt is run again with its graph and back-propagated alone, under the
+    seed of its first pass (dropout draws the same masks). Memory: one prompt's graph, not all of them.
+    ``backward``: how a tensor is back-propagated (Trainer passes its accelerator's, which scales for AMP)."""
+    import torch
+
+    backward = backward or torch.Tensor.backward
+    seeds = torch.randint(2**62, (len(rows),)).tolist()
+    letters = []
+    with torch.no_grad():
+        for row, seed in zip(rows, seeds, strict=True):
+            torch.manual_seed(seed)
+            letters.append(letter_probabilities(model, tokenizer, [row])[0])
+    leaf = torch.stack(letters).requires_grad_()
+    value = semantic_loss_of_letters(rows, leaf, families)
+    (weights,) = torch.autograd.grad(value, leaf)
+    for row, seed, weight in zip(rows, seeds, weights, strict=True):
+        torch.manual_seed(seed)
+        backward(scale * (letter_probabilities(model, tokenizer, [row])[0] * weight).sum())
+    return value.item()
+
+
 def evaluate_model(
     model,
     tokenizer,
@@ -160,9 +244,12 @@ def evaluate_model(
     generation_metric=None,
     max_new_tokens: int = 512,
     batch_size: int = 8,
+    extractor: str = "strict",
 ) -> dict:
     """Scores per framing (the metric's label scores with their constant baselines, rho/CAcc of the letter
-    distributions) and rho/CAcc over all framings together (which adds invariance across framings)."""
+    distributions) and rho/CAcc over all framings together (which adds invariance across framings). With a
+    ``generation_metric``, greedy generations read by ``extractor`` are scored too, and reported per condition
+    beside the best constant (``answer_report``)."""
     import torch
 
     from naf_bench.scoring.lm import first_token_ids
@@ -178,10 +265,15 @@ def evaluate_model(
     samples = []
     with torch.no_grad():
         for framing, part in framings.items():
-            framing_samples, forced = [], []
+            framing_samples, forced, texts = [], [], []
             for first in range(0, len(part), batch_size):
                 batch = part[first : first + batch_size]
-                log_probs = answer_log_probs(model, tokenizer, batch)
+                if generation_metric is None:
+                    log_probs = answer_log_probs(model, tokenizer, batch)
+                else:
+                    answered = [answer_and_generate(model, tokenizer, row, max_new_tokens) for row in batch]
+                    log_probs = torch.stack([vector for vector, _ in answered])
+                    texts += [text for _, text in answered]
                 top = log_probs.argmax(dim=-1).tolist()
                 letters = log_probs[:, letter_ids].exp().tolist()
                 forced += [f"{ANSWER_PREFIX} {LETTERS[p.index(max(p))]}" for p in letters]
@@ -194,14 +286,13 @@ def evaluate_model(
                     (row, dict(zip(LETTERS, p, strict=True))) for row, p in zip(batch, letters, strict=True)
                 ]
                 if generation_metric is not None:
-                    generation_metric.add_batch(
-                        predictions=generate(model, tokenizer, batch, max_new_tokens), **columns
-                    )
+                    generation_metric.add_batch(predictions=texts[-len(batch) :], **columns)
             result["framings"][framing] = {"label": metric.compute(), "letters": letter_consistency(framing_samples)}
             # the likeliest of A/B/C whatever the top token: what the letter probabilities alone would answer
             result["framings"][framing]["forced_choice"] = metric.compute(predictions=forced, **label_columns(part))
             if generation_metric is not None:
-                result["framings"][framing]["generate"] = generation_metric.compute()
+                result["framings"][framing]["generate"] = generation_metric.compute(extractor=extractor)
+                result["framings"][framing]["report"] = answer_report(part, texts, extractor)
             samples += framing_samples
     result["letters"] = letter_consistency(samples)
     result["seconds"] = time.perf_counter() - start
@@ -222,17 +313,93 @@ def letter_consistency(samples: Sequence[tuple[dict, dict]]) -> dict:
     return out
 
 
-def generate(model, tokenizer, rows: Sequence[dict], max_new_tokens: int) -> list[str]:
-    """Greedy completions of each row's chat prompt (one prompt at a time: no padding to account for)."""
+def answer_and_generate(model, tokenizer, row: dict, max_new_tokens: int):
+    """(next-token log-probabilities after the chat prompt and 'ANSWER:', greedy completion of the chat prompt):
+    the prompt is run once into a cache that both continue (transformers' prefix-cache reuse)."""
+    import copy
+
+    import torch
+
     device = next(model.parameters()).device
-    texts = []
+    prompt = chat_prompt(tokenizer, row)
+    ids = tokenizer(prompt, return_tensors="pt", add_special_tokens=False)["input_ids"].to(device)
+    answer = tokenizer(prompt + ANSWER_PREFIX, return_tensors="pt", add_special_tokens=False)["input_ids"].to(device)
+    shared = 0  # the tokens both sequences begin with, all but the prompt's last (generate needs one to run)
+    limit = min(ids.shape[1], answer.shape[1]) - 1
+    while shared < limit and ids[0, shared] == answer[0, shared]:
+        shared += 1
+    cache = model(input_ids=ids[:, :shared], use_cache=True).cache if shared else None
+    logits = model(input_ids=answer[:, shared:], cache=copy.deepcopy(cache), use_cache=True, logits_to_keep=1).logits[
+        0, -1
+    ]
+    output = model.generate(
+        input_ids=ids,
+        attention_mask=torch.ones_like(ids),
+        cache=cache,
+        max_new_tokens=max_new_tokens,
+        do_sample=False,
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    text = tokenizer.decode(output[0, ids.shape[1] :], skip_special_tokens=True)
+    return torch.log_softmax(logits.float(), dim=-1), text
+
+
+def best_constants(rows: Sequence[dict]) -> dict[str, str]:
+    """The letter that is gold most often under each condition (the first in A/B/C order among equals)."""
+    golds: dict[str, list[str]] = {}
     for row in rows:
-        encoded = tokenizer(chat_prompt(tokenizer, row), return_tensors="pt", add_special_tokens=False).to(device)
-        output = model.generate(
-            **encoded, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=tokenizer.pad_token_id
-        )
-        texts.append(tokenizer.decode(output[0, encoded["input_ids"].shape[1] :], skip_special_tokens=True))
-    return texts
+        golds.setdefault(row["condition"], []).append(row["gold"])
+    return {condition: max(LETTERS, key=letters.count) for condition, letters in golds.items()}
+
+
+def answer_report(rows: Sequence[dict], texts: Sequence[str], extractor: str) -> dict:
+    """Accuracy of answers read from ``texts`` per condition and JOINT, with program-clustered 95 % intervals,
+    beside the best constant of each condition and the JOINT of answering those constants; the share of C
+    answers per condition (never right under credulous and skeptical readings)."""
+    from naf_bench.readings import JOINT_CONDITIONS
+    from naf_bench.scoring.extract import extract_answer
+    from naf_bench.scoring.labels import score_answers
+
+    answers = [extract_answer(text, extractor) for text in texts]
+    constants = best_constants(rows)
+
+    def scores(chosen: Sequence[str | None]) -> dict:
+        return score_answers(
+            chosen,
+            [row["gold"] for row in rows],
+            conditions=[row["condition"] for row in rows],
+            program_ids=[row["program_id"] for row in rows],
+            extractor=extractor,
+        ).to_dict()
+
+    model, constant = scores(answers), scores([constants[row["condition"]] for row in rows])
+    report: dict = {"conditions": {}, "extractor": extractor}
+    for condition, letter in constants.items():
+        chosen = [k for k, row in enumerate(rows) if row["condition"] == condition]
+        alone = score_answers(
+            [answers[k] for k in chosen],
+            [rows[k]["gold"] for k in chosen],
+            conditions=[condition] * len(chosen),
+            program_ids=[rows[k]["program_id"] for k in chosen],
+        ).to_dict()
+        report["conditions"][condition] = {
+            "accuracy": alone["strict_accuracy"],
+            "ci95": alone["ci95"].get("strict_accuracy"),
+            "coverage": alone["coverage"],
+            "c_rate": sum(answers[k] == "C" for k in chosen) / len(chosen),
+            "best_constant": letter,
+            "best_constant_accuracy": constant["per_condition"][condition]["strict_accuracy"],
+            "n": len(chosen),
+        }
+    report["accuracy"] = {"value": model["strict_accuracy"], "ci95": model["ci95"].get("strict_accuracy")}
+    if all(condition in constants for condition in JOINT_CONDITIONS):
+        report["joint"] = {
+            "value": model["joint"],
+            "ci95": model["ci95"].get("joint"),
+            "best_constant": constant["joint"],
+            "n_programs": len({row["program_id"] for row in rows}),
+        }
+    return report
 
 
 def _semantic_trainer_class():
@@ -257,11 +424,20 @@ def _semantic_trainer_class():
             if self.semantic_weight > 0:
                 group = self.semantic_groups[self._semantic_calls % len(self.semantic_groups)]
                 self._semantic_calls += 1
-                value = group_semantic_loss(model, self.processing_class, group, self.semantic_families)
-                self._metrics["train"]["semantic_loss"].append(value.detach().item())
-                # like TRL's auxiliary loss: with num_items_in_batch, accumulation is left to the loss
-                steps = self.current_gradient_accumulation_steps if num_items_in_batch is not None else 1
-                loss = loss + self.semantic_weight * value / steps
+                # its gradient is accumulated here, prompt by prompt; Trainer then divides the returned loss by
+                # the accumulation steps unless num_items_in_batch already did, so the logged total matches
+                accumulation = self.current_gradient_accumulation_steps
+                value = accumulate_semantic_gradient(
+                    model,
+                    self.processing_class,
+                    group,
+                    self.semantic_weight / accumulation,
+                    self.semantic_families,
+                    self.accelerator.backward,
+                )
+                self._metrics["train"]["semantic_loss"].append(value)
+                logged = self.semantic_weight * value / (accumulation if num_items_in_batch is not None else 1)
+                loss = loss + logged  # a constant: it adds to the logged loss, not to the gradient
             return (loss, result[1]) if return_outputs else loss
 
     return SemanticLossTrainer
@@ -301,22 +477,32 @@ def train(args: argparse.Namespace) -> dict:
     import transformers
     import trl
 
+    from naf_bench.cli import _overrides
     from naf_bench.scoring import load_metric
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     device = device_of(args.device)
+    if args.threads:
+        torch.set_num_threads(args.threads)
     transformers.set_seed(args.seed)
-    train_rows = training_rows(args.train_framings, args.train_config)
-    eval_rows = evaluation_rows(args.eval_framing, args.eval_config, args.eval_split, args.eval_limit)
-    model, tokenizer = load_model(args.model)
+    overrides = _overrides(args.set)
+    train_rows = training_rows(args.train_framings, args.train_config, overrides=overrides)
+    if args.completion == "letter":
+        train_rows = letter_completions(train_rows)
+    eval_rows = evaluation_rows(args.eval_framing, args.eval_config, args.eval_split, args.eval_limit, overrides)
+    check_disjoint(train_rows, eval_rows)
+    model, tokenizer = load_model(args.model, args.dtype)
     metric = load_metric("label")
     generation_metric = load_metric("label") if args.generate else None
     history: list[dict] = []
 
     def evaluate_at(lm, step: int) -> None:
-        scores = evaluate_model(lm, tokenizer, eval_rows, metric, generation_metric, args.max_new_tokens)
-        history.append({"step": step, **scores})
+        scores = evaluate_model(
+            lm, tokenizer, eval_rows, metric, generation_metric, args.max_new_tokens, extractor=args.extractor
+        )
+        history.append({"step": step, **scores, "peak_rss_gb": peak_rss_gb()})
+        print(f"step {step}: evaluated in {scores['seconds']:.0f} s, peak RSS {peak_rss_gb():.2f} GB", flush=True)
 
     common = {
         "output_dir": str(out / "checkpoints"),
@@ -329,7 +515,7 @@ def train(args: argparse.Namespace) -> dict:
         "report_to": "none",
         "seed": args.seed,
         "use_cpu": device == "cpu",
-        "activation_checkpointing": False,  # small models: recomputing activations costs more than it saves
+        "activation_checkpointing": True,  # TRL's default; the step is faster and holds a fraction of the memory
         "disable_tqdm": True,
     }
     lora = peft.LoraConfig(r=args.lora_r, lora_alpha=2 * args.lora_r, lora_dropout=0.05, task_type="CAUSAL_LM")
@@ -360,7 +546,10 @@ def train(args: argparse.Namespace) -> dict:
     trainer.model.save_pretrained(out / "adapter")
     tokenizer.save_pretrained(out / "adapter")
     logs = [entry for entry in trainer.state.log_history if "loss" in entry]
+    peak = peak_rss_gb()
+    print(f"peak resident memory {peak:.2f} GB (getrusage ru_maxrss)", flush=True)
     metrics = {
+        "peak_rss_gb": peak,
         "before": history[0],
         "after": history[-1],
         "history": history,
@@ -405,6 +594,9 @@ def plot(metrics: dict, path: Path) -> None:
         scores.plot(steps, values, marker="o", label=f"accuracy ({framing})")
         forced = [entry["framings"][framing]["forced_choice"]["accuracy"] for entry in metrics["history"]]
         scores.plot(steps, forced, marker="^", linestyle="--", label=f"forced choice ({framing})")
+        if "report" in metrics["history"][0]["framings"][framing]:
+            generated = [entry["framings"][framing]["report"]["accuracy"]["value"] for entry in metrics["history"]]
+            scores.plot(steps, generated, marker="D", label=f"generated, {metrics['config']['extractor']} ({framing})")
     scores.plot(steps, [entry["letters"]["all"]["rho"] for entry in metrics["history"]], marker="s", label="rho")
     scores.set(xlabel="step", title=f"held-out {metrics['config']['eval_config']}")
     scores.legend()
@@ -426,12 +618,37 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-config", default="wfs44")
     p.add_argument("--eval-split", help="default: the config's last split")
     p.add_argument("--eval-framing", nargs="+", choices=framings, default=["abstract"])
-    p.add_argument("--eval-limit", type=int, help="evaluate on the first K held-out programs only")
+    p.add_argument("--eval-limit", type=int, help="evaluate on K held-out programs only, evenly spaced")
     p.add_argument("--eval-steps", type=int, default=0, help="also evaluate every N steps (0: before and after)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a field of the training and evaluation configs, e.g. depths=3,4 (repeatable)",
+    )
+    p.add_argument(
+        "--completion",
+        choices=("trace", "letter"),
+        default="trace",
+        help="train on the certified trace and its 'ANSWER: X' line, or on that line alone",
+    )
     p.add_argument("--generate", action="store_true", help="also score greedy generations")
     p.add_argument("--max-new-tokens", type=int, default=512)
+    p.add_argument(
+        "--extractor",
+        choices=("strict", "flexible", "reference"),
+        default="strict",
+        help="how answers are read from the generations",
+    )
     p.add_argument("--method", choices=("sft", "dpo"), default="sft", help="dpo: TRL's DPOTrainer on preference_pairs")
-    p.add_argument("--semantic-loss-weight", type=float, default=0.0, help="sft only")
+    p.add_argument(
+        "--semantic-loss-weight",
+        type=float,
+        nargs="+",
+        default=[0.0],
+        help="sft only; several: one run per weight (and seed), compared in DIR/summary.json",
+    )
     p.add_argument("--semantic-families", nargs="+", choices=FAMILIES, default=list(SEMANTIC_FAMILIES))
     p.add_argument("--seed", type=int, nargs="+", default=[0], help="several: one run each in DIR/seed-S/")
     p.add_argument("--device", default="auto", help="auto (cuda, else mps, else cpu), cpu, cuda, mps")
@@ -439,6 +656,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--batch-size", type=int, default=1)
     p.add_argument("--max-length", type=int, default=2048, help="tokens per training sequence")
     p.add_argument("--lora-r", type=int, default=16)
+    p.add_argument("--threads", type=int, help="torch.set_num_threads (default: torch's)")
+    p.add_argument("--dtype", choices=("float32", "bfloat16"), default="float32", help="the base model's weights")
     return p
 
 
@@ -457,21 +676,70 @@ def seed_summary(runs: dict[int, dict]) -> dict:
     return summary
 
 
+def comparison_table(runs: dict[float, dict[int, dict]]) -> list[dict]:
+    """One row per semantic-loss weight, framing and moment (before/after): the held-out accuracy and JOINT of
+    the generated answers (of the top token without ``--generate``), the rho of the letter probabilities and
+    the share of C answers under the credulous and skeptical readings, per seed and their mean."""
+
+    def mean(values):
+        defined = [v for v in values if v is not None]
+        return sum(defined) / len(defined) if defined else None
+
+    table = []
+    for weight, by_seed in runs.items():
+        first = next(iter(by_seed.values()))
+        for framing in first["after"]["framings"]:
+            for moment in ("before", "after"):
+                cells = [run[moment]["framings"][framing] for run in by_seed.values()]
+                values: dict[str, list] = {
+                    "accuracy": [],
+                    "joint": [],
+                    "rho": [],
+                    "c_rate_cred": [],
+                    "c_rate_skept": [],
+                }
+                for cell in cells:
+                    report = cell.get("report")
+                    values["accuracy"].append(
+                        report["accuracy"]["value"] if report else cell["label"]["strict_accuracy"]
+                    )
+                    values["joint"].append(report["joint"]["value"] if report and "joint" in report else None)
+                    values["rho"].append(cell["letters"]["all"]["rho"])
+                    for condition in ("cred", "skept"):
+                        rate = report["conditions"].get(condition, {}).get("c_rate") if report else None
+                        values[f"c_rate_{condition}"].append(rate)
+                row = {"semantic_loss_weight": weight, "framing": framing, "moment": moment, "seeds": list(by_seed)}
+                row.update({f"mean_{key}": mean(column) for key, column in values.items()})
+                row.update(values)
+                table.append(row)
+    return table
+
+
 def main(argv: Sequence[str] | None = None) -> dict:
-    """One run per seed; with several seeds, each in DIR/seed-S/ and their summary in DIR/summary.json."""
+    """One run per semantic-loss weight and seed; with several, each in DIR/seed-S/ (DIR/w-W/seed-S/ with several
+    weights) and their summary, with the comparison table, in DIR/summary.json."""
     args = parser().parse_args(argv)
     if args.max_steps < 1:
         raise ConfigError(f"--max-steps must be >= 1, got {args.max_steps}")
-    if args.semantic_loss_weight < 0:
+    if any(weight < 0 for weight in args.semantic_loss_weight):
         raise ConfigError(f"--semantic-loss-weight must be >= 0, got {args.semantic_loss_weight}")
-    if args.method == "dpo" and args.semantic_loss_weight > 0:
+    if args.method == "dpo" and any(args.semantic_loss_weight):
         raise ConfigError("the semantic loss is added to the SFT loss; --method dpo takes no --semantic-loss-weight")
-    if len(args.seed) == 1:
-        return train(argparse.Namespace(**{**vars(args), "seed": args.seed[0]}))
-    runs = {
-        seed: train(argparse.Namespace(**{**vars(args), "seed": seed, "out": str(Path(args.out) / f"seed-{seed}")}))
-        for seed in args.seed
-    }
-    summary = seed_summary(runs)
+    weights = list(dict.fromkeys(args.semantic_loss_weight))
+    if len(args.seed) == 1 and len(weights) == 1:
+        return train(argparse.Namespace(**{**vars(args), "seed": args.seed[0], "semantic_loss_weight": weights[0]}))
+    runs: dict[float, dict[int, dict]] = {}
+    for weight in weights:
+        folder = Path(args.out) / f"w-{weight:g}" if len(weights) > 1 else Path(args.out)
+        runs[weight] = {
+            seed: train(
+                argparse.Namespace(
+                    **{**vars(args), "seed": seed, "semantic_loss_weight": weight, "out": str(folder / f"seed-{seed}")}
+                )
+            )
+            for seed in args.seed
+        }
+    summary = seed_summary(runs[weights[0]]) if len(weights) == 1 else {"seeds": list(args.seed), "weights": weights}
+    summary["table"] = comparison_table(runs)
     (Path(args.out) / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary

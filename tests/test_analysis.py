@@ -221,6 +221,13 @@ def test_sweep_tables_and_the_pooled_regression_with_stored_letters(tmp_path):
     assert without["width_minus_depth"] == pytest.approx(0.0, abs=1e-9)
     assert without["ci95_prompts"] == pytest.approx([0.0, 0.0], abs=1e-9)
     assert without["ci95_programs"] == pytest.approx([0.0, 0.0], abs=1e-9)
+    out = tmp_path / "analysis"
+    assert main(["analyze", *map(str, runs), "--gold", str(gold), "--extractor", "stored", "--bootstrap", "5",
+                 "--out", str(out)]) == 0  # fmt: skip
+    text = (out / "analysis.md").read_text()
+    assert "| weak | depth | 2 | 50.0 [" in text and "(6/12 of 12) | 50.0 | 100.0 | 50.0 / 0.0 / 50.0 |" in text
+    assert "| without length | intercept +1.0000, z(depth) " in text and "bin=odd -1.0000 |" in text
+    assert (out / "accuracy_by_size.png").stat().st_size > 5000
     with pytest.raises(DataError, match="no parsable answer with the 'stored' extractor"):
         analyze([_write(tmp_path / "bare.jsonl", [{"id": rows[0]["id"], "prediction": "ANSWER: A"}])], gold, "stored")
 
@@ -281,5 +288,14 @@ def test_translate_then_solve_outcomes_beside_the_authors_letters(tmp_path):
     )
     assert (t["stored_ok"], t["stored_ok_known"]) == (6, 8)
     assert t["ours"] == {"answered": 2, "correct": 2, "accuracy": 1.0, "strict_accuracy": 0.25}
+    out = tmp_path / "analysis"
+    assert main(["analyze", str(run), "--gold", str(gold), "--extractor", "stored", "--out", str(out)]) == 0
+    text = (out / "analysis.md").read_text()
+    assert "| run | t2s | 66.7 (4/6) | 50.0 (of 8) | 2 |" in text and "over 4 programs |" in text
+    assert (
+        "| run | 6/8 | answered 2, no_query 2, undefined_query 2, unparseable 2 | 100.0 (2/2) | 25.0 (of 8) |" in text
+    )
+    assert "- run: undefined query atom: def-a-meeting::wfs" in text
+    assert (out / "mitigation.png").stat().st_size > 5000
     ours = analyze([run], gold, "strict", n_bootstrap=20)["runs"]["run"]["mitigation"]
     assert (ours["n_parsed"], ours["correct"], ours["accuracy"]) == (2, 2, 1.0)  # our reader's letters

@@ -179,6 +179,7 @@ def paper_sets(tmp_path):
     ]  # fmt: skip
     (data / "v3_full.json").write_text(json.dumps(sweep))
     (data / "v3_answers" / "m.json").write_text(json.dumps({"answers": {r["task_id"]: None for r in sweep}}))
+    (data / "v3_answers" / "m2.json").write_text(json.dumps({"answers": {r["task_id"]: "A" for r in sweep}}))
     verb = [
         {"task_id": f"verb-odd-d4-wfs-t{t}::wfs", "rec_id": "verb-odd-d4-wfs", "cond": "wfs", "theme": t,
          "divergence_bin": "odd", "depth": 4, "width": 2, "gold": "C", "prompt": THEMED,
@@ -243,6 +244,7 @@ def test_the_rest_of_the_paper_imports_with_marks(paper_sets, tmp_path):
     }  # fmt: skip
     assert _jsonl(out / "grid_large" / "runs" / "m.jsonl")[0]["stored"] == "A"
     assert [r["prediction"] for r in _jsonl(out / "v3_sweep" / "runs" / "m.jsonl")] == ["", ""]
+    assert [r["prediction"] for r in _jsonl(out / "v3_sweep" / "runs" / "m2.jsonl")] == ["A", "A"]
     pilot = _jsonl(out / "pilot_en" / "gold.jsonl")
     assert [(r["condition"], r["gold"], r["family"]) for r in pilot] == [
         ("stable", "C", "divergent"), ("wfs", "C", "divergent"), ("none", None, "control")
@@ -251,3 +253,41 @@ def test_the_rest_of_the_paper_imports_with_marks(paper_sets, tmp_path):
         report.marks["pilot_en"]["condition 'stable' has no reading in naf-bench's table: gold is the reference's"] == 1
     )
     assert report.marks["pilot_en"]["the reference gives the untutored prompt gold A; naf-bench's rows have none"] == 1
+
+
+def test_analyze_reference_puts_the_mitigations_and_languages_side_by_side(paper_sets, tmp_path, capsys):
+    import shutil
+
+    data = paper_sets / "data"
+    shutil.copy(data / "wfs_big.json", data / "wfs_big_verify.json")
+    (data / "wfs_big_verify_answers").mkdir()
+    ids = [r["task_id"] for r in json.loads((data / "wfs_big.json").read_text())]
+    (data / "wfs_big_verify_answers" / "m.json").write_text(json.dumps({"answers": dict(zip(ids, "CBA", strict=True))}))
+    (data / "wfs_big_answers" / "m.json").write_text(
+        json.dumps({"answers": dict(zip(ids, ("C", None, "A"), strict=True))})
+    )
+    shutil.copy(data / "eval_set.json", data / "eval_set_zh.json")
+    (data / "zh_answers").mkdir()
+    (data / "zh_answers" / "m.json").write_text(json.dumps({"answers": {"naf-001::wfs": "B"}}))
+    import_reference(paper_sets, tmp_path / "ref")
+    out = tmp_path / "analysis"
+    # v3's run m has only null letters: that subset is reported, not analyzed; the rest are
+    assert main(["analyze", "--reference", str(tmp_path / "ref"), "--bootstrap", "5", "--out", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert "v3_sweep: not analyzed: " in captured.err and "m.jsonl: no parsable answer" in captured.err
+    printed = captured.out
+    assert "framing: answers read with the 'reference' extractor" in printed
+    assert "grid_large: answers read with the 'reference' extractor" in printed
+    paper = json.loads((out / "paper.json").read_text())
+    assert set(paper["errors"]) == {"v3_sweep"}
+    cells = paper["mitigation"]["m"]
+    assert {m: (c["correct"], c["n_parsed"], c["nulls"]) for m, c in cells.items()} == {
+        "direct": (2, 2, 1), "verify": (2, 3, 0), "t2s": (2, 3, 0)
+    }  # fmt: skip
+    assert cells["t2s"]["translations"]["outcomes"] == {"answered": 3}
+    assert paper["language"]["m"]["en"]["correct"] == 1 and paper["language"]["m"]["zh"]["n_parsed"] == 1
+    assert (out / "wfs_big_t2s" / "analysis.md").exists()
+    text = (out / "paper.md").read_text()
+    assert "| m | 100.0 (2/2; strict 66.7, 1 nulls) | 66.7 (2/3; strict 66.7, 0 nulls) |" in text
+    assert "| m | 1/1 (100.0; 1 parsed) | 0/1 (0.0; 1 parsed) |" in text
+    assert main(["analyze", "--reference", str(tmp_path / "ref"), "--gold", "x", "--out", str(out)]) != 0

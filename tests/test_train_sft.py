@@ -48,7 +48,7 @@ def program_rows():
     return groups[0]
 
 
-def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch):
+def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch, capsys):
     out = tmp_path / "run"
     argv = ["--model", str(tiny_chat_lm), "--max-steps", "2", "--out", str(out), "--semantic-loss-weight", "0.5"]
     argv += ["--train-framings", "escalation", "--eval-framing", "escalation", "abstract", "--eval-limit", "3"]
@@ -75,6 +75,9 @@ def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch):
     for lm, semantic, total in zip(train["loss"], train["semantic_loss"], train["total_loss"], strict=True):
         assert total == pytest.approx(lm + 0.5 * semantic, rel=1e-5)
     assert metrics["config"]["device"] == "cpu" and metrics["config"]["train_framings"] == ["escalation"]
+    peaks = [entry["peak_rss_gb"] for entry in metrics["history"]]
+    assert 0 < peaks[0] <= peaks[-1] <= metrics["peak_rss_gb"] < 4  # getrusage's peak never falls
+    assert f"peak resident memory {metrics['peak_rss_gb']:.2f} GB" in capsys.readouterr().out
     assert (out / "adapter" / "adapter_model.safetensors").is_file() and (out / "training.png").stat().st_size > 0
     adapter = peft.PeftModel.from_pretrained(training.load_model(str(tiny_chat_lm))[0], out / "adapter")
     trained = [p for name, p in adapter.named_parameters() if "lora_B" in name]
@@ -132,7 +135,8 @@ def test_semantic_loss_is_the_wmc_of_the_constraints_and_reaches_the_adapter(tin
     letters = training.answer_log_probs(model, tokenizer, program_rows)[:, first_token_ids(tokenizer)].exp()
     events = row_events([dict(zip("ABC", row.tolist(), strict=True)) for row in letters])
     formulas = [f for family, f in constraint_formulas(program_rows) if family in training.SEMANTIC_FAMILIES]
-    assert len(formulas) == 8  # one letter for each of 4 prompts, 4 certified inclusions between readings
+    # one letter for each of 4 prompts, no C under cred and skept, 4 certified inclusions between readings
+    assert len(formulas) == 10
     wmc = compute_consistency(formulas, [events] * len(formulas))["wmc"]
     assert loss.item() == pytest.approx(-sum(math.log(w) for w in wmc), rel=1e-6)
     assert loss.item() > 0
@@ -197,3 +201,119 @@ def test_metric_add_batch_with_per_row_columns_then_compute():
         metric.add_batch(predictions=["A"], references=["A"], formulas=["a"])
     with pytest.raises(ValueError, match="Mismatch in the number"):
         metric.add_batch(**naf_bench.scoring.label_columns(rows), predictions=["A"])
+
+
+def _hard(letters: str, sure: float = 0.98):
+    """Letter probabilities, one row per letter of ``letters``: ``sure`` on it, the rest shared by the others."""
+    return torch.tensor([[sure if x == letter else (1 - sure) / 2 for x in "ABC"] for letter in letters])
+
+
+def test_all_c_violates_the_readings_alphabets_and_costs_more_than_the_certified_letters(program_rows):
+    rows = sorted(program_rows, key=lambda row: row["condition"])  # closed_world, cred, skept, wfs
+    cred = next(k for k, row in enumerate(rows) if row["condition"] == "cred")
+    formulas = [(family, f) for family, f in constraint_formulas(rows) if family in training.SEMANTIC_FAMILIES]
+    assert ("alphabet", f"~r{cred}_C") in formulas  # from Reading.letters: credulous answers are A or B
+    assert sum(family == "alphabet" for family, _ in formulas) == 2  # cred and skept; wfs and closed world have C
+    all_c = row_events([{"A": 0.0, "B": 0.0, "C": 1.0}] * len(rows))
+    wmc = compute_consistency([f for _, f in formulas], [all_c] * len(formulas))["wmc"]
+    violated = [family for (family, _), w in zip(formulas, wmc, strict=True) if w == 0.0]
+    assert violated == ["alphabet", "alphabet"]  # one letter, the inclusions and invariance all hold for all-C
+    golds = "".join(row["gold"] for row in rows)
+    always_c = training.semantic_loss_of_letters(rows, _hard("C" * len(rows))).item()
+    certified = training.semantic_loss_of_letters(rows, _hard(golds)).item()
+    assert certified < 0.5 < 7.0 < always_c  # each alphabet term of all-C is -log(0.02), about 3.9
+    without_alphabet = [f for f in training.SEMANTIC_FAMILIES if f != "alphabet"]
+    # the families of before: all-C costs no more than the certified letters, which is why it was learnt
+    assert training.semantic_loss_of_letters(rows, _hard("C" * len(rows)), without_alphabet).item() < 0.5
+
+
+def test_semantic_gradient_prompt_by_prompt_is_the_gradient_of_the_whole_loss(tiny_chat_lm, program_rows):
+    model, tokenizer = training.load_model(str(tiny_chat_lm))
+    model = peft.get_peft_model(model, peft.LoraConfig(r=4, task_type="CAUSAL_LM"))
+    with torch.no_grad():
+        for name, parameter in model.named_parameters():
+            if "lora_B" in name:
+                parameter.normal_(std=0.1)
+    model.eval()  # no dropout: both computations see the same function
+    trained = {name: p for name, p in model.named_parameters() if p.requires_grad}
+    whole = training.group_semantic_loss(model, tokenizer, program_rows)
+    (0.5 * whole).backward()
+    expected = {name: p.grad.clone() for name, p in trained.items()}
+    model.zero_grad()
+    value = training.accumulate_semantic_gradient(model, tokenizer, program_rows, scale=0.5)
+    assert value == pytest.approx(whole.item(), rel=1e-6)
+    for name, parameter in trained.items():
+        torch.testing.assert_close(parameter.grad, expected[name], rtol=1e-4, atol=1e-7)
+    assert any(g.abs().sum() > 0 for g in expected.values())
+
+
+def test_one_cached_prompt_gives_the_letters_and_the_greedy_generation(tiny_chat_lm):
+    model, tokenizer = training.load_model(str(tiny_chat_lm))
+    for row in training.evaluation_rows(["abstract"], limit=2):
+        with torch.no_grad():
+            log_probs, text = training.answer_and_generate(model, tokenizer, row, max_new_tokens=4)
+            expected = training.answer_log_probs(model, tokenizer, [row])[0]
+        torch.testing.assert_close(log_probs, expected, rtol=1e-4, atol=1e-5)
+        ids = tokenizer(training.chat_prompt(tokenizer, row), return_tensors="pt", add_special_tokens=False)
+        output = model.generate(**ids, max_new_tokens=4, do_sample=False, pad_token_id=tokenizer.pad_token_id)
+        assert text == tokenizer.decode(output[0, ids["input_ids"].shape[1] :], skip_special_tokens=True)
+        assert len(tokenizer(text, add_special_tokens=False)["input_ids"]) >= 3
+
+
+def test_answer_report_beside_the_best_constant_per_condition():
+    golds = {"p1": "CAAC", "p2": "CABC", "p3": "AAAA", "p4": "CBAC"}  # closed_world, cred, skept, wfs
+    conditions = ("closed_world", "cred", "skept", "wfs")
+    rows = [
+        {"program_id": p, "condition": c, "gold": g}
+        for p, letters in golds.items()
+        for c, g in zip(conditions, letters, strict=True)
+    ]
+    texts = {"p1": "CAAC", "p2": "CABC", "p3": "AACA", "p4": "CCAC"}
+    answers = [f"The answer is {x}." for p in golds for x in texts[p]]
+    assert training.best_constants(rows) == {"closed_world": "C", "cred": "A", "skept": "A", "wfs": "C"}
+    report = training.answer_report(rows, answers, "flexible")
+    cred, wfs = report["conditions"]["cred"], report["conditions"]["wfs"]
+    assert (cred["accuracy"], cred["best_constant"], cred["best_constant_accuracy"]) == (0.75, "A", 0.75)
+    assert cred["c_rate"] == 0.25 and report["conditions"]["skept"]["c_rate"] == 0.25
+    assert (wfs["accuracy"], wfs["best_constant_accuracy"]) == (1.0, 0.75)
+    assert report["joint"] == {
+        "value": 0.5,  # p1 and p2 all right
+        "ci95": report["joint"]["ci95"],
+        "best_constant": 0.25,  # C, A, A, C is p1 alone
+        "n_programs": 4,
+    }
+    low, high = report["joint"]["ci95"]
+    assert 0.0 <= low <= 0.5 <= high <= 1.0 and cred["ci95"][0] <= 0.75 <= cred["ci95"][1]
+    assert report["accuracy"]["value"] == 14 / 16  # p3 skeptical and p4 credulous answered C
+
+
+def test_held_out_programs_must_not_be_training_programs():
+    rows = training.training_rows(["abstract"])
+    with pytest.raises(ConfigError, match="evaluation programs are training programs"):
+        training.check_disjoint(rows, rows[:4])
+    training.check_disjoint(rows, training.evaluation_rows(["abstract"], "sft", "validation"))
+
+
+def test_recipe_with_and_without_the_semantic_loss_in_one_table(tiny_chat_lm, tmp_path):
+    """Letter-only completions on smaller sft programs (--set), held out on the validation split's other
+    programs, generations read by the flexible extractor; two weights, one table."""
+    out = tmp_path / "compare"
+    argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(out), "--train-framings", "abstract"]
+    argv += ["--set", "depths=3,4", "--set", "widths=2,3", "--set", "traced=false", "--set", "framings=abstract"]
+    argv += ["--eval-config", "sft", "--eval-split", "validation", "--eval-limit", "4", "--completion", "letter"]
+    argv += ["--generate", "--max-new-tokens", "3", "--extractor", "flexible", "--semantic-loss-weight", "0", "1"]
+    summary = training.main([*argv, "--dtype", "bfloat16", "--seed", "5"])
+    assert summary["weights"] == [0.0, 1.0] and len(summary["table"]) == 4  # 2 weights x before/after
+    for row in summary["table"]:
+        metrics = json.loads((out / f"w-{row['semantic_loss_weight']:g}" / "seed-5" / "metrics.json").read_text())
+        cell = metrics[row["moment"]]["framings"]["abstract"]
+        report = cell["report"]
+        assert row["accuracy"] == [report["accuracy"]["value"]] and row["joint"] == [report["joint"]["value"]]
+        assert row["mean_rho"] == cell["letters"]["all"]["rho"]
+        assert row["c_rate_cred"] == [report["conditions"]["cred"]["c_rate"]]
+        assert report["joint"]["n_programs"] == 4 and {c["n"] for c in report["conditions"].values()} == {4}
+        assert cell["generate"]["extractor"] == "flexible"
+        # four programs evenly spaced through the split: one of each bin, so no constant gets every condition
+        assert report["joint"]["best_constant"] == 0.25
+        assert metrics["config"]["completion"] == "letter" and metrics["config"]["n_train_rows"] == 512
+    assert len(metrics["train"]["semantic_loss"]) == 1  # the weight-1 run

@@ -4,6 +4,8 @@ From the rows of one program (dataset rows: ``condition``, ``gold``, ``order_id`
 model's probabilities of the letters A/B/C for each row, formulas over events ``r{k}_{L}`` (row k answers L):
 
 - ``one_letter``: exactly one letter per prompt;
+- ``alphabet``: the answer is a letter of the named reading's alphabet (``Reading.letters``): credulous and
+  skeptical answers are two-valued, so C is never right under them;
 - ``invariance``: the same answer across rule orders and framings of one (program, condition);
 - ``inclusion``: inclusions that hold for every program — WFS-true ⇒ skeptical-true, WFS-false ⇒
   credulous-false, Prolog success ⇒ WFS-true, Prolog finite failure ⇒ WFS-false;
@@ -15,9 +17,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
-from naf_bench.readings import CONDITION_OF, READING_OF, READINGS
+from naf_bench.readings import CONDITION_OF, READING_OF, READINGS, SEMANTICS_OF
 
-FAMILIES = ("one_letter", "invariance", "inclusion", "certified")
+FAMILIES = ("one_letter", "alphabet", "invariance", "inclusion", "certified")
 LETTERS = ("A", "B", "C")
 # (condition, letter) implies (condition, letter), for every program: the readings' inclusions, as letters.
 INCLUSIONS = tuple(
@@ -33,6 +35,10 @@ def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
     for k, row in enumerate(rows):
         events = [f"r{k}_{letter}" for letter in LETTERS]
         formulas.append(("one_letter", f"atleast(1, {', '.join(events)}) & ~atleast(2, {', '.join(events)})"))
+        if row["condition"] in SEMANTICS_OF:
+            alphabet = READING_OF[SEMANTICS_OF[row["condition"]]].letters.values()
+            if excluded := [f"~r{k}_{letter}" for letter in LETTERS if letter not in alphabet]:
+                formulas.append(("alphabet", " & ".join(excluded)))
         if row.get("gold"):
             formulas.append(("certified", f"r{k}_{row['gold']}"))
     groups: dict[str, list[int]] = {}
