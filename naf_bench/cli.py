@@ -209,6 +209,11 @@ def _score(args: argparse.Namespace) -> int:
         f"format-valid rate {_pct(record.format_valid_rate)}; JOINT per family (solved/programs): "
         + ", ".join(f"{k} {_pct(v)} ({solved[k][0]}/{solved[k][1]})" for k, v in record.joint_per_family.items())
     )
+    if isinstance(record.traces, dict):
+        shares = record.traces["reference_definitions"]
+        print(f"traces as the reference's v1 audit counts them: sound among correct traced answers "
+              f"{_pct(shares['sound_among_correct'])}, sound of all {record.traces['n']} traces "
+              f"{_pct(shares['sound_of_traced'])}")  # fmt: skip
     theirs = record.reference_definitions
     print(f"as the reference leaderboard defines them: coverage {_pct(theirs['coverage'])} (non-null predictions), "
           f"format-valid rate {_pct(theirs['format_valid_rate'])} (readable among those)")  # fmt: skip

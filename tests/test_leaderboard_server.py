@@ -8,17 +8,23 @@ from concurrent.futures import wait
 
 import pytest
 from leaderboard_fixtures import answers, write_gold, write_metadata, write_submission
-from leaderboard_server import Server
 
+from naf_bench.leaderboard.local import Server
 from naf_bench.leaderboard.store import Store
 
 pytest.importorskip("gradio")
 pytest.importorskip("gradio_client")
 
 
-def _cache_files(server) -> list:
-    """Files in Gradio's upload cache beyond the empty ones it makes at start."""
-    return [p for p in server.cache.rglob("*") if p.is_file() and p.stat().st_size]
+def _cache_files(server, wait: float = 10.0) -> list:
+    """Files in Gradio's upload cache beyond the empty ones it makes at start, once the server's upload grace
+    (1 s here) has passed; polled for at most ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        left = [p for p in server.cache.rglob("*") if p.is_file() and p.stat().st_size]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.2)
 
 
 def _submit(client, tmp, rows, solved, token, name, **metadata):
@@ -36,7 +42,7 @@ def served(tmp_path_factory):
     store = Store(tmp / "data")
     tokens = {name: store.add_team(name) for name in ("alpha", "beta", "gamma")}
     store.close()
-    server = Server(tmp / "data", tmp / "gold.jsonl", "--max-bytes", 4000).start()
+    server = Server(tmp / "data", tmp / "gold.jsonl", "--max-bytes", 4000, "--upload-grace", 1).start()
     try:
         yield server, server.client(), rows, tokens, tmp
     finally:

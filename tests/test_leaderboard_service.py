@@ -206,3 +206,59 @@ def test_the_old_form_of_the_command_is_build(tmp_path):
     assert with_default_subcommand(["leaderboard", "subs", "--gold", "g"]) == ["leaderboard", "build", "subs",
                                                                                "--gold", "g"]  # fmt: skip
     assert with_default_subcommand(["leaderboard", "serve", "--gold", "g"])[1] == "serve"
+
+
+def test_handled_uploads_leave_gradios_cache_and_identical_uploads_do_not_lose_each_other(tmp_path, monkeypatch):
+    import os
+    import time
+
+    from naf_bench.leaderboard.app import _Claimed
+
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "cache"))
+    cached = tmp_path / "cache" / "0f" / "sub.jsonl"  # Gradio's layout: a folder per content hash
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(b"first upload")
+    outside = tmp_path / "mine.jsonl"
+    outside.write_bytes(b"not in the cache")
+    with _Claimed(cached, outside) as (first, same):
+        assert first.read_bytes() == b"first upload" and same == outside
+        (tmp_path / "cache" / "incoming").write_bytes(b"first upload")  # an identical upload, renamed onto it
+        os.rename(tmp_path / "cache" / "incoming", cached)
+        with _Claimed(cached) as (second,):
+            assert second.read_bytes() == b"first upload"
+        assert cached.exists()  # the first request still works on that path: it stays
+    assert not cached.parent.exists() and outside.exists()  # the last request out removes it
+    cached.parent.mkdir()
+    cached.write_bytes(b"uploaded twice, handled once so far")
+    with _Claimed(cached, grace=0.3):
+        pass
+    with _Claimed(cached) as (again,):  # the second identical upload's request comes within the grace
+        assert again.read_bytes() == b"uploaded twice, handled once so far"
+    time.sleep(0.6)
+    assert not cached.exists()
+    kept = tmp_path / "cache" / "1a" / "meta.json"
+    kept.parent.mkdir()
+    kept.write_bytes(b"{}")
+    with pytest.raises(FileNotFoundError), _Claimed(kept, cached):  # one of the two is gone: the request fails
+        pass
+    assert not kept.parent.exists()  # and what it had claimed leaves the cache as a handled upload does
+
+
+def test_maintainer_commands(board, capsys):
+    from naf_bench.cli import main
+
+    service, rows, _, tmp = board
+    data = str(tmp / "data")
+    assert main(["leaderboard", "add-team", "delta", "--data", data]) == 0
+    token = capsys.readouterr().out.strip().splitlines()[-1]
+    assert service.team_for(token).name == "delta"
+    ack = _submit(service, tmp, rows, 5, token)
+    assert main(["leaderboard", "withdraw", str(ack["submission"]), "--reason", "a test", "--by", "m", "--data",
+                 data]) == 0  # fmt: skip
+    assert service.board("standard")["rows"] == []
+    assert main(["leaderboard", "add-team", "delta", "--data", data]) == 1
+    assert "already a token team named 'delta'" in capsys.readouterr().err
+    assert main(["leaderboard", "add-team", "erin", "--hub-user", "--data", data]) == 0
+    assert main(["leaderboard", "revoke-team", "delta", "--data", data]) == 0
+    assert service.team_for(token) == "the team 'delta' was revoked"
+    assert main(["leaderboard", "freeze", "--data", data]) == 0 and service.store.frozen_at()

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
+import time
+import uuid
 from pathlib import Path
 
-from naf_bench.leaderboard.service import DEV, HIDDEN, Service
+from naf_bench.leaderboard.service import DEV, HIDDEN, Service, refused
 
 TITLE = "naf-bench leaderboard"
 
@@ -30,19 +33,83 @@ def hub_identity(profile) -> tuple[str, str] | None:
     return f"hf:{sub}", username
 
 
-def _discard(*paths) -> None:
-    """Remove handled uploads from Gradio's cache (only there: a path elsewhere is not ours to remove)."""
-    from gradio.utils import get_upload_folder
+# cache path -> [requests working on it now, the inodes requests have claimed under it, time of the last claim]
+_CLAIMS: dict[Path, list] = {}
+_CLAIMS_LOCK = threading.Lock()
 
-    cache = Path(get_upload_folder()).resolve()
-    for path in paths:
-        if not path:
-            continue
-        path = Path(path).resolve()
-        if cache in path.parents:
-            path.unlink(missing_ok=True)
-            with contextlib.suppress(OSError):  # another upload shares the folder
-                path.parent.rmdir()
+
+class _Claimed:
+    """The uploads of one request, hard-linked to private names for as long as the request runs, then removed
+    from Gradio's upload cache ``grace`` seconds later.
+
+    Gradio's cache names an upload by its content and file name, so identical uploads (two teams' copies of one
+    metadata file) share a path, and the later upload's request may not have started when the earlier one ends:
+    the path is removed only once no request has claimed it for ``grace`` seconds and none works on it, and only
+    if it is still a file a request has claimed (a newer identical upload renames a new inode onto it, which its
+    own request claims and removes). Paths outside the cache are not ours to remove and are used as they are.
+    """
+
+    def __init__(self, *paths, grace: float = 0.0):
+        from gradio.utils import get_upload_folder
+
+        self.cache = Path(get_upload_folder()).resolve()
+        self.paths = [None if p is None else Path(p).resolve() for p in paths]
+        self.links: list[tuple[Path, Path] | None] = []
+        self.grace = grace
+
+    def __enter__(self) -> list[Path | None]:
+        claimed = []
+        for path in self.paths:
+            if path is None or self.cache not in path.parents:
+                self.links.append(None)
+                claimed.append(path)
+                continue
+            private = path.with_name(f".claim-{uuid.uuid4().hex}-{path.name}")
+            with _CLAIMS_LOCK:
+                try:
+                    os.link(path, private)
+                except FileNotFoundError:  # removed before this request started (over ``grace``)
+                    missing = True
+                else:
+                    missing = False
+                    claims = _CLAIMS.setdefault(path, [0, set(), 0.0])
+                    claims[0] += 1
+                    claims[1].add(private.stat().st_ino)
+                    claims[2] = time.monotonic()
+            if missing:
+                self.__exit__()
+                raise FileNotFoundError(path)
+            self.links.append((path, private))
+            claimed.append(private)
+        return claimed
+
+    def __exit__(self, *exc) -> None:
+        for link in self.links:
+            if link is None:
+                continue
+            path, private = link
+            private.unlink(missing_ok=True)
+            with _CLAIMS_LOCK:
+                _CLAIMS[path][0] -= 1
+            if self.grace > 0:
+                timer = threading.Timer(self.grace, _remove, (path, self.grace))
+                timer.daemon = True
+                timer.start()
+            else:
+                _remove(path, 0.0)
+
+
+def _remove(path: Path, grace: float) -> None:
+    with _CLAIMS_LOCK:
+        claims = _CLAIMS.get(path)
+        if claims is None or claims[0] > 0 or time.monotonic() - claims[2] < grace:
+            return  # removed already, or claimed since: the later request's own timer removes it
+        del _CLAIMS[path]
+        with contextlib.suppress(FileNotFoundError):
+            if path.stat().st_ino in claims[1]:
+                path.unlink()
+        with contextlib.suppress(OSError):  # another upload shares the folder
+            path.parent.rmdir()
 
 
 def _pct(value) -> str:
@@ -84,8 +151,9 @@ def _percent(value) -> float | None:
     return None if value is None else round(100 * value, 1)
 
 
-def build_app(service: Service, hub_sign_in: bool = False):
-    """The Blocks app of ``service``; ``hub_sign_in`` adds "Sign in with Hugging Face" for approved Hub users."""
+def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float = 30.0):
+    """The Blocks app of ``service``; ``hub_sign_in`` adds "Sign in with Hugging Face" for approved Hub users;
+    handled uploads leave Gradio's cache ``upload_grace`` seconds after their request (see ``_Claimed``)."""
     import gradio as gr
 
     from naf_bench.leaderboard.metadata import TRACKS
@@ -96,12 +164,14 @@ def build_app(service: Service, hub_sign_in: bool = False):
         return service.team_for(token, hub_identity(profile) if hub_sign_in else None)
 
     def submit(submission, metadata, token, profile: gr.OAuthProfile | None = None) -> dict:
+        claim = _Claimed(submission, metadata, grace=upload_grace)
         try:
-            if not submission or not metadata:
-                return {"status": "refused", "reasons": ["both files are needed: the submission and its metadata"]}
-            return service.submit(submission, metadata, identify(token, profile))
-        finally:
-            _discard(submission, metadata)
+            with claim as (submission, metadata):
+                if not submission or not metadata:
+                    return refused(["both files are needed: the submission and its metadata"])
+                return service.submit(submission, metadata, identify(token, profile))
+        except FileNotFoundError:
+            return refused(["the upload left the server's upload cache before it was read; please send it again"])
 
     def board(track: str = "standard", split: str = HIDDEN) -> dict:
         if track not in TRACKS or split not in splits:
@@ -159,10 +229,12 @@ def build_app(service: Service, hub_sign_in: bool = False):
 _HISTORY_COLUMNS = ("submission", "time", "split", "track", "board_changed", "shown_now", "withdrawn")
 
 
-def serve(service: Service, host: str = "127.0.0.1", port: int = 7860, hub_sign_in: bool = False) -> None:
+def serve(
+    service: Service, host: str = "127.0.0.1", port: int = 7860, hub_sign_in: bool = False, upload_grace: float = 30.0
+) -> None:
     """Start the app and block (the ``serve`` command)."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-    demo = build_app(service, hub_sign_in=hub_sign_in)
+    demo = build_app(service, hub_sign_in=hub_sign_in, upload_grace=upload_grace)
     demo.queue(default_concurrency_limit=4).launch(
         server_name=host, server_port=port, max_file_size=service.limits.max_bytes, footer_links=["api"], quiet=True
     )

@@ -37,7 +37,7 @@ def _serve(args) -> int:
     if args.backup_repo:
         start_backup(service.store, args.backup_repo, every_minutes=args.backup_minutes)
     print(f"serving {args.data} on http://{args.host}:{args.port}", flush=True)
-    serve(service, args.host, args.port, hub_sign_in=args.hub_sign_in)
+    serve(service, args.host, args.port, hub_sign_in=args.hub_sign_in, upload_grace=args.upload_grace)
     return 0
 
 
@@ -59,7 +59,13 @@ def _revoke_team(args) -> int:
 
 
 def _withdraw(args) -> int:
-    _store(args).withdraw(args.submission, by=args.by, reason=args.reason)
+    by = args.by
+    if not by:
+        try:
+            by = getpass.getuser()
+        except (KeyError, OSError):  # no user name in the environment or the password database
+            raise ConfigError("say who withdraws the submission: --by NAME") from None
+    _store(args).withdraw(args.submission, by=by, reason=args.reason)
     print(f"withdrew submission {args.submission} ({args.reason}); it stays in the store")
     return 0
 
@@ -122,6 +128,10 @@ def add_parser(commands, build_from_submissions) -> None:
     serve.add_argument("--max-line-bytes", type=int, default=defaults.max_line_bytes, help="longest line")
     serve.add_argument("--hub-sign-in", action="store_true", help="also accept approved Hugging Face users")
     serve.add_argument(
+        "--upload-grace", type=float, default=30.0,
+        help="seconds after its request before a handled upload leaves Gradio's cache (identical uploads share a file)",
+    )  # fmt: skip
+    serve.add_argument(
         "--backup-repo",
         help="private dataset repository to back up to (and restore from when --data is empty)",
     )
@@ -143,7 +153,7 @@ def add_parser(commands, build_from_submissions) -> None:
     withdraw = sub.add_parser("withdraw", help="hide a submission from the board (kept in the store, with who and why)")
     withdraw.add_argument("submission", type=int, help="the submission's number (in its acknowledgement)")
     withdraw.add_argument("--reason", required=True)
-    withdraw.add_argument("--by", default=getpass.getuser(), help="who withdraws it (default: this user)")
+    withdraw.add_argument("--by", help="who withdraws it (default: this system user)")
     withdraw.add_argument("--data", required=True)
     withdraw.set_defaults(run=_withdraw)
 

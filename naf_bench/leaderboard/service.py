@@ -89,20 +89,20 @@ class Service:
     def submit(self, submission: str | Path, metadata: str | Path, team: Team | str) -> dict:
         """The acknowledgement (after the commit) or the refusal of one upload, as JSON-ready data."""
         if isinstance(team, str):
-            return _refused([team])
+            return refused([team])
         if frozen := self.store.frozen_at():
-            return _refused([f"the board was frozen at {frozen}: it takes no uploads"])
+            return refused([f"the board was frozen at {frozen}: it takes no uploads"])
         reasons = self._check_file(Path(submission))
         if reasons:
-            return _refused(reasons)
+            return refused(reasons)
         entries, problems = read_submission(submission)
         split = max(self.golds, key=lambda s: sum(key in self.ids[s] for key in entries))
         unknown = [key for key in entries if key not in self.ids[split]]
         if problems or len(unknown) == len(entries):
-            return _refused(problems or ["no id of the gold set: nothing to score"])
+            return refused(problems or ["no id of the gold set: nothing to score"])
         meta, meta_bytes, reasons = self._check_metadata(Path(metadata))
         if reasons:
-            return _refused(reasons)
+            return refused(reasons)
         record = score_submission(submission, self.golds[split], metadata=meta, name=team.name, n_bootstrap=0)
         solved = self._solved(split, entries)
         named = [row for row in self.golds[split] if row["gold"] is not None]
@@ -113,10 +113,10 @@ class Service:
                 window=self.window,
             )  # fmt: skip
         except StoreError as exc:  # frozen between the check above and the commit
-            return _refused([str(exc)])
+            return refused([str(exc)])
         if not isinstance(outcome, Accepted):
-            return _refused(
-                [f"over the quota of {outcome.quota} uploads per team and track in 24 hours; "
+            return refused(
+                [f"over the quota of {outcome.quota} uploads per team and track in {_hours(self.window)}; "
                  f"the next is allowed from {outcome.next_allowed}"]
             )  # fmt: skip
         notes = []
@@ -125,7 +125,8 @@ class Service:
         answered = sum(1 for row in named if entries.get(row["id"], {}).get("prediction") is not None)
         if answered < len(named):
             notes.append(f"{len(named) - answered} of the {len(named)} scored items have no prediction (unanswered)")
-        shown = next(row for row in self.board(meta["track"], split)["rows"] if row["name"] == team.name)
+        rows = self.board(meta["track"], split)["rows"]
+        shown = next(row for row in rows if (row["team_kind"], row["name"]) == (team.kind, team.name))
         return {
             "status": "accepted",
             "submission": outcome.submission_id,
@@ -213,7 +214,7 @@ class Service:
     def history(self, team: Team | str) -> dict:
         """A team's own uploads: time, split, track, whether the shown score changed, withdrawn or not."""
         if isinstance(team, str):
-            return _refused([team])
+            return refused([team])
         return {
             "status": "ok",
             "team": team.name,
@@ -250,7 +251,12 @@ def _answer(entry: Mapping | None) -> str | None:
     return extract_answer(entry["prediction"], SUBMISSION_EXTRACTOR)
 
 
-def _refused(reasons: list[str]) -> dict:
+def _hours(window: timedelta) -> str:
+    hours = window.total_seconds() / 3600
+    return f"{hours:g} hours" if hours != 1 else "1 hour"
+
+
+def refused(reasons: list[str]) -> dict:
     shown = reasons[:MAX_REASONS]
     if len(reasons) > MAX_REASONS:
         shown.append(f"... and {len(reasons) - MAX_REASONS} more")

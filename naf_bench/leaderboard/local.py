@@ -1,4 +1,7 @@
-"""The real submission server in a subprocess on 127.0.0.1, for the tests and the benchmark scripts."""
+"""The real submission server in a subprocess on 127.0.0.1 (a loopback address only), as the tests, the
+benchmark and the probe run it: ``naf-bench leaderboard serve`` with Gradio's analytics off."""
+
+from __future__ import annotations
 
 import os
 import signal
@@ -9,7 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # so that the subprocess imports this checkout
 
 
 def free_port() -> int:
@@ -32,7 +35,7 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
 
-    def start(self, timeout: float = 120.0) -> "Server":
+    def start(self, timeout: float = 120.0) -> Server:
         env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "GRADIO_TEMP_DIR": str(self.cache),
                "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
                "NO_PROXY": "127.0.0.1,localhost", "HF_HUB_OFFLINE": "1"}  # fmt: skip
