@@ -104,9 +104,9 @@ def attempt(
 
 class CellWalk:
     """Every rule the walk applies to keep a cell's attempts, offered in attempt order: the training/evaluation
-    partition, certification, the family's acceptance and quota (cnf's shares per (cred, skept) labels of the programs kept
-    so far), canonical keys unseen (``seen``: the keys kept before this cell, updated with the cell's own),
-    and the same labels under every rule order."""
+    partition, certification, the family's acceptance and quota (cnf's shares per (cred, skept) labels of the
+    programs kept so far), canonical keys unseen (``seen``: the keys kept before this cell, updated with the
+    cell's own), and the same labels under every rule order."""
 
     def __init__(self, name: str, count: int, seen: set[str]):
         family = FAMILIES[name]
