@@ -327,7 +327,8 @@ def _import_reference(args: argparse.Namespace) -> int:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    from naf_bench.analysis import analyze, write_analysis
+    from naf_bench.analysis import analyze
+    from naf_bench.analysis_render import write_analysis
 
     if args.reference:
         from naf_bench.paper import analyze_reference
