@@ -185,6 +185,11 @@ def score_rows(
         keys = ("n", "n_checkable", "audit", "audit_by_correctness", "contradicted_among_correct", "reasoned_soundly",
                 "unearned_correct", "proof_accuracy", "rfwr")  # fmt: skip
         record["traces"] = {key: proof[key] for key in keys}
+        correct = proof["audit_by_correctness"]["correct"]
+        record["traces"]["reference_definitions"] = {  # the reference leaderboard's v1 trace-soundness shares
+            "sound_among_correct": correct["sound"] / sum(correct.values()) if sum(correct.values()) else None,
+            "sound_of_traced": proof["audit"]["sound"] / proof["n"],
+        }
     return RunRecord(**record)
 
 

@@ -123,15 +123,15 @@ def run_model(
 
 def write_submission(folder: str | Path, out: str | Path, results: dict, model: str) -> tuple[Path, Path]:
     """The run's answers as a leaderboard submission: ``out/submission.jsonl`` (``{id, prediction, trace}``
-    per generated prompt: the letter the strict filter reads, null when it reads none, and the full output as
-    the trace) and ``out/submission.metadata.json`` filled from the run (model, temperature, samples per
-    item, token budget; the standard track when decoding is greedy with one sample: a sampled run lands on
-    the enhanced track, whose method URL only the submitter can add). Returns both paths."""
+    per generated prompt, both the full output: the board reads the answer with its extractor, as it reads
+    every submission, and audits the trace) and ``out/submission.metadata.json`` filled from the run (model,
+    temperature, samples per item, token budget; the standard track when decoding is greedy with one sample:
+    a sampled run lands on the enhanced track, whose method URL only the submitter can add). Returns both
+    paths."""
     import datetime
     import json
 
     from naf_bench.report import MITIGATION_TASKS, _prompts
-    from naf_bench.scoring.extract import extract_answer
 
     lines, seen = [], set()
     for samples in sorted(Path(folder).glob("samples_*.jsonl")):
@@ -145,7 +145,7 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
             for row, response in _prompts(sample):
                 if row["id"] not in seen:
                     seen.add(row["id"])
-                    lines.append({"id": row["id"], "prediction": extract_answer(response, "strict"), "trace": response})
+                    lines.append({"id": row["id"], "prediction": response, "trace": response})
     generated = [c for c in results["configs"].values() if c.get("output_type") == "generate_until"]
     kwargs = generated[0].get("generation_kwargs", {}) if generated else {}
     temperature = float(kwargs.get("temperature", 1.0 if kwargs.get("do_sample") else 0.0))

@@ -257,7 +257,7 @@ def evaluate_model(
     letter_ids = first_token_ids(tokenizer)
     was_training = model.training
     model.eval()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     framings: dict[str, list[dict]] = {}
     for row in rows:
         framings.setdefault(row["framing"], []).append(row)
@@ -296,6 +296,7 @@ def evaluate_model(
             samples += framing_samples
     result["letters"] = letter_consistency(samples)
     result["seconds"] = time.perf_counter() - start
+    result["cpu_seconds"] = time.process_time() - cpu  # every thread's: what a shared machine cannot inflate
     model.train(was_training)
     return result
 
@@ -502,7 +503,11 @@ def train(args: argparse.Namespace) -> dict:
             lm, tokenizer, eval_rows, metric, generation_metric, args.max_new_tokens, extractor=args.extractor
         )
         history.append({"step": step, **scores, "peak_rss_gb": peak_rss_gb()})
-        print(f"step {step}: evaluated in {scores['seconds']:.0f} s, peak RSS {peak_rss_gb():.2f} GB", flush=True)
+        print(
+            f"step {step}: evaluated in {scores['seconds']:.0f} s ({scores['cpu_seconds']:.0f} CPU s), "
+            f"peak RSS {peak_rss_gb():.2f} GB",
+            flush=True,
+        )
 
     common = {
         "output_dir": str(out / "checkpoints"),

@@ -15,7 +15,6 @@ from naf_bench.dataset import code_version
 from naf_bench.evaluation import constant_predictions, gold_rows
 from naf_bench.leaderboard.metadata import validate_metadata
 from naf_bench.run import has_chat_template, model_arguments, tasks_dir
-from naf_bench.scoring.extract import extract_answer
 
 
 @pytest.fixture(scope="module")
@@ -93,9 +92,9 @@ def test_baselines_oracle_and_weak_reasoner(tmp_path):
     weak = records["forward_chainer"]["by_bin_semantics"]
     assert set(weak["control"].values()) == {1.0}  # strong on control ...
     assert weak["odd"]["wfs"] == weak["odd"]["closed_world"] == 0.0  # ... collapsing on divergent bins ...
-    assert (weak["odd"]["skept"], weak["odd"]["cred"]) == (22 / 30, 8 / 30)  # ... skeptical-odd right more often ...
+    assert (weak["odd"]["skept"], weak["odd"]["cred"]) == (23 / 30, 7 / 30)  # ... skeptical-odd right more often ...
     traces = records["forward_chainer"]["traces"]
-    assert (traces["unearned_correct"], traces["rfwr"]) == (22, 0.5)  # ... for the wrong reason
+    assert (traces["unearned_correct"], traces["rfwr"]) == (23, 0.5)  # ... for the wrong reason
 
 
 def png_size(path):
@@ -159,7 +158,7 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
     assert -1.0 <= float(rho_certified) <= 1.0  # rho on its own scale, not in %
     for plot in ("rho.png",):
         assert png_size(tmp_path / "run" / plot) == (1000, 400)
-    # the answers as a leaderboard submission: every generated prompt, the strict letter or null, the full output
+    # the answers as a leaderboard submission: every generated prompt, the full output as answer and trace
     submission = [json.loads(line) for line in (tmp_path / "run" / "submission.jsonl").read_text().splitlines()]
     samples = [json.loads(line) for path in folder.glob("samples_naf_bench_*.jsonl") if "_mc_" not in path.name
                for line in path.read_text().splitlines()]  # fmt: skip
@@ -167,7 +166,7 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
                for row, response in zip(s["doc"].get("rows", [s["doc"]]), s["resps"], strict=True)}  # fmt: skip
     assert len(submission) == len(outputs) == 10  # joint: 2 programs x 4 readings; none: 2 prompts
     for line in submission:
-        assert line["trace"] == outputs[line["id"]] and line["prediction"] == extract_answer(line["trace"], "strict")
+        assert line["prediction"] == line["trace"] == outputs[line["id"]]
     metadata = json.loads((tmp_path / "run" / "submission.metadata.json").read_text())
     assert validate_metadata(metadata) == []
     assert (metadata["model_name"], metadata["track"], metadata["temperature"], metadata["samples_per_item"]) == (

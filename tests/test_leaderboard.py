@@ -323,6 +323,9 @@ def test_page_in_headless_chromium(tmp_path, gold_rows, submissions):
         page.locator("#tab-enhanced").click()
         assert page.locator("#board-enhanced").is_visible() and not page.locator("#board-standard").is_visible()
         assert models("board-enhanced")[0] == "Delta agent"
+        delta = page.locator("#board-enhanced tbody tr").first
+        assert delta.locator("td:nth-child(12)").inner_text() == "40.0 (12 traced)"  # the trace-audit column
+        assert delta.locator("td:nth-child(18) a").get_attribute("href") == "https://example.org/delta"
         assert page.locator("#families-enhanced tbody tr").first.inner_text().split("\t")[1:] == [
             "100.0 (1/1)",
             "50.0 (1/2)",

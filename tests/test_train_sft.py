@@ -75,6 +75,7 @@ def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch, capsys):
     for lm, semantic, total in zip(train["loss"], train["semantic_loss"], train["total_loss"], strict=True):
         assert total == pytest.approx(lm + 0.5 * semantic, rel=1e-5)
     assert metrics["config"]["device"] == "cpu" and metrics["config"]["train_framings"] == ["escalation"]
+    assert all(entry["cpu_seconds"] > 0 for entry in metrics["history"])
     peaks = [entry["peak_rss_gb"] for entry in metrics["history"]]
     assert 0 < peaks[0] <= peaks[-1] <= metrics["peak_rss_gb"] < 4  # getrusage's peak never falls
     assert f"peak resident memory {metrics['peak_rss_gb']:.2f} GB" in capsys.readouterr().out

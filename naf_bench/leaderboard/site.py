@@ -67,7 +67,7 @@ def _table_row(row: Mapping) -> dict:
         _cell(_pct(row["coverage"]), row["coverage"]),
         _cell(_pct(row["format_valid_rate"]), row["format_valid_rate"]),
         _cell(
-            f"{_pct(traces['reasoned_soundly'])} of {traces['n']}" if traces else "—",
+            f"{_pct(traces['reasoned_soundly'])} ({traces['n']} traced)" if traces else "—",
             traces["reasoned_soundly"] if traces else None,
         ),
         _cell(meta.get("reasoning_mode", "—"), meta.get("reasoning_mode")),

@@ -36,7 +36,7 @@ import re
 from functools import cache
 
 from naf_bench.certify import Certificate
-from naf_bench.readings import QUANTIFIER_OF, SEMANTICS_OF
+from naf_bench.readings import QUANTIFIER_OF, READINGS, SEMANTICS_OF
 from naf_bench.syntax.analysis import dependencies, is_recursive, relevant_atoms, strongly_connected_components
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_program
@@ -353,19 +353,21 @@ def _cycle_atoms(program: Program, query: str) -> set[str]:
 
 
 def _agrees(stated: str, certified: str, condition: str) -> bool:
-    """Closed-world answers put non-termination and 'cannot be determined' on one option; "not true"
-    agrees with every value but true."""
+    """A global reading's answer: the labels its reading takes for one another agree (closed world: non-termination
+    and 'cannot be determined' are one option); "not true" agrees with every value but true."""
     if stated == NOT_TRUE:
         return certified != "T"
-    return stated == certified or (condition == "closed_world" and {stated, certified} <= {"u", "loop"})
+    return stated == certified or {stated, certified} <= READINGS.of_condition(condition).alike
 
 
 def certified_value(certificate: Certificate, atom: str, condition: str) -> str:
-    """An atom's certified value under a global reading (WFS; closed world: undefined read as a loop)."""
-    if atom == certificate.query and condition == "closed_world":
-        return certificate.labels["sldnf"]
+    """An atom's certified value under a global reading: the query's label, and another atom's well-founded value
+    with undefined read as the reading reads it (closed world: a loop)."""
+    reading = READINGS.of_condition(condition)
+    if atom == certificate.query:
+        return certificate.labels[reading.name]
     value = certificate.wfs_values.get(atom, "F")
-    return "loop" if condition == "closed_world" and value == "u" else value
+    return reading.undefined_as if value == "u" else value
 
 
 def audit(response: str, certificate: Certificate, condition: str) -> dict:

@@ -13,11 +13,9 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS
+from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS, LETTERS
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
-
-LETTERS = ("A", "B", "C")
 
 
 @dataclass(frozen=True, kw_only=True)
