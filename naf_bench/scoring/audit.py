@@ -370,10 +370,10 @@ def certified_value(certificate: Certificate, atom: str, condition: str) -> str:
     return reading.undefined_as if value == "u" else value
 
 
-def audit(response: str, certificate: Certificate, condition: str) -> dict:
+def audit(response: str, certificate: Certificate, condition: str, program: Program | None = None) -> dict:
     """Class, reason, the verdicts read, checkpoints, and ``earned`` (a skeptical answer on a program with no
     stable model whose trace says so) of one response; see the module docstring."""
-    program = parse_program(certificate.program)
+    program = program or parse_program(certificate.program)
     query = certificate.query
     bridge = bridge_atom(program, query)
     cycle = _cycle_atoms(program, query)

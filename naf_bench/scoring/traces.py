@@ -17,6 +17,8 @@ from naf_bench.readings import SEMANTICS_OF, gold_letter
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.steps import check_steps
+from naf_bench.syntax.ast import Program
+from naf_bench.syntax.parse import parse_program
 
 
 def _certificate(reference: Mapping) -> Certificate:
@@ -33,12 +35,16 @@ def compute_proof_metrics(
     if len(predictions) != len(references):
         raise ValueError(f"references has {len(references)} entries but predictions has {len(predictions)}")
     flags_list, audits, correct = [], [], []
+    programs: dict[str, Program] = {}  # each program parsed once, for the step checker and the audit
     for i, (prediction, reference) in enumerate(zip(predictions, references, strict=True)):
         condition = reference.get("condition")
         if condition not in SEMANTICS_OF:
             raise ValueError(f"references[{i}]['condition'] must be a named condition, got {condition!r}")
         certificate = _certificate(reference)
         gold = gold_letter(condition, certificate.labels)
+        if certificate.program not in programs:
+            programs[certificate.program] = parse_program(certificate.program)
+        program = programs[certificate.program]
         correct.append(extract_answer(prediction, extractor) == gold)
         flags_list.append(
             check_steps(
@@ -48,9 +54,10 @@ def compute_proof_metrics(
                 reference.get("framing"),
                 reference.get("language"),
                 reference.get("prompt"),
+                program,
             )
         )
-        audits.append(audit(prediction or "", certificate, condition))
+        audits.append(audit(prediction or "", certificate, condition, program))
     n = len(predictions)
     checkable = [i for i in range(n) if flags_list[i]["parsed"]]
     strict = [all(flags_list[i].values()) for i in checkable]
