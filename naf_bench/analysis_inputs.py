@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from naf_bench.errors import DataError
+from naf_bench.lm_eval_output import MITIGATION_TASKS, MULTIPLE_CHOICE_TASKS, read_output_folder
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import LETTERS
 
 _GOLD_FIELDS = ("id", "program_id", "family", "condition", "gold")
-SKIPPED_TASKS = ("naf_bench_mc", "naf_bench_t2s", "naf_bench_verify")  # not free-form answers to the prompt
 STORED = "stored"  # the extractor that reads the authors' stored letters (import-reference's run lines)
 
 
@@ -50,36 +50,23 @@ def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[s
     """``{run name: {id: output}}`` from submission files and lm-eval folders, the file or folder of each run,
     and notes; an unknown id or a malformed line is an error naming file and line."""
     from naf_bench.evaluation import read_submission
-    from naf_bench.report import _model_name
 
     runs: dict[str, dict[str, str]] = {}
     sources: dict[str, Path] = {}
     for path in map(Path, paths):
         if path.is_dir():
-            found = sorted(path.rglob("samples_*.jsonl"))
-            if not found:
-                raise DataError(path, "no samples_*.jsonl (an lm-eval output folder was expected)")
-            for samples in found:
-                task = samples.name[len("samples_") :].rsplit("_", 1)[0]
-                if task in SKIPPED_TASKS:
+            for logged in read_output_folder(path):
+                if logged.task in MULTIPLE_CHOICE_TASKS + MITIGATION_TASKS:
                     continue
-                results = next(samples.parent.glob("results_*.json"), None)
-                model_args = (
-                    json.loads(results.read_text())["config"].get("model_args", "model") if results else "model"
-                )
-                name = _model_name(model_args)
-                outputs = runs.setdefault(name, {})
-                sources[name] = path
-                for number, line in enumerate(samples.read_text(encoding="utf-8").splitlines(), start=1):
-                    if not line.strip():
-                        continue
+                outputs = runs.setdefault(logged.model, {})
+                sources[logged.model] = path
+                for number, sample in logged.samples:
                     try:
-                        sample = json.loads(line)
                         key, text = sample["doc"]["id"], sample["resps"][0][0]
-                    except (json.JSONDecodeError, KeyError, IndexError, TypeError):
-                        raise DataError(samples, "not an lm-eval sample with doc.id and resps", number) from None
+                    except (KeyError, IndexError, TypeError):
+                        raise DataError(logged.path, "not an lm-eval sample with doc.id and resps", number) from None
                     if key not in known:
-                        raise DataError(samples, f"unknown id {key!r} (not in the gold set)", number)
+                        raise DataError(logged.path, f"unknown id {key!r} (not in the gold set)", number)
                     outputs[key] = text
             continue
         if not path.is_file():

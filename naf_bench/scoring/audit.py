@@ -33,7 +33,6 @@ characters), so the audit is linear in the length of the response.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from naf_bench.certify import Certificate
 from naf_bench.readings import QUANTIFIER_OF, READINGS, SEMANTICS_OF
@@ -355,11 +354,20 @@ def bridge_atom(program: Program, query: str) -> str | None:
     return next((atom for atom in relevant if atom in negated and atom not in recursive), None)
 
 
-@lru_cache(maxsize=64)  # a program's rows come together: it is parsed and its facts worked out once
-def _program_facts(text: str, query: str) -> tuple[str | None, frozenset[str], frozenset[str]]:
-    """The bridge atom, the atoms of the query's negation cycles, and every atom of the program and query."""
-    program = parse_program(text)
-    return bridge_atom(program, query), frozenset(_cycle_atoms(program, query)), frozenset(program.atoms) | {query}
+_FACTS: dict[tuple[str, str], tuple] = {}  # the most recent programs' facts: a program's rows come together
+
+
+def _program_facts(text: str, query: str, program: Program | None) -> tuple[str | None, frozenset, frozenset]:
+    """The bridge atom, the atoms of the query's negation cycles, and every atom of the program and query, worked
+    out once per program text (``program``, or else the text parsed); keyed by the text, whose hash Python keeps,
+    where hashing a Program would walk all its rules."""
+    if (text, query) not in _FACTS:
+        program = program or parse_program(text)
+        if len(_FACTS) >= 64:
+            del _FACTS[next(iter(_FACTS))]
+        atoms = frozenset(program.atoms) | {query}
+        _FACTS[text, query] = bridge_atom(program, query), frozenset(_cycle_atoms(program, query)), atoms
+    return _FACTS[text, query]
 
 
 def _cycle_atoms(program: Program, query: str) -> set[str]:
@@ -391,11 +399,11 @@ def certified_value(certificate: Certificate, atom: str, condition: str) -> str:
     return reading.undefined_as if value == "u" else value
 
 
-def audit(response: str, certificate: Certificate, condition: str) -> dict:
+def audit(response: str, certificate: Certificate, condition: str, program: Program | None = None) -> dict:
     """Class, reason, the verdicts read, checkpoints, and ``earned`` (a skeptical answer on a program with no
     stable model whose trace says so) of one response; see the module docstring."""
     query = certificate.query
-    bridge, cycle, atoms = _program_facts(certificate.program, query)
+    bridge, cycle, atoms = _program_facts(certificate.program, query, program)
     global_reading = condition not in QUANTIFIER_OF
     text = normalise(response)
     said: dict[str, str] = {}

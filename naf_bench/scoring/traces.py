@@ -49,7 +49,7 @@ def compute_proof_metrics(
         condition = reference.get("condition")
         if condition not in SEMANTICS_OF:
             raise ValueError(f"references[{i}]['condition'] must be a named condition, got {condition!r}")
-        certificate, program = _parsed(reference)
+        certificate, program = _parsed(reference)  # each program parsed once, for the step checker and the audit
         gold = gold_letter(condition, certificate.labels)
         correct.append(extract_answer(prediction, extractor) == gold)
         flags_list.append(
@@ -63,7 +63,7 @@ def compute_proof_metrics(
                 program,
             )
         )
-        audits.append(audit(prediction or "", certificate, condition))
+        audits.append(audit(prediction or "", certificate, condition, program))
     n = len(predictions)
     checkable = [i for i in range(n) if flags_list[i]["parsed"]]
     strict = [all(flags_list[i].values()) for i in checkable]
