@@ -122,6 +122,10 @@ def _generate(args: argparse.Namespace) -> int:
     overrides = _overrides(args.set)
     if args.seed is not None:
         overrides["seed"] = args.seed
+    if args.engine == "ray":
+        return _generate_on_ray(args, overrides)
+    if given := [flag for flag, value in RAY_ONLY.items() if getattr(args, value)]:
+        raise ConfigError(f"{', '.join(given)}: only with --engine ray")
     if args.shard is None:
         from naf_bench.dataset import load_dataset
 
@@ -150,6 +154,34 @@ def _generate(args: argparse.Namespace) -> int:
         else:
             out.write_text(rows_json(part.to_list()), encoding="utf-8")
         print(f"wrote {out} ({part.num_rows} rows of {args.config}/{split}{shard})")
+    return 0
+
+
+RAY_ONLY = {"--address": "address", "--resume": "resume", "--include-test-gold": "include_test_gold",
+            "--repo-id": "repo_id"}  # fmt: skip
+
+
+def _generate_on_ray(args: argparse.Namespace, overrides: dict) -> int:
+    for flag, value, reason in (
+        ("--num-proc", args.num_proc, "the cluster's CPUs make chunks of every cell at once"),
+        ("--shard", args.shard, "one run decides every cell, on every node"),
+        ("--cache-dir", args.cache_dir, "the rows go to --out, nothing is cached"),
+    ):
+        if value is not None:
+            raise ConfigError(f"{flag} is for one machine, not --engine ray: {reason}")
+    if args.out is None:
+        raise ConfigError("--engine ray needs --out DIR (a folder, or a URL such as s3://bucket/dir)")
+    from naf_bench.distributed import generate_on_ray
+
+    manifest = generate_on_ray(
+        args.config, args.out, overrides, args.address, args.repo_id or "ORG/naf-bench", args.include_test_gold,
+        args.split, args.resume,
+    )  # fmt: skip
+    for split, files in manifest["files"].items():
+        if args.split in (None, split):
+            rows = sum(entry["rows"] for entry in files)
+            print(f"wrote {args.out}/data/{args.config}/{split}-*.parquet ({len(files)} files, {rows} rows)")
+    print(f"load it with datasets.load_dataset({args.out!r}, {args.config!r})")
     return 0
 
 
@@ -209,6 +241,11 @@ def _score(args: argparse.Namespace) -> int:
         f"format-valid rate {_pct(record.format_valid_rate)}; JOINT per family (solved/programs): "
         + ", ".join(f"{k} {_pct(v)} ({solved[k][0]}/{solved[k][1]})" for k, v in record.joint_per_family.items())
     )
+    if isinstance(record.traces, dict):
+        shares = record.traces["reference_definitions"]
+        print(f"traces as the reference's v1 audit counts them: sound among correct traced answers "
+              f"{_pct(shares['sound_among_correct'])}, sound of all {record.traces['n']} traces "
+              f"{_pct(shares['sound_of_traced'])}")  # fmt: skip
     theirs = record.reference_definitions
     print(f"as the reference leaderboard defines them: coverage {_pct(theirs['coverage'])} (non-null predictions), "
           f"format-valid rate {_pct(theirs['format_valid_rate'])} (readable among those)")  # fmt: skip
@@ -255,10 +292,10 @@ def _run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     print(f"wrote lm-eval results and samples to {folder}")
     from naf_bench.leaderboard.metadata import validate_metadata
-    from naf_bench.report import _model_name
+    from naf_bench.lm_eval_output import model_name
     from naf_bench.run import write_submission
 
-    submission, metadata = write_submission(folder, out, results, _model_name(results["config"]["model_args"]))
+    submission, metadata = write_submission(folder, out, results, model_name(results["config"]["model_args"]))
     print(f"wrote the answers as a leaderboard submission: {submission} and {metadata}")
     for field, reason in validate_metadata(json.loads(metadata.read_text(encoding="utf-8"))):
         print(f"warning: {metadata}: {field}: {reason} (fill it in before submitting)", file=sys.stderr)
@@ -290,7 +327,8 @@ def _import_reference(args: argparse.Namespace) -> int:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    from naf_bench.analysis import analyze, write_analysis
+    from naf_bench.analysis import analyze
+    from naf_bench.analysis_render import write_analysis
 
     if args.reference:
         from naf_bench.paper import analyze_reference
@@ -388,7 +426,9 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--split", help="one split (default: all)")
     generate.add_argument("--seed", type=int, help="root seed")
     generate.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. depths=2,8")
-    generate.add_argument("--out", help="FILE.jsonl or FILE.parquet (default: print the row counts)")
+    generate.add_argument(
+        "--out", help="FILE.jsonl or FILE.parquet (default: print the row counts); with --engine ray a folder"
+    )
     generate.add_argument("--cache-dir", help="datasets cache folder")
     generate.add_argument("--num-proc", type=int, help="processes that certify and render (same rows)")
     generate.add_argument(
@@ -396,6 +436,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="only the I-th of N ranges of cells (tiers), not cached: the N outputs, concatenated per split in "
         "order, are the config's rows (one machine each) unless a shard keeps a program another shard's earlier "
         "unit kept (see the README)",
+    )  # fmt: skip
+    generate.add_argument(
+        "--engine", choices=("local", "ray"), default="local",
+        help="ray: generate and certify on a Ray cluster (pip install 'naf-bench[ray]'), --out a folder in the "
+        "exported Hub layout with a manifest; the same rows as one process",
+    )  # fmt: skip
+    generate.add_argument("--address", help="with --engine ray: an existing cluster (auto, ray://HOST:10001)")
+    generate.add_argument("--repo-id", help="with --engine ray: the Hub repository the card's snippets name")
+    generate.add_argument(
+        "--include-test-gold", action="store_true", help="with --engine ray: keep the gold export withholds"
+    )
+    generate.add_argument(
+        "--resume", action="store_true",
+        help="with --engine ray: keep the decision and every complete file the manifest records, make the rest",
     )  # fmt: skip
     generate.set_defaults(run=_generate)
 

@@ -3,10 +3,20 @@ LICENSE; plain ``datasets.load_dataset(folder_or_repo_id, config)`` reads it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from naf_bench.dataset import CITATION, HOMEPAGE, LICENSE, SUMMARY, code_version, dataset_info, load_dataset
-from naf_bench.generate.config import CONFIGS
+from naf_bench.dataset import (
+    CITATION,
+    DATASET_VERSION,
+    HOMEPAGE,
+    LICENSE,
+    SUMMARY,
+    code_version,
+    dataset_info,
+    load_dataset,
+)
+from naf_bench.generate.config import CONFIGS, GenerationConfig
 from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS
 from naf_bench.schema import FIELD_DOCS, features
 
@@ -55,16 +65,27 @@ def export(
             path = out / "data" / name / f"{split}-00000-of-00001.parquet"
             path.parent.mkdir(parents=True, exist_ok=True)
             part.to_parquet(str(path))
-            files.append((split, part, path.stat().st_size, withheld))
+            files.append(SplitFiles(split, part.data.nbytes, part.num_rows, path.stat().st_size, withheld))
         entries.append((CONFIGS[name], files))
     dataset_card(entries, repo_id).save(out / "README.md")
     (out / "LICENSE").write_text(LICENSE_TEXT, encoding="utf-8")
     return out
 
 
-def dataset_card(entries, repo_id: str):
-    """The dataset card (``huggingface_hub.DatasetCard``) of exported ``(config, [(split, Dataset, parquet
-    bytes)])`` entries: Hub metadata with ``configs`` and a ``dataset_info`` per config, then the sections."""
+@dataclass(frozen=True)
+class SplitFiles:
+    """A split as written: its Arrow bytes, rows, Parquet bytes, and whether its gold is withheld."""
+
+    split: str
+    num_bytes: int
+    num_examples: int
+    size: int
+    withheld: bool
+
+
+def dataset_card(entries: list[tuple[GenerationConfig, list[SplitFiles]]], repo_id: str):
+    """The dataset card (``huggingface_hub.DatasetCard``) of written ``(config, [SplitFiles])`` entries: Hub
+    metadata with ``configs`` and a ``dataset_info`` per config, then the sections."""
     import datasets
     from huggingface_hub import DatasetCard, DatasetCardData
 
@@ -75,14 +96,14 @@ def dataset_card(entries, repo_id: str):
         info = dataset_info(config)
         info.config_name = config.name
         info.splits = datasets.SplitDict.from_split_dict(
-            [{"name": split, "num_bytes": part.data.nbytes, "num_examples": part.num_rows} for split, part, *_ in files]
+            [{"name": f.split, "num_bytes": f.num_bytes, "num_examples": f.num_examples} for f in files]
         )
-        info.download_size = sum(size for _, _, size, _ in files)
-        info.dataset_size = sum(part.data.nbytes for _, part, *_ in files)
+        info.download_size = sum(f.size for f in files)
+        info.dataset_size = sum(f.num_bytes for f in files)
         yaml = info._to_yaml_dict()  # config_name, features, splits, sizes; datasets also reads the fields below
         yaml.update(description=info.description, citation=CITATION, homepage=HOMEPAGE, license=LICENSE)
         infos.append(yaml)
-    rows = sum(part.num_rows for _, files in entries for _, part, *_ in files)
+    rows = sum(f.num_examples for _, files in entries for f in files)
     data = DatasetCardData(
         pretty_name="NAF-Bench",
         license=LICENSE,
@@ -99,14 +120,12 @@ def dataset_card(entries, repo_id: str):
             {
                 "config_name": config.name,
                 **({"default": True} if config.name == "main" else {}),
-                "data_files": [
-                    {"split": split, "path": f"data/{config.name}/{split}-*.parquet"} for split, *_ in files
-                ],
+                "data_files": [{"split": f.split, "path": f"data/{config.name}/{f.split}-*.parquet"} for f in files],
             }
             for config, files in entries
         ],
         dataset_info=infos,
-        naf_bench={"version": __version__, "code_hash": code_version()},
+        naf_bench={"version": __version__, "dataset_version": DATASET_VERSION, "code_hash": code_version()},
     )
     return DatasetCard(f"---\n{data.to_yaml()}\n---\n\n{_card_body(entries, repo_id)}")
 
@@ -134,11 +153,10 @@ def _card_body(entries, repo_id: str) -> str:
 
     example = entries[0][0].name
     configs = "\n".join(
-        f"| `{config.name}` | {', '.join(f'{split} {part.num_rows}' for split, part, *_ in files)} | "
-        f"{_cell(config.description)} |"
+        f"| `{config.name}` | {', '.join(f'{f.split} {f.num_examples}' for f in files)} | {_cell(config.description)} |"
         for config, files in entries
     )
-    withheld = [f"`{config.name}` {split}" for config, files in entries for split, *_, held in files if held]
+    withheld = [f"`{config.name}` {f.split}" for config, files in entries for f in files if f.withheld]
     gold_note = (
         f"\n\n**Gold withheld** from {', '.join(withheld)}, as the paper's leaderboard releases it: `gold`, `labels`, "
         "`signature`, `distance`, `n_stable_models`, `effort`, `certificate` and `gold_trace` are null and `messages` "
@@ -156,8 +174,8 @@ def _card_body(entries, repo_id: str) -> str:
 
 {SUMMARY}
 
-Generated by naf-bench {__version__} (row code `{code_version()}`); ids, labels and signatures use the formats of
-the reference implementation, <{HOMEPAGE}>. Ids follow its layout under an `nb-` prefix,
+Dataset version {DATASET_VERSION}, generated by naf-bench {__version__} (row code `{code_version()}`); ids, labels and
+signatures use the formats of the reference implementation, <{HOMEPAGE}>. Ids follow its layout under an `nb-` prefix,
 so that no id names one of the reference's programs.
 
 ```python

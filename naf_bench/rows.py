@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from naf_bench.errors import ConfigError
-from naf_bench.generate.algorithm import CellStats, Instance, generate
+from naf_bench.generate.algorithm import CellStats, Instance, attempt, generate
 from naf_bench.generate.bins import distance
 from naf_bench.generate.config import GenerationConfig, Unit
 from naf_bench.generate.registry import FAMILIES
@@ -142,10 +142,25 @@ def first_index(config: GenerationConfig, split: str, position: int) -> int:
     return sum(unit.counts[s] for unit in units[:position] if FAMILIES[unit.family].group(unit.axes) == group)
 
 
-def unit_rows(config: GenerationConfig, split: str, position: int, instances: list[Instance]) -> list[dict]:
-    """The rows of a unit's programs in one split (a :data:`Render`)."""
-    first = first_index(config, split, position)
+def unit_rows(
+    config: GenerationConfig, split: str, position: int, instances: list[Instance], start: int = 0
+) -> list[dict]:
+    """The rows of a unit's programs in one split (a :data:`Render`), or of its programs from the ``start``-th on:
+    the one function that makes a unit's or a chunk's rows, whoever calls it."""
+    first = first_index(config, split, position) + start
     return [row for j, instance in enumerate(instances) for row in instance_rows(config, instance, first + j)]
+
+
+def kept_rows(config: GenerationConfig, split: str, position: int, attempts: list[int], start: int) -> list[dict]:
+    """The rows of a unit's kept programs ``start``, ``start + 1``, ... of one split, from the attempts that the
+    walk kept for them: each attempt, a function of its coordinates alone, is made again where it is rendered."""
+    unit = config.units()[position]
+    training = config.is_training(split)
+    instances = [
+        attempt(unit.family, unit.axes, config.seed, config.name, split, index, config.n_orders, training).instance
+        for index in attempts
+    ]
+    return unit_rows(config, split, position, instances, start)
 
 
 def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> Iterator[dict]:

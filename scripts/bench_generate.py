@@ -1,33 +1,47 @@
 """Generation speed: a config generated, certified, rendered and written from scratch, in 1 and in N processes.
 
-    python scripts/bench_generate.py [--config main] [--set KEY=VALUE ...] [--num-proc 1 2]
+    python scripts/bench_generate.py [--config main] [--set KEY=VALUE ...] [--num-proc 1 2] [--baseline-key]
+        [--engine ray]
 
 For each process count, ``naf_bench.load_dataset(config, num_proc=n)`` runs into a fresh cache folder; the
 script checks that every run wrote the same rows (Arrow tables equal) and prints rows/s, the speed-up over the
 first count, the CPUs and the load average (a busy machine cannot show the speed-up), the CPU seconds of the
 serial part and of the workers (what the wall time would be on idle cores), and with ``--stats`` per bin
-Algorithm 1's attempts and rejections. The 20,000-program sft set of the README (320,000 rows):
+Algorithm 1's attempts and rejections. ``--baseline-key`` then times one process with dataset version 0.1.0's
+canonical key (``reference_key`` of ``scripts/check_canonical_key.py``: individualisation-refinement in Python)
+in place of BLISS's, the per-core speed-up of the new key (other programs are kept, the partition being another,
+so it compares kept programs per CPU second). ``--engine ray`` then runs ``naf-bench generate CONFIG --engine ray``
+as a fresh process (a local Ray with this machine's CPUs, started inside the command), checks its Parquet folder
+holds the same rows, and prints its wall time against the process counts, the driver's peak memory and the bytes
+per kept program of the decision its manifest holds. The 20,000-program sft set of the README (320,000 rows):
 
     python scripts/bench_generate.py --config sft --set depths=8,10,12,14,16 --set widths=4,6 \\
         --set programs_per_cell=250 --num-proc 1 2
 
-On the 2-core development machine, otherwise quiet: 1,108 s in one process, 536 s with two (2.07x wall; 1,105 CPU s
-in one process against 7.0 s in the main process + 1,031 s in the workers with two, ~522 s on idle cores: 2.12x).
+On the 2-core development machine, otherwise quiet, with dataset version 0.1.0's key: 1,108 s in one process, 536 s
+with two (2.07x wall; 1,105 CPU s in one process against 7.0 s in the main process + 1,031 s in the workers with two,
+~522 s on idle cores: 2.12x).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
+import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 from naf_bench.certify import certify
 from naf_bench.cli import _overrides
 from naf_bench.dataset import load_dataset
 from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.rows import generate_units
+from naf_bench.syntax.analysis import canonical_key
+from naf_bench.syntax.parse import parse_program
 
 
 def main() -> None:
@@ -36,13 +50,18 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. depths=2,8")
     parser.add_argument("--num-proc", type=int, nargs="+", default=[1], help="process counts to time, in order")
     parser.add_argument("--stats", action="store_true", help="then Algorithm 1's attempts and rejections per bin")
+    parser.add_argument("--baseline-key", action="store_true", help="first one process with the 0.1.0 canonical key")
+    parser.add_argument("--engine", choices=("ray",), help="then the same rows on a local Ray (one fresh process)")
     args = parser.parse_args()
     overrides = _overrides(args.set)
     config = get_config(args.config, **overrides)
-    certify("a :- not b.", "a")  # start the engines outside the timing
+    certify("a :- not b.", "a")  # start the engines (and the labelling library) outside the timing
+    canonical_key(parse_program("a :- not b."), "a")
     print(f"{args.config}: {len(config.units())} units x {len(config.splits)} "
           f"splits; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before")  # fmt: skip
+    programs = sum(sum(unit.counts) for unit in config.units())
     first = None
+    timings: dict[int, float] = {}
     for num_proc in args.num_proc:
         with tempfile.TemporaryDirectory() as cache:
             start, before = time.perf_counter(), _cpu()
@@ -56,6 +75,7 @@ def main() -> None:
             idle = main_cpu + workers_cpu / num_proc
             if first is None:
                 first = (elapsed, tables, idle)
+            timings[num_proc] = elapsed
             same = all(tables[split].equals(first[1][split]) for split in tables)
             print(
                 f"  num_proc={num_proc}: {rows} rows ({', '.join(f'{s} {t.num_rows}' for s, t in tables.items())}) in "
@@ -66,6 +86,12 @@ def main() -> None:
             )
             if not same:
                 raise SystemExit("parallel generation changed the rows")
+            if args.baseline_key and num_proc == 1:
+                baseline = _baseline_key_run(args.config, overrides, programs)
+                print(f"  one process: {programs / main_cpu:.1f} programs per CPU second with BLISS's key, "
+                      f"{baseline / main_cpu:.2f}x the 0.1.0 key")  # fmt: skip
+    if args.engine == "ray":
+        _ray_run(args, programs, first, timings)
     if not args.stats:
         return
     _, stats = generate_units(config)
@@ -81,6 +107,55 @@ def main() -> None:
             f"order-sensitive {sum(c.order_sensitive for c in cells)}; left to the other side of the "
             f"training/evaluation partition {sum(c.other_side for c in cells)})"
         )
+
+
+def _baseline_key_run(config: str, overrides: dict, programs: int) -> float:
+    """CPU seconds of one process generating the config with the 0.1.0 canonical key."""
+    from check_canonical_key import reference_key  # beside this script
+
+    import naf_bench.generate.algorithm as algorithm
+
+    with tempfile.TemporaryDirectory() as cache:
+        start, before = time.perf_counter(), _cpu()[0]
+        algorithm.canonical_key = reference_key
+        try:
+            load_dataset(config, cache_dir=cache, **overrides)
+        finally:
+            algorithm.canonical_key = canonical_key
+        elapsed, cpu = time.perf_counter() - start, _cpu()[0] - before
+    print(f"  num_proc=1 with the 0.1.0 key: {elapsed:.1f} s, CPU {cpu:.1f} s = {programs / cpu:.1f} programs per CPU "
+          f"second; load average {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+    return cpu
+
+
+def _ray_run(args, programs: int, first, timings: dict[int, float]) -> None:
+    """``naf-bench generate --engine ray`` in a fresh process: its wall time, rows, driver memory, decision."""
+    import datasets
+
+    with tempfile.TemporaryDirectory() as out:
+        command = [sys.executable, "-m", "naf_bench.cli", "generate", args.config, "--engine", "ray", "--out", out]
+        for pair in args.set:
+            command += ["--set", pair]
+        start = time.perf_counter()
+        driver = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(driver.pid, 0)
+        elapsed = time.perf_counter() - start
+        if status:
+            raise SystemExit(f"naf-bench generate --engine ray failed (status {status})")
+        manifest = json.loads((Path(out) / "data" / args.config / "manifest.json").read_text())
+        decision = len(json.dumps([entry["attempts"] for files in manifest["files"].values() for entry in files]))
+        dataset = datasets.load_dataset(out, args.config, cache_dir=str(Path(out) / "hf"))
+        same = first is None or all(dataset[split].data.table.equals(table) for split, table in first[1].items())
+        ratios = ", ".join(f"{timings[n] / elapsed:.2f}x num_proc={n}" for n in timings)
+        print(
+            f"  ray ({os.cpu_count()} CPUs): {elapsed:.1f} s; {ratios}; {'same rows' if same else 'DIFFERENT ROWS'}; "
+            f"{manifest['passes']} passes across cells; driver peak memory {usage.ru_maxrss / 1024:.0f} MiB for "
+            f"{programs} programs; the decision {decision / programs:.1f} bytes per kept program; load average "
+            f"{os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
+        if not same:
+            raise SystemExit("generation on Ray changed the rows")
 
 
 def _cpu() -> tuple[float, float]:

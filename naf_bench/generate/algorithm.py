@@ -45,36 +45,122 @@ class CellStats:
         rejected = self.wrong_signature + self.duplicates + self.uncertifiable + self.order_sensitive
         return rejected / max(1, self.attempts)
 
-    def next_attempt(self, what: str, kept: int, count: int, budget: int) -> int:
-        """The next attempt's number; a ConfigError once ``budget`` attempts per wanted program are spent."""
-        if self.attempts >= budget * count:
-            raise ConfigError(
-                f"{what} yielded {kept} of {count} distinct programs in {self.attempts} attempts "
-                f"(signatures seen: {self.signatures}, duplicates: {self.duplicates}, "
-                f"left to the other side of the training/evaluation partition: {self.other_side}); ask for fewer"
-            )
-        self.attempts += 1
-        return self.attempts - 1
 
-    def certified(self, program: Program) -> Certificate | None:
-        try:
-            certificate = certify(program, "q")
-        except CertificationError:
-            self.uncertifiable += 1
-            return None
-        self.signatures[certificate.signature] = self.signatures.get(certificate.signature, 0) + 1
-        return certificate
+@dataclass(frozen=True)
+class Attempt:
+    """Attempt ``index`` of a cell by itself, a function of (root seed, config, split, the cell, ``index``) alone:
+    what the walk's rules read to keep it, and the instance it is when it can be kept."""
 
-    def on_side(self, key: str, training: bool) -> bool:
-        if is_training_key(key) != training:
-            self.other_side += 1
+    index: int
+    key: str
+    on_side: bool  # on the split's side of the training/evaluation partition (always, for unpartitioned families)
+    signature: str | None  # None: off side (never certified) or uncertifiable
+    accepted: bool  # certified and accepted by the family
+    orders: str = ""  # for accepted ones: "ok", "uncertifiable" or "order_sensitive" (the other rule orders)
+    instance: Instance | None = None  # when orders is "ok"; dropped where only the decision travels
+    quota_key: str = ""  # for accepted ones: what the family's quota counts it under (cnf: its cred, skept labels)
+
+
+def attempt(
+    name: str,
+    axes: Mapping[str, int],
+    root_seed: int,
+    config: str,
+    split: str,
+    index: int,
+    n_orders: int = 1,
+    training: bool = False,
+) -> Attempt:
+    """Attempt ``index`` of the family ``FAMILIES[name]`` at ``axes``: assembled from the seed hashed from its
+    coordinates, keyed, and certified (under every seeded rule order too, with ``n_orders`` > 1) where it can
+    be kept."""
+    family = FAMILIES[name]
+    coordinates = (root_seed, config, split, *family.coordinates(axes), index)
+    program, drawn = family.assemble(item_rng(*coordinates), **axes)
+    key = canonical_key(program, "q")
+    if family.partitioned and is_training_key(key) != training:
+        return Attempt(index, key, False, None, False)
+    try:
+        certificate = certify(program, "q")
+    except CertificationError:
+        return Attempt(index, key, True, None, False)
+    if not family.accept(certificate, program):
+        return Attempt(index, key, True, certificate.signature, False)
+    quota_key = family.quota_key(certificate)
+    seed = item_seed(*coordinates)
+    orders = [(program, certificate)]
+    try:
+        for order_id in range(1, n_orders):
+            permuted = reorder(program, order_id, seed)
+            orders.append((permuted, certify(permuted, "q")))
+    except CertificationError:
+        return Attempt(index, key, True, certificate.signature, True, "uncertifiable", quota_key=quota_key)
+    if any(c.labels != certificate.labels for _, c in orders):
+        return Attempt(index, key, True, certificate.signature, True, "order_sensitive", quota_key=quota_key)
+    made = {**axes, **drawn}
+    instance = Instance(program, "q", certificate, family.name, family.group(axes), made, seed, key, tuple(orders))
+    return Attempt(index, key, True, certificate.signature, True, "ok", instance, quota_key)
+
+
+class CellWalk:
+    """Every rule the walk applies to keep a cell's attempts, offered in attempt order: the training/evaluation
+    partition, certification, the family's acceptance and quota (cnf's shares per (cred, skept) labels of the
+    programs kept so far), canonical keys unseen (``seen``: the keys kept before this cell, updated with the
+    cell's own), and the same labels under every rule order."""
+
+    def __init__(self, name: str, count: int, seen: set[str]):
+        family = FAMILIES[name]
+        self.count = count
+        self.budget = family.attempts_per_item * count
+        self.quota = _quota(family.quota, count) if family.quota else None
+        self.seen = seen
+        self.kept: list[Attempt] = []
+        self.stats = CellStats()
+
+    @property
+    def done(self) -> bool:
+        return len(self.kept) >= self.count
+
+    @property
+    def exhausted(self) -> bool:
+        """Its attempts are spent before it kept ``count`` programs (see :meth:`error`)."""
+        return not self.done and self.stats.attempts >= self.budget
+
+    def error(self, what: str) -> ConfigError:
+        stats = self.stats
+        return ConfigError(
+            f"{what} yielded {len(self.kept)} of {self.count} distinct programs in {stats.attempts} attempts "
+            f"(signatures seen: {stats.signatures}, duplicates: {stats.duplicates}, "
+            f"left to the other side of the training/evaluation partition: {stats.other_side}); ask for fewer"
+        )
+
+    def offer(self, attempt: Attempt) -> bool:
+        """Whether the walk keeps ``attempt``, the next one (its statistics counted as the walk counts them)."""
+        stats = self.stats
+        stats.attempts += 1
+        if not attempt.on_side:
+            stats.other_side += 1
             return False
-        return True
-
-    def unseen(self, key: str, seen: set[str]) -> bool:
-        if key in seen:
-            self.duplicates += 1
+        if attempt.signature is None:
+            stats.uncertifiable += 1
             return False
+        stats.signatures[attempt.signature] = stats.signatures.get(attempt.signature, 0) + 1
+        if not attempt.accepted or (self.quota is not None and self.quota.get(attempt.quota_key, 0) < 1):
+            stats.wrong_signature += 1
+            return False
+        if attempt.key in self.seen:
+            stats.duplicates += 1
+            return False
+        if attempt.orders != "ok":
+            if attempt.orders == "uncertifiable":
+                stats.uncertifiable += 1
+            else:
+                stats.order_sensitive += 1
+            return False
+        if self.quota is not None:
+            self.quota[attempt.quota_key] -= 1
+        self.seen.add(attempt.key)
+        self.kept.append(attempt)
         return True
 
 
@@ -102,7 +188,7 @@ def generate(
     training: bool = False,
 ) -> tuple[list[Instance], CellStats]:
     """``count`` certified programs that the family ``FAMILIES[name]`` assembles at ``axes`` and accepts, whose
-    canonical keys are unseen (the one generation loop).
+    canonical keys are unseen (the one generation loop: each :func:`attempt` in turn, kept by :class:`CellWalk`).
 
     Attempt ``i`` is assembled from the seed hashed from (root seed, config, split, the family's coordinates,
     ``i``), so every attempt is a function of those alone. Which attempts are *kept* is not: ``seen`` holds the
@@ -118,51 +204,16 @@ def generate(
     With ``n_orders`` > 1 every seeded rule order is certified too, and a program is kept only if its labels
     (SLDNF included) are the same under all of them.
     """
-    family = FAMILIES[name]
-    quota = _quota(family.quota, count) if family.quota else None
-    kept: list[Instance] = []
-    stats = CellStats()
-    while len(kept) < count:
-        attempt = stats.next_attempt(f"{name} {dict(axes)}", len(kept), count, family.attempts_per_item)
-        coordinates = (root_seed, config, split, *family.coordinates(axes), attempt)
-        program, drawn = family.assemble(item_rng(*coordinates), **axes)
-        key = canonical_key(program, "q")
-        if family.partitioned and not stats.on_side(key, training):
-            continue
-        certificate = stats.certified(program)
-        if certificate is None:
-            continue
-        if not family.accept(certificate, program) or (
-            quota is not None and quota.get(certificate.signature[:2], 0) < 1
-        ):
-            stats.wrong_signature += 1
-            continue
-        if not stats.unseen(key, seen):
-            continue
-        seed = item_seed(*coordinates)
-        orders = [(program, certificate)]
-        try:
-            for order_id in range(1, n_orders):
-                permuted = reorder(program, order_id, seed)
-                orders.append((permuted, certify(permuted, "q")))
-        except CertificationError:
-            stats.uncertifiable += 1
-            continue
-        if any(c.labels != certificate.labels for _, c in orders):
-            stats.order_sensitive += 1
-            continue
-        if quota is not None:
-            quota[certificate.signature[:2]] -= 1
-        seen.add(key)
-        made = {**axes, **drawn}
-        kept.append(
-            Instance(program, "q", certificate, family.name, family.group(axes), made, seed, key, tuple(orders))
-        )
-    return kept, stats
+    walk = CellWalk(name, count, seen)
+    while not walk.done:
+        if walk.exhausted:
+            raise walk.error(f"{name} {dict(axes)}")
+        walk.offer(attempt(name, axes, root_seed, config, split, walk.stats.attempts, n_orders, training))
+    return [kept.instance for kept in walk.kept], walk.stats
 
 
 def _quota(shares: Mapping[str, float], count: int) -> dict[str, int]:
-    """Programs per (cred, skept) signature among ``count``, by largest remainder."""
+    """Programs per quota key among ``count``, by largest remainder."""
     exact = {signature: share * count for signature, share in shares.items()}
     quota = {signature: int(value) for signature, value in exact.items()}
     for signature in sorted(exact, key=lambda s: exact[s] - quota[s], reverse=True)[: count - sum(quota.values())]:

@@ -23,7 +23,9 @@ from naf_bench.leaderboard.metadata import (
 
 BOARD_FORMAT = 1
 METADATA_SUFFIX = ".metadata.json"
-TRACE_COLUMNS = ("n", "reasoned_soundly", "contradicted_among_correct", "audit")
+# with the reference leaderboard's two shares from the same classes: sound among the correct traced answers
+# (their "reasoned soundly"), and sound among all traces
+TRACE_COLUMNS = ("n", "reasoned_soundly", "contradicted_among_correct", "audit", "reference_definitions")
 
 
 def load_gold(gold: str | Path) -> list[dict]:
@@ -41,23 +43,6 @@ def load_gold(gold: str | Path) -> list[dict]:
 
 def _named(rows: Sequence[Mapping]) -> list[Mapping]:
     return [row for row in rows if row["gold"] is not None]
-
-
-def _share(part: int, whole: int) -> float | None:
-    return part / whole if whole else None
-
-
-def _trace_audit(traces: Mapping) -> dict:
-    """The trace audit's columns, and the reference leaderboard's two trace-soundness shares from the same
-    classes: sound among the correct traced answers (their "reasoned soundly") and sound among all traces."""
-    correct = traces["audit_by_correctness"]["correct"]
-    return {
-        **{key: traces[key] for key in TRACE_COLUMNS},
-        "reference_definitions": {
-            "sound_among_correct": _share(correct["sound"], sum(correct.values())),
-            "sound_of_traced": _share(traces["audit"]["sound"], traces["n"]),
-        },
-    }
 
 
 def _row(record, *, name: str, baseline: bool, metadata: Mapping | None, problems: Mapping | None = None) -> dict:
@@ -87,7 +72,7 @@ def _row(record, *, name: str, baseline: bool, metadata: Mapping | None, problem
         "coverage": record.coverage,
         "format_valid_rate": record.format_valid_rate,
         "reference_definitions": dict(record.reference_definitions),
-        "trace_audit": _trace_audit(traces) if isinstance(traces, dict) else None,
+        "trace_audit": {key: traces[key] for key in TRACE_COLUMNS} if isinstance(traces, dict) else None,
         "n_prompts": record.n_prompts,
         "extractor": record.extractor,
         **(dict(problems) if problems else {}),

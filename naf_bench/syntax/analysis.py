@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections import Counter
 
 from naf_bench.syntax.ast import Program
@@ -79,116 +80,50 @@ def is_recursive(component: tuple[str, ...], graph: dict[str, tuple[str, ...]]) 
     return len(component) > 1 or component[0] in graph.get(component[0], ())
 
 
-def _refine(colors: dict, neighbours: dict) -> dict:
-    """Colour refinement to a stable partition; colour ids are canonical (ranked signatures)."""
-    while True:
-        signatures = {
-            node: (colors[node], tuple(sorted((kind, colors[other]) for kind, other in neighbours[node])))
-            for node in colors
-        }
-        ranking = {sig: rank for rank, sig in enumerate(sorted(set(signatures.values())))}
-        refined = {node: ranking[sig] for node, sig in signatures.items()}
-        if len(ranking) == len(set(colors.values())):
-            return refined
-        colors = refined
+# Vertex colours of the graph whose canonical labelling is the key: atoms, the query atom, rules, and one colour per
+# (sign, multiplicity) of a body literal node (a rule's edge to a body atom; a head is a direct rule-atom edge)
+_ATOM, _QUERY, _RULE, _LITERAL = 0, 1, 2, 3
+_ONCE = itertools.repeat(1)
 
 
 def canonical_key(program: Program, query: str | None = None) -> str:
-    """A key equal for programs that differ only by atom renaming and rule (or body-literal) order.
+    """A key equal exactly for programs that differ only by atom renaming and rule (or body-literal) order.
 
-    Programs are compared as multisets of rules ``(head, positive body, negative body)``; the query,
-    when given, is a distinguished atom. Exact: each connected component gets its least encoding by
-    individualisation-refinement (interchangeable atoms and automorphic siblings explored once), and the
-    key hashes the sorted component codes, so repeated gadgets (filler facts) cost one search each.
+    Programs are compared as multisets of rules ``(head, positive body, negative body)`` (bodies as multisets);
+    the query, when given, is a distinguished atom. The program is a vertex-coloured graph of atoms and rules
+    (a rule joined to its head, and to each body atom through a node coloured by the literal's sign and
+    multiplicity); two programs are equivalent exactly when their graphs are isomorphic, and the key hashes the
+    graph's canonical form under BLISS's canonical labelling (python-igraph's ``canonical_permutation``).
     """
-    rules = [(r.head, tuple(sorted(r.positive_body)), tuple(sorted(r.negative_body))) for r in program.rules]
-    atoms = list(program.atoms)
-    if query is not None and query not in atoms:
-        atoms.append(query)
-    root = {atom: atom for atom in atoms}
+    import igraph
+    import numpy as np
 
-    def find(atom: str) -> str:
-        while root[atom] != atom:
-            root[atom] = root[root[atom]]
-            atom = root[atom]
-        return atom
-
-    for head, pos, neg in rules:
-        for atom in (*pos, *neg):
-            root[find(atom)] = find(head)
-    components: dict[str, tuple[list, list]] = {}
-    for atom in atoms:
-        components.setdefault(find(atom), ([], []))[0].append(atom)
-    for rule in rules:
-        components[find(rule[0])][1].append(rule)
-    codes = sorted(
-        (int(query in members), _component_code(members, component_rules, query))
-        for members, component_rules in components.values()
+    index = {atom: i for i, atom in enumerate(program.atoms)}
+    if query is not None and query not in index:
+        index[query] = len(index)
+    colors = [_ATOM] * len(index)
+    if query is not None:
+        colors[index[query]] = _QUERY
+    edges = []
+    for rule, (positive, negative) in zip(program.rules, program.bodies, strict=True):
+        node = len(colors)
+        colors.append(_RULE)
+        edges.append((node, index[rule.head]))
+        for sign, atoms in ((0, positive), (1, negative)):
+            for atom, times in (
+                Counter(atoms).items() if len(set(atoms)) < len(atoms) else zip(atoms, _ONCE, strict=False)
+            ):
+                literal = len(colors)
+                colors.append(_LITERAL + 2 * (times - 1) + sign)
+                edges += ((node, literal), (literal, index[atom]))
+    # canonical vertex j is vertex labelling[j] (the order Graph.permute_vertices reads it in)
+    labelling = np.array(igraph.Graph(n=len(colors), edges=edges).canonical_permutation(color=colors), dtype="<i8")
+    position = np.empty_like(labelling)
+    position[labelling] = np.arange(len(labelling))
+    ends = np.sort(position[np.array(edges, dtype="<i8").reshape(-1, 2)], axis=1)
+    canonical_edges = ends[np.lexsort((ends[:, 1], ends[:, 0]))]
+    canonical_colors = np.array(colors, dtype="<i8")[labelling]  # fixed width and byte order: the same bytes anywhere
+    digest = hashlib.sha256(
+        np.array([len(colors)], "<i8").tobytes() + canonical_colors.tobytes() + canonical_edges.tobytes()
     )
-    text = repr((codes, query is not None))
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def _component_code(atoms: list[str], rules: list[tuple], query: str | None) -> tuple:
-    """The least encoding of one connected component over all canonical labellings."""
-    neighbours: dict = {("a", atom): [] for atom in atoms}
-    colors: dict = {("a", atom): (0, int(atom == query)) for atom in atoms}
-    for i, (head, pos, neg) in enumerate(rules):
-        node = ("r", i)
-        colors[node] = (1, 0)
-        edges = [("h", head)] + [("p", a) for a in pos] + [("n", a) for a in neg]
-        neighbours[node] = [(kind, ("a", a)) for kind, a in edges]
-        for kind, a in edges:
-            neighbours[("a", a)].append((kind.upper(), node))
-    rule_multiset = Counter(rules)
-
-    def encode(order: dict[str, int]) -> tuple:
-        return tuple(
-            sorted(
-                (order[h], tuple(sorted(order[a] for a in p)), tuple(sorted(order[a] for a in n))) for h, p, n in rules
-            )
-        )
-
-    def swap_is_automorphism(x: str, y: str) -> bool:
-        def swap(a: str) -> str:
-            return y if a == x else x if a == y else a
-
-        swapped = Counter((swap(h), tuple(sorted(map(swap, p))), tuple(sorted(map(swap, n)))) for h, p, n in rules)
-        return swapped == rule_multiset
-
-    def children(coloring: dict) -> list[dict] | None:
-        """Refined colourings after individualising each atom of the first non-singleton cell (None: a leaf)."""
-        cells: dict[int, list[str]] = {}
-        for node, color in coloring.items():
-            if node[0] == "a":
-                cells.setdefault(color, []).append(node[1])
-        split = next((c for c in sorted(cells) if len(cells[c]) > 1), None)
-        if split is None:
-            return None
-        cell = sorted(cells[split])
-        if all(swap_is_automorphism(cell[0], other) for other in cell[1:]):
-            cell = cell[:1]
-        fresh = max(coloring.values()) + 1
-        return [_refine({**coloring, ("a", atom): fresh}, neighbours) for atom in cell]
-
-    def leaf_code(coloring: dict) -> tuple:
-        return encode({node[1]: color for node, color in coloring.items() if node[0] == "a"})
-
-    def first_leaf(coloring: dict) -> tuple:
-        while (below := children(coloring)) is not None:
-            coloring = below[0]
-        return leaf_code(coloring)
-
-    def search(coloring: dict) -> set[tuple]:
-        """Codes of every leaf below; a child whose first leaf is already known is the image of an explored
-        sibling under an automorphism (equal leaves compose to one), so its subtree adds nothing."""
-        below = children(coloring)
-        if below is None:
-            return {leaf_code(coloring)}
-        codes = search(below[0])
-        for child in below[1:]:
-            if first_leaf(child) not in codes:
-                codes |= search(child)
-        return codes
-
-    return min(search(_refine(colors, neighbours)))
+    return digest.hexdigest()[:32]

@@ -1,0 +1,540 @@
+"""Generation on a Ray cluster: exactly the rows one process makes, written as a Hub dataset folder.
+
+Attempt *i* of a cell (a unit in one split) is a function of (seed, config, split, cell, *i*) alone; only which
+attempts are kept depends on the walk. So:
+
+1. Chunks of a cell's attempts are made on the workers (assembled, keyed, certified: :func:`attempt`, the
+   instance dropped), many cells at once.
+2. A cell's keeping is decided in attempt order by :class:`CellWalk` (every rule the one-process walk
+   applies), in a task that holds that cell's keys alone, against its *exclusions*: the keys it meets that
+   cells earlier in the walk kept (none at first). A cell that kept too few gets more chunks.
+3. Keys that meet across cells are found by a partitioned pass over the keys each cell kept or could have kept,
+   hashed into one part per CPU, each part a task: where a key meets, the walk's order decides which cell keeps
+   the program, and the later cells get the key among their exclusions. Cells whose exclusions changed are
+   decided again, until none changes; then each cell's decision is the walk's (the first cell's never changes,
+   and each next one is right once the cells before it are).
+4. Files of kept programs are made again and rendered on the workers (:func:`naf_bench.rows.kept_rows`, the
+   function the local pool renders with), written as Parquet under a temporary name and renamed when
+   complete. The manifest records the seed, the overrides, the code version, the decision and each complete
+   file, so ``resume`` rewrites only what is missing.
+
+The driver holds neither keys nor rows: counts, object references and the decision (the kept attempts).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+
+from naf_bench.errors import ConfigError, NafBenchError
+from naf_bench.generate.algorithm import Attempt, CellWalk, attempt
+from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
+
+CHUNK_ATTEMPTS = 24  # attempts a task makes: ~0.1 s of work, so a cell's chunks spread over the cluster
+FILE_PROGRAMS = 500  # kept programs per Parquet file (at most; a file never spans two units)
+MANIFEST = "manifest.json"
+
+
+class ManifestError(ConfigError):
+    """An output folder's manifest was made by another seed, other overrides or another code version."""
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError("--engine ray needs Ray: pip install 'naf-bench[ray]' (or pip install 'ray[data]')") from None
+    return ray
+
+
+def code_identity() -> dict:
+    """What makes the rows besides the config: the package, dataset and row-code versions."""
+    from naf_bench import __version__
+    from naf_bench.dataset import DATASET_VERSION, code_version
+
+    return {"naf_bench": __version__, "dataset_version": DATASET_VERSION, "code_version": code_version()}
+
+
+# ---------------------------------------------------------------------------------------------------- workers
+
+
+def _chunk(config: GenerationConfig, s: int, position: int, start: int, stop: int) -> list[Attempt]:
+    """Attempts ``start``..``stop - 1`` of a cell, without their instances (the decision needs only the rest)."""
+    split = config.splits[s]
+    unit = config.units()[position]
+    training = config.is_training(split)
+    made = (attempt(unit.family, unit.axes, config.seed, config.name, split, i, config.n_orders, training)
+            for i in range(start, stop))  # fmt: skip
+    return [replace(a, instance=None) for a in made]
+
+
+def _decide(config: GenerationConfig, s: int, position: int, order: int, partitions: int, met: int, *parts):
+    """A cell's decision from its chunks (``parts`` after the ``met`` results of the last pass across cells): a
+    summary for the driver (the kept attempts, no keys), then the keys it looked up, in ``partitions`` parts."""
+    conflicts = [part.get(order, []) for part in parts[:met]]  # per partition, the keys earlier cells kept
+    unit = config.units()[position]
+    walk = CellWalk(unit.family, unit.counts[s], {key for keys in conflicts for key in keys})
+    buckets: list[list[tuple[str, int, bool]]] = [[] for _ in range(partitions)]
+    for chunk in parts[met:]:
+        for made in chunk:
+            if walk.done or walk.exhausted:
+                break
+            kept = walk.offer(made)
+            if made.on_side and made.accepted:  # the walk looked it up in ``seen``
+                buckets[_partition(made.key, partitions)].append((made.key, order, kept))
+    summary = {
+        "kept": [a.index for a in walk.kept],
+        "attempts": walk.stats.attempts,
+        "done": walk.done,
+        "exhausted": walk.exhausted,
+        "error": str(walk.error(f"{unit.family} {dict(unit.axes)}")) if walk.exhausted else None,
+        "exclusions": _exclusion_digest([_keys_digest(keys) for keys in conflicts]) if met else "",
+    }
+    return summary, *buckets
+
+
+def _partition(key: str, partitions: int) -> int:
+    return int(key[:8], 16) % partitions
+
+
+def _keys_digest(keys: list[str]) -> str:
+    return hashlib.sha256("\n".join(sorted(keys)).encode()).hexdigest() if keys else ""
+
+
+def _exclusion_digest(per_partition: list[str]) -> str:
+    return hashlib.sha256("\x1f".join(per_partition).encode()).hexdigest()
+
+
+def _meet(*buckets) -> tuple[dict[int, list[str]], dict[int, str]]:
+    """One partition of the keys every cell looked up: for each cell, the keys a cell earlier in the walk's order
+    kept (the earliest that kept a key keeps it), and their digest per cell."""
+    entries: dict[str, list[tuple[int, bool]]] = {}
+    for bucket in buckets:
+        for key, order, kept in bucket:
+            entries.setdefault(key, []).append((order, kept))
+    conflicts: dict[int, list[str]] = {}
+    for key, met in entries.items():
+        if len(met) > 1 and (kept := [order for order, k in met if k]):
+            for order in sorted({order for order, _ in met if order > min(kept)}):
+                conflicts.setdefault(order, []).append(key)
+    return conflicts, {order: _keys_digest(keys) for order, keys in conflicts.items()}
+
+
+def _write_file(
+    config: GenerationConfig,
+    s: int,
+    position: int,
+    attempts: list[int],
+    start: int,
+    out: str,
+    name: str,
+    withheld: bool,
+) -> dict:
+    """One Parquet file of a unit's kept programs, rendered here, written under a temporary name and renamed."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from naf_bench.hub import withhold_gold
+    from naf_bench.rows import kept_rows
+    from naf_bench.schema import features
+
+    schema = features()
+    rows = kept_rows(config, config.splits[s], position, attempts, start)
+    if withheld:
+        rows = [withhold_gold(row) for row in rows]
+    table = pa.Table.from_pylist([schema.encode_example(row) for row in rows], schema=schema.arrow_schema)
+    fs, folder = _filesystem(out)
+    final = f"{folder}/data/{config.name}/{name}"
+    temporary = f"{folder}/data/{config.name}/.{name}.{uuid.uuid4().hex}.tmp"
+    pq.write_table(table, temporary, filesystem=fs)
+    fs.move(temporary, final)
+    return {"name": name, "rows": table.num_rows, "num_bytes": table.nbytes, **_file_digest(fs, final)}
+
+
+def _preflight() -> dict:
+    """What a node has: SWI-Prolog, naf-bench's version and row code."""
+    import socket
+
+    from naf_bench.solvers.swipl import swipl_executable
+
+    try:
+        swipl = swipl_executable()
+    except NafBenchError as exc:
+        swipl = f"missing ({exc})"
+    return {"node": socket.gethostname(), "swipl": swipl, **code_identity()}
+
+
+# ---------------------------------------------------------------------------------------------------- files
+
+
+def _filesystem(out: str):
+    """A pyarrow filesystem and the folder's path in it: a local path, or a URL such as ``s3://bucket/dir``."""
+    from pyarrow import fs
+
+    if "://" in out:
+        filesystem, path = fs.FileSystem.from_uri(out)
+        return filesystem, path.rstrip("/")
+    return fs.LocalFileSystem(), os.path.abspath(out)
+
+
+def _file_digest(fs, path: str) -> dict:
+    digest = hashlib.sha256()
+    size = 0
+    with fs.open_input_stream(path) as stream:
+        while block := stream.read(1 << 20):
+            digest.update(block)
+            size += len(block)
+    return {"sha256": digest.hexdigest(), "size": size}
+
+
+def _read_json(fs, path: str) -> dict | None:
+    from pyarrow import fs as pafs
+
+    if fs.get_file_info(path).type != pafs.FileType.File:
+        return None
+    with fs.open_input_stream(path) as stream:
+        return json.loads(stream.read().decode("utf-8"))
+
+
+def _write_text(fs, path: str, text: str) -> None:
+    temporary = f"{path}.{uuid.uuid4().hex}.tmp"
+    with fs.open_output_stream(temporary) as stream:
+        stream.write(text.encode("utf-8"))
+    fs.move(temporary, path)
+
+
+# ---------------------------------------------------------------------------------------------------- driver
+
+
+@dataclass
+class _Cell:
+    """The driver's view of one cell: where it is in the walk, and references to its chunks and decision."""
+
+    order: int
+    s: int
+    position: int
+    count: int
+    budget: int
+    chunks: list = field(default_factory=list)
+    attempts: int = 0  # attempts asked of the workers so far
+    pending: object = None  # the decision task's summary reference
+    keys: object = None  # its candidate keys (a reference)
+    summary: dict | None = None
+    exclusions: str = ""  # the digest of the exclusions it was last decided with
+
+
+def _manifest_problems(manifest: dict, expected: dict) -> list[str]:
+    names = {"seed": "seed", "overrides": "overrides", "code": "code version"}
+    return [
+        f"{names[key]} {manifest.get(key)!r} there, {expected[key]!r} here"
+        for key in names
+        if manifest.get(key) != expected[key]
+    ]
+
+
+def generate_on_ray(
+    config: str,
+    out: str,
+    overrides: dict | None = None,
+    address: str | None = None,
+    repo_id: str = "ORG/naf-bench",
+    include_test_gold: bool = False,
+    split: str | None = None,
+    resume: bool = False,
+    progress: bool = True,
+) -> dict:
+    """Generate and certify a config on Ray and write it to ``out`` in the exported Hub layout
+    (``data/<config>/<split>-NNNNN-of-MMMMM.parquet``, the card listing every config in ``out``, LICENSE), with
+    exactly the rows ``naf-bench export`` writes (the same gold withheld unless ``include_test_gold``).
+
+    ``address``: an existing cluster (``auto``, ``ray://host:10001``); without it a local Ray is started with
+    this machine's CPUs and a capped object store, and stopped at the end (a Ray already started in this
+    process is used as it is). ``split`` writes one split (every split is still decided: later splits skip
+    earlier splits' programs). ``resume`` keeps the decision and every complete file a manifest records and
+    makes the rest; a manifest of another seed, other overrides or another code version is refused. Returns
+    the manifest.
+    """
+    ray = _ray()
+    overrides = dict(overrides or {})
+    generation = get_config(config, **overrides)
+    if split is not None and split not in generation.splits:
+        raise ConfigError(f"config {config!r} has no split {split!r}; expected one of {list(generation.splits)}")
+    fs, folder = _filesystem(out)
+    manifest_path = f"{folder}/data/{config}/{MANIFEST}"
+    expected = {"seed": generation.seed, "overrides": _jsonable(overrides), "code": code_identity()}
+    manifest = _read_json(fs, manifest_path) if resume else None
+    if manifest is not None:
+        if problems := _manifest_problems(manifest, expected):
+            raise ManifestError(f"{manifest_path} was made with {'; '.join(problems)}: use another folder, or drop "
+                                "--resume to make it again")  # fmt: skip
+        if manifest.get("include_test_gold") != include_test_gold:
+            raise ManifestError(f"{manifest_path} was made with include_test_gold={manifest.get('include_test_gold')}")
+    started = False
+    if not ray.is_initialized():
+        if address is None:
+            ray.init(**local_ray_options())
+        else:
+            ray.init(address=address)
+        started = True
+    try:
+        _check_nodes(ray)
+        if manifest is None or "files" not in manifest:
+            fs.create_dir(f"{folder}/data/{config}", recursive=True)
+            for info in fs.get_file_info(_selector(f"{folder}/data/{config}")):
+                if info.base_name.endswith((".parquet", ".tmp")) or info.base_name == MANIFEST:
+                    fs.delete_file(info.path)  # a fresh run: this config's old files go
+            decision, passes = _decide_all(ray, generation, progress)
+            manifest = {**expected, "config": config, "include_test_gold": include_test_gold, "passes": passes,
+                        "files": _plan(generation, decision, include_test_gold)}  # fmt: skip
+            _write_text(fs, manifest_path, json.dumps(manifest, indent=1))
+        _write_files(ray, generation, manifest, out, fs, folder, manifest_path, split, progress)
+        _write_card(fs, folder, repo_id, generation)
+        return manifest
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def local_ray_options() -> dict:
+    """A local Ray capped to this machine: its CPUs, an object store of at most 1 GiB (an eighth of memory)."""
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    return {
+        "num_cpus": os.cpu_count(),
+        "object_store_memory": min(1 << 30, memory // 8),
+        "include_dashboard": False,
+        "log_to_driver": False,
+    }
+
+
+def _jsonable(overrides: dict) -> dict:
+    return {key: list(value) if isinstance(value, tuple) else value for key, value in sorted(overrides.items())}
+
+
+def _selector(path: str):
+    from pyarrow import fs
+
+    return fs.FileSelector(path, allow_not_found=True)
+
+
+def _check_nodes(ray) -> None:
+    """One task per alive node, before any work: each must have SWI-Prolog and this naf-bench's row code."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    here = code_identity()
+    nodes = [node for node in ray.nodes() if node.get("Alive")]
+    task = ray.remote(num_cpus=0)(_preflight)
+    reports = ray.get([
+        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote()
+        for node in nodes
+    ])  # fmt: skip
+    problems = []
+    for node, report in zip(nodes, reports, strict=True):
+        name = f"{report['node']} ({node['NodeManagerAddress']})"
+        if report["swipl"].startswith("missing"):
+            problems.append(f"{name}: SWI-Prolog {report['swipl']}")
+        if any(report[key] != here[key] for key in here):
+            problems.append(f"{name}: naf-bench {report['naf_bench']} with row code {report['code_version']}, "
+                            f"not {here['naf_bench']} with {here['code_version']}")  # fmt: skip
+    if problems:
+        raise ConfigError("nodes not ready: " + "; ".join(problems))
+
+
+def _decide_all(ray, config: GenerationConfig, progress: bool) -> tuple[list[list[list[int]]], int]:
+    """The kept attempts of every cell (per split, per unit), exactly as the one-process walk keeps them, and how
+    many passes across cells that took (one: no cell met another's program)."""
+    from naf_bench.generate.registry import FAMILIES
+
+    partitions = max(1, int(ray.cluster_resources().get("CPU", 1)))  # a key's entries all meet in one of them
+    chunk = ray.remote(_chunk)
+    decide = ray.remote(num_returns=1 + partitions)(_decide)
+    meet = ray.remote(num_returns=2)(_meet)
+    units = config.units()
+    cells = [
+        _Cell(s * len(units) + p, s, p, unit.counts[s], FAMILIES[unit.family].attempts_per_item * unit.counts[s])
+        for s in range(len(config.splits))
+        for p, unit in enumerate(units)
+    ]
+    config_ref = ray.put(config)
+    met: list = []  # the last pass's conflicts, one reference per partition
+    bar = _bar(sum(cell.count for cell in cells), "programs kept", progress)
+    started = time.perf_counter()
+
+    def submit(cell: _Cell, wanted: int) -> None:
+        """``wanted`` more attempts of the cell, then its decision over every chunk it has."""
+        stop = min(cell.budget, cell.attempts + wanted)
+        while cell.attempts < stop:
+            end = min(stop, cell.attempts + CHUNK_ATTEMPTS)
+            cell.chunks.append(chunk.remote(config_ref, cell.s, cell.position, cell.attempts, end))
+            cell.attempts = end
+        cell.pending, *cell.keys = decide.remote(config_ref, cell.s, cell.position, cell.order, partitions, len(met),
+                                                 *met, *cell.chunks)  # fmt: skip
+
+    def run(todo: list[_Cell]) -> None:
+        for cell in todo:
+            cell.summary = None
+            submit(cell, 0 if cell.chunks else 2 * cell.count)  # about half a bin's attempts are on the other side
+        waiting = {cell.pending: cell for cell in todo}
+        while waiting:
+            ready, _ = ray.wait(list(waiting), num_returns=1)
+            cell = waiting.pop(ready[0])
+            summary = ray.get(ready[0])
+            if not summary["done"] and not summary["exhausted"]:
+                rate = max(len(summary["kept"]), 1) / summary["attempts"]
+                submit(cell, max(1, math.ceil(1.2 * (cell.count - len(summary["kept"])) / rate)))
+                waiting[cell.pending] = cell
+                continue
+            cell.summary, cell.exclusions = summary, summary["exclusions"]
+            if bar is not None:
+                bar.update(len(summary["kept"]))
+                attempts = sum(c.summary["attempts"] for c in cells if c.summary)
+                bar.set_postfix_str(f"{attempts / (time.perf_counter() - started):.0f} attempts/s")
+
+    run(cells)
+    passes = 0
+    while True:
+        passes += 1
+        # the partitioned pass: every cell's entries of a key meet in the key's partition, one task each
+        results = [meet.remote(*[cell.keys[j] for cell in cells]) for j in range(partitions)]
+        met = [conflicts for conflicts, _ in results]
+        digests = ray.get([digest for _, digest in results])
+        changed = [
+            cell
+            for cell in cells
+            if _exclusion_digest([part.get(cell.order, "") for part in digests]) != cell.exclusions
+            and (cell.exclusions or any(cell.order in part for part in digests))
+        ]
+        if not changed:
+            break
+        if bar is not None:
+            bar.update(-sum(len(cell.summary["kept"]) for cell in changed))
+        run(changed)
+    if bar is not None:
+        bar.close()
+    for cell in cells:  # the walk stops at the first cell that runs out of attempts
+        if cell.summary["exhausted"]:
+            raise ConfigError(cell.summary["error"])
+    kept = [[cells[s * len(units) + p].summary["kept"] for p in range(len(units))] for s in range(len(config.splits))]
+    return kept, passes
+
+
+def _plan(config: GenerationConfig, decision: list, include_test_gold: bool) -> dict:
+    """Each split's files in order: a unit's kept attempts in runs of at most :data:`FILE_PROGRAMS` programs."""
+    from naf_bench.hub import WITHHELD
+
+    plan = {}
+    for s, split in enumerate(config.splits):
+        runs = [
+            (position, start, kept[start : start + FILE_PROGRAMS])
+            for position, kept in enumerate(decision[s])
+            for start in range(0, len(kept), FILE_PROGRAMS)
+        ]
+        withheld = not include_test_gold and split in WITHHELD.get(config.name, ())
+        plan[split] = [
+            {"name": f"{split}-{i:05d}-of-{len(runs):05d}.parquet", "position": position, "start": start,
+             "attempts": attempts, "withheld": withheld}
+            for i, (position, start, attempts) in enumerate(runs)
+        ]  # fmt: skip
+    return plan
+
+
+def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, progress) -> None:
+    """Every planned file not already complete (its name, rows and hash as the manifest records them)."""
+    write = ray.remote(_write_file)
+    config_ref = ray.put(config)
+    todo = {}
+    for s, name in enumerate(config.splits):
+        if split is not None and name != split:
+            continue
+        for entry in manifest["files"][name]:
+            if "sha256" in entry and _complete(fs, f"{folder}/data/{config.name}/{entry['name']}", entry):
+                continue
+            for key in ("rows", "num_bytes", "sha256", "size"):
+                entry.pop(key, None)
+            ref = write.remote(config_ref, s, entry["position"], entry["attempts"], entry["start"], out, entry["name"],
+                               entry["withheld"])  # fmt: skip
+            todo[ref] = entry
+    bar = _bar(len(todo), "files", progress)
+    while todo:
+        ready, _ = ray.wait(list(todo), num_returns=1)
+        entry = todo.pop(ready[0])
+        entry.update(ray.get(ready[0]))
+        _write_text(fs, manifest_path, json.dumps(manifest, indent=1))
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+
+
+def _complete(fs, path: str, entry: dict) -> bool:
+    from pyarrow import fs as pafs
+
+    info = fs.get_file_info(path)
+    return info.type == pafs.FileType.File and info.size == entry["size"] and _file_digest(fs, path) == {
+        "sha256": entry["sha256"], "size": entry["size"]
+    }  # fmt: skip
+
+
+def _write_card(fs, folder: str, repo_id: str, written: GenerationConfig) -> None:
+    """The card of every config in the folder (``export``'s card), and LICENSE."""
+    from naf_bench.hub import LICENSE_TEXT, SplitFiles, dataset_card
+
+    entries = []
+    for name, base in CONFIGS.items():
+        manifest = _read_json(fs, f"{folder}/data/{name}/{MANIFEST}")
+        config = written if name == written.name else base
+        if manifest is not None:
+            files = [
+                SplitFiles(split, sum(f["num_bytes"] for f in fl), sum(f["rows"] for f in fl),
+                           sum(f["size"] for f in fl), fl[0]["withheld"])
+                for split, fl in manifest["files"].items()
+                if fl and all("sha256" in f for f in fl)
+            ]  # fmt: skip
+        else:
+            files = _exported_files(fs, folder, base)
+        if files:
+            entries.append((config, files))
+    _write_text(fs, f"{folder}/README.md", str(dataset_card(entries, repo_id)))
+    _write_text(fs, f"{folder}/LICENSE", LICENSE_TEXT)
+
+
+def _exported_files(fs, folder: str, config: GenerationConfig) -> list:
+    """The splits ``export`` wrote for a config (no manifest): rows, bytes and whether the gold is withheld."""
+    import pyarrow.parquet as pq
+
+    from naf_bench.hub import WITHHELD, SplitFiles
+
+    files = []
+    for split in config.splits:
+        paths = sorted(
+            info.path
+            for info in fs.get_file_info(_selector(f"{folder}/data/{config.name}"))
+            if info.base_name.startswith(f"{split}-") and info.base_name.endswith(".parquet")
+        )
+        if not paths:
+            continue
+        rows = num_bytes = size = 0
+        withheld = split in WITHHELD.get(config.name, ())
+        for path in paths:
+            with fs.open_input_file(path) as handle:
+                metadata = pq.ParquetFile(handle).metadata
+                rows += metadata.num_rows
+                num_bytes += sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+                size += handle.size()
+            if withheld:
+                gold = pq.read_table(path, columns=["gold"], filesystem=fs)["gold"]
+                withheld = gold.null_count == len(gold)
+        files.append(SplitFiles(split, num_bytes, rows, size, withheld))
+    return files
+
+
+def _bar(total: int, unit: str, progress: bool):
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit=f" {unit}", dynamic_ncols=True)

@@ -1,0 +1,166 @@
+"""Generation on Ray: exactly the rows one process (and ``export``) makes, in the Hub layout, resumable.
+
+A local Ray with 2 CPUs, started once for the module; skipped when Ray is not installed.
+"""
+
+import functools
+import json
+import os
+import signal
+import threading
+import time
+
+import datasets
+import pytest
+
+from naf_bench.cli import main
+from naf_bench.generate.config import get_config
+from naf_bench.hub import export, withhold_gold
+from naf_bench.rows import build_rows, rows_json
+
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'naf-bench[ray]')")
+psutil = pytest.importorskip("psutil", reason="psutil (a Ray dependency) is not installed")
+
+from naf_bench.distributed import ManifestError, generate_on_ray  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray():
+    ray.init(num_cpus=2, object_store_memory=150 * 2**20, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def loaded(folder, config, tmp_path):
+    dataset = datasets.load_dataset(str(folder), config, cache_dir=str(tmp_path / "hf"))
+    return {split: rows_json(part.to_list()) for split, part in dataset.items()}
+
+
+@functools.cache
+def one_process(config, **overrides):
+    return build_rows(get_config(config, **overrides))
+
+
+def expected(config, **overrides):
+    """The rows one process makes, as export releases them (hard test without gold)."""
+    withheld = {"hard": ("test",)}.get(config, ())
+    return {
+        split: rows_json([withhold_gold(row) for row in part] if split in withheld else part)
+        for split, part in one_process(config, **overrides).items()
+    }
+
+
+@pytest.fixture(scope="module")
+def main_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ray") / "naf-bench"
+    manifest = generate_on_ray("main", str(out), progress=False)
+    return out, manifest
+
+
+def test_main_is_the_rows_of_one_process_in_the_hub_layout(main_run, tmp_path):
+    out, manifest = main_run
+    names = sorted(p.name for p in (out / "data" / "main").iterdir())
+    assert names == ["manifest.json"] + [f"test-{i:05d}-of-00004.parquet" for i in range(4)]  # a file per cell
+    assert loaded(out, "main", tmp_path) == expected("main")
+    assert manifest["passes"] == 1 and [len(f["attempts"]) for f in manifest["files"]["test"]] == [30] * 4
+    card = (out / "README.md").read_text()
+    assert "config_name: main" in card and "num_examples: 600" in card and (out / "LICENSE").is_file()
+
+
+def test_resume_keeps_complete_files_and_makes_the_rest(main_run, tmp_path):
+    out, _ = main_run
+    folder = out / "data" / "main"
+    files = sorted(folder.glob("test-*.parquet"))
+    files[1].unlink()
+    files[2].write_bytes(files[2].read_bytes()[:-100])  # a torn file: its hash is no longer the manifest's
+    untouched = {path: path.stat().st_mtime_ns for path in (files[0], files[3])}
+    generate_on_ray("main", str(out), resume=True, progress=False)
+    assert {path: path.stat().st_mtime_ns for path in untouched} == untouched
+    assert loaded(out, "main", tmp_path) == expected("main")
+    with pytest.raises(ManifestError, match=r"seed 0 there, 1 here; overrides \{\} there, \{'seed': 1\} here"):
+        generate_on_ray("main", str(out), {"seed": 1}, resume=True, progress=False)
+    with pytest.raises(ManifestError, match=r"overrides \{\} there, \{'depths': \[3\]\} here"):
+        generate_on_ray("main", str(out), {"depths": (3,)}, resume=True, progress=False)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["code"]["code_version"] = "0" * 16
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ManifestError, match="code version"):
+        generate_on_ray("main", str(out), resume=True, progress=False)
+
+
+def test_hard_where_cells_meet_is_what_export_writes(tmp_path):
+    out = tmp_path / "naf-bench"
+    manifest = generate_on_ray("hard", f"file://{out}", progress=False)  # a pyarrow filesystem URL
+    assert manifest["passes"] > 1  # loopy tiers of sizes 1 and 3 meet: later cells were decided again
+    exported = export(tmp_path / "exported", ("hard",), str(tmp_path / "cache"))
+    assert loaded(out, "hard", tmp_path) == loaded(exported, "hard", tmp_path / "e") == expected("hard")
+    # both configs in one folder: main written next to hard keeps hard, and the card lists both
+    generate_on_ray("main", str(out), {"programs_per_cell": 2}, progress=False)
+    card = (out / "README.md").read_text()
+    assert "config_name: hard" in card and "config_name: main" in card and "Gold withheld" in card
+    assert loaded(out, "hard", tmp_path / "again") == expected("hard")
+
+
+def test_a_killed_worker_is_retried_and_leaves_no_swipl(tmp_path):
+    small = {"programs_per_cell": 3}
+    out = tmp_path / "naf-bench"
+    errors = []
+    run = threading.Thread(
+        target=lambda: errors.append(_call(generate_on_ray, "sft", str(out), small, progress=False)), daemon=True
+    )
+    run.start()
+    killed, orphans = None, []
+    deadline = time.monotonic() + 300
+    while killed is None and run.is_alive() and time.monotonic() < deadline:
+        for process in psutil.process_iter(["name", "ppid"]):
+            if process.info["name"] == "swipl":
+                try:
+                    parent = psutil.Process(process.info["ppid"])
+                    if parent.name().startswith("ray::"):
+                        orphans.append(process)
+                        killed = parent.pid
+                        os.kill(parent.pid, signal.SIGKILL)  # a worker dies mid-task, its swipl still running
+                        break
+                except psutil.NoSuchProcess:
+                    continue
+        time.sleep(0.05)
+    run.join(600)
+    assert killed is not None, "no Ray worker with an SWI-Prolog child was seen"
+    assert errors == [None]
+    assert loaded(out, "sft", tmp_path) == expected("sft", **small)
+    _, alive = psutil.wait_procs(orphans, timeout=30)
+    assert alive == []  # the killed worker's swipl saw its pipe close and ended
+
+
+def _call(function, *args, **kwargs):
+    try:
+        function(*args, **kwargs)
+    except Exception as exc:  # reported to the test thread
+        return exc
+    return None
+
+
+def test_cli_refuses_what_ray_does_not_take(tmp_path, capsys):
+    out = str(tmp_path / "x")
+    for arguments, message in (
+        (["--engine", "ray", "--num-proc", "2", "--out", out], "--num-proc is for one machine, not --engine ray"),
+        (["--engine", "ray", "--shard", "0/2", "--out", out], "--shard is for one machine, not --engine ray"),
+        (["--engine", "ray"], "--engine ray needs --out DIR"),
+        (["--resume", "--include-test-gold"], "--resume, --include-test-gold: only with --engine ray"),
+    ):
+        assert main(["generate", "main", *arguments]) == 2
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_cli_writes_a_split_with_its_gold(tmp_path, capsys):
+    out = tmp_path / "naf-bench"
+    small = ["--set", "programs_per_split=77,77,77"]
+    status = main(["generate", "hard", "--engine", "ray", "--split", "test", "--include-test-gold", "--out", str(out),
+                   *small])  # fmt: skip
+    assert status == 0
+    assert sorted(p.name for p in (out / "data" / "hard").glob("*.parquet"))[0].startswith("test-")
+    dataset = datasets.load_dataset(str(out), "hard", split="test", cache_dir=str(tmp_path / "hf"))
+    assert rows_json(dataset.to_list()) == rows_json(one_process("hard", programs_per_split=(77, 77, 77))["test"])
+    assert dataset[1]["gold"] is not None  # where export withholds it (row 0 is condition none: no gold)
+    assert "rows)" in capsys.readouterr().out
