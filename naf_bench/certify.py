@@ -1,4 +1,4 @@
-"""The certificate of a program–query pair under four readings of default negation.
+"""The certificate of a program–query pair under every reading of default negation in the readings table.
 
 Every semantics is computed by two independent engines on every call, and the semantics are checked
 against each other's invariants; any disagreement raises :class:`CertificationError`.
@@ -33,14 +33,14 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from naf_bench.errors import BudgetExceeded, CertificationError
-from naf_bench.readings import SEMANTICS
+from naf_bench.readings import READINGS, SEMANTICS
 from naf_bench.solvers.sldnf import PrologResult, sldnf_request, solve_sldnf
 from naf_bench.solvers.sldnf_reference import SLDNFResult, solve_sldnf_reference
 from naf_bench.solvers.stable import CONFLICT_LIMIT, MODEL_CAP, StableResult, clingo_version, solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.swipl import SWIPL_LOCK
 from naf_bench.solvers.swipl_worker import submit, swipl_version
-from naf_bench.solvers.wfs import solve_wfs
+from naf_bench.solvers.wfs import WFSResult, solve_wfs
 from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint, wfs_request
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_atom, parse_program
@@ -85,8 +85,9 @@ class Certificate:
 
     @property
     def signature(self) -> str:
-        """cred + skept + wfs + sldnf, e.g. ``FTuloop`` (the reference implementation's alphabet)."""
-        return "".join(self.labels[s] for s in SEMANTICS)
+        """The labels in the readings table's order: cred + skept + wfs + sldnf, e.g. ``FTuloop`` (the reference
+        implementation's alphabet); a certificate made before a reading was added lacks its part."""
+        return "".join(self.labels[s] for s in SEMANTICS if s in self.labels)
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -110,6 +111,40 @@ class Certificate:
     @classmethod
     def from_json(cls, text: str) -> Certificate:
         return cls.from_dict(json.loads(text))
+
+
+@dataclass(frozen=True)
+class Solved:
+    """Every engine's result on one program, computed once: what each reading's engine reads its label from."""
+
+    wfs: WFSResult
+    stable: StableResult
+    prolog: PrologResult
+    sldnf_reference: SLDNFResult
+
+
+def _labels(solved: Solved, query: str) -> tuple[dict[str, str], dict[str, int], list[str]]:
+    """Each reading's label and effort from its engine, and the checks of the table's implications."""
+    labels, effort = {}, {}
+    for reading in READINGS:
+        label, counters = READINGS.engine(reading.name)(solved, query)
+        if label not in reading.letters or set(counters) != set(reading.effort):
+            raise CertificationError(
+                f"{reading.name}'s engine gave label {label!r} and effort {sorted(counters)}; expected one of "
+                f"{reading.alphabet} and {sorted(reading.effort)}"
+            )
+        labels[reading.name] = label
+        effort.update(counters)
+    checks = []
+    for reading in READINGS:
+        for label, other, other_label in reading.implies:
+            if labels[reading.name] == label and labels[other] != other_label:
+                raise CertificationError(
+                    f"{reading.name} says {label} but {other} says {labels[other]} on query {query!r}"
+                )
+        if reading.implies_check:
+            checks.append(reading.implies_check)
+    return labels, effort, checks
 
 
 def _disagree(semantics: str, first: tuple[str, object], second: tuple[str, object], query: str):
@@ -218,16 +253,8 @@ def _certify(program: Program, query: str, inference_limit: int, model_cap: int,
     checks = [_check_wfs(program, wfs.values, tabled), *_check_stable(stable, wfs.values, models, query)]
     prolog, sldnf_check = _check_sldnf(program, query, prolog, reference, inference_limit, budget)
     checks.append(sldnf_check)
-    labels = {
-        "cred": stable.credulous(query),
-        "skept": stable.skeptical(query),
-        "wfs": wfs.value(query),
-        "sldnf": prolog.label,
-    }
-    # SLDNF is sound for the well-founded semantics: success means true, finite failure false.
-    if labels["sldnf"] in ("T", "F") and labels["sldnf"] != labels["wfs"]:
-        raise CertificationError(f"SLDNF says {labels['sldnf']} but WFS says {labels['wfs']} on query {query!r}")
-    checks.append("sldnf:sound-for-wfs")
+    labels, effort, implied = _labels(Solved(wfs, stable, prolog, reference), query)
+    checks += implied
 
     version = swipl_version()
     return Certificate(
@@ -238,13 +265,7 @@ def _certify(program: Program, query: str, inference_limit: int, model_cap: int,
         model_cap=model_cap,
         incoherent=stable.incoherent,
         wfs_values=dict(wfs.values),
-        effort={
-            "clingo_choices": stable.choices,
-            "clingo_conflicts": stable.conflicts,
-            "wfs_iterations": wfs.iterations,
-            "prolog_inferences": prolog.inferences,
-            "sldnf_fixpoint_rounds": reference.iterations,
-        },
+        effort=effort,
         engines={
             "stable": f"clingo {clingo_version()}",
             "wfs": "naf_bench alternating fixpoint",

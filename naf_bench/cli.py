@@ -292,10 +292,10 @@ def _run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     print(f"wrote lm-eval results and samples to {folder}")
     from naf_bench.leaderboard.metadata import validate_metadata
-    from naf_bench.report import _model_name
+    from naf_bench.lm_eval_output import model_name
     from naf_bench.run import write_submission
 
-    submission, metadata = write_submission(folder, out, results, _model_name(results["config"]["model_args"]))
+    submission, metadata = write_submission(folder, out, results, model_name(results["config"]["model_args"]))
     print(f"wrote the answers as a leaderboard submission: {submission} and {metadata}")
     for field, reason in validate_metadata(json.loads(metadata.read_text(encoding="utf-8"))):
         print(f"warning: {metadata}: {field}: {reason} (fill it in before submitting)", file=sys.stderr)
@@ -327,7 +327,8 @@ def _import_reference(args: argparse.Namespace) -> int:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    from naf_bench.analysis import analyze, write_analysis
+    from naf_bench.analysis import analyze
+    from naf_bench.analysis_render import write_analysis
 
     if args.reference:
         from naf_bench.paper import analyze_reference

@@ -18,6 +18,7 @@ from pathlib import Path
 from naf_bench.errors import ConfigError
 from naf_bench.generate.algorithm import Instance
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
+from naf_bench.readings import READINGS
 from naf_bench.rows import generate_units, unit_rows
 from naf_bench.schema import features
 
@@ -67,9 +68,10 @@ def row_code_files() -> list[Path]:
 
 
 def code_version() -> str:
-    """Hash of the code that makes rows: cached datasets are rebuilt when the generator changes."""
+    """Hash of the code that makes rows and of the readings table (a reading registered at run time makes other
+    rows): cached datasets are rebuilt when either changes."""
     root = Path(__file__).parent
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(READINGS.fingerprint().encode())
     for path in row_code_files():
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from naf_bench.analysis import analyze, write_analysis
+from naf_bench.analysis import analyze
+from naf_bench.analysis_render import write_analysis
 from naf_bench.errors import DataError
 from naf_bench.reference import SUBSETS
 

@@ -1,14 +1,26 @@
 """The readings of default negation, in one table at the bottom floor that every floor above reads.
 
-A reading is a label in the certificate (computed by its engines in :mod:`naf_bench.certify`), a prompt
-condition that names it (its instruction text, keyed by the condition, lives in
-:mod:`naf_bench.verbalize.templates`), and the gold letter each label earns. Adding a semantics is an engine,
-one :class:`Reading` here, and its instruction text.
+A reading is one :class:`Reading` (its label alphabet and gold letters, the prompt condition naming it with
+its instruction in every language, the verdict sentences of its gold traces, what the trace audit compares)
+and one engine: a function from the engines' results on a program (computed once by
+:func:`naf_bench.certify.certify`) to the query's label and the effort counters it reports. Adding a semantics
+is ``READINGS.register(reading, engine)``; certification, the signature, rows, prompts, gold traces, scoring,
+the evaluate module and the lm-eval tasks (``scripts/lm_eval_tasks.py`` writes their reading-specific files)
+follow it.
+
+Nothing here is frozen at import time: :data:`CONDITIONS`, :data:`SEMANTICS`, :data:`READING_OF` and the other
+module-level names are live views that read the table on every use.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import contextlib
+import hashlib
+import inspect
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from naf_bench.errors import ConfigError
 
@@ -17,27 +29,245 @@ from naf_bench.errors import ConfigError
 class Reading:
     name: str  # the key of its label in Certificate.labels (and of the signature's part)
     title: str  # how the CLI names it
-    condition: str  # the prompt condition naming it; also its instruction's key in the templates
+    condition: str  # the prompt condition naming it
     letters: dict[str, str]  # label -> gold letter; its keys are the label alphabet
     position: int  # place among the named conditions in prompts and reports (C1-C4 of seed 000)
     joint: bool  # JOINT counts a program only if this reading's answer is correct too
     effort: tuple[str, ...]  # Certificate.effort keys its engine reports
+    instructions: dict[str, str]  # language -> the condition's instruction in the prompt
+    # language -> label (or "no_models", when there is no stable model) -> the gold trace's verdict sentence on
+    # the query; slots {claim} (the query has the label), {T}/{F} (the query is true/false), {ref} (the query named)
+    verdicts: dict[str, dict[str, str]]
     quantifier: str | None = None  # "some" / "every" stable model: an entailment reading; None: a global one
-    # (label, other reading, other label): this label implies that one, for every program
+    # (label, other reading, other label): this label implies that one, for every program; certify checks it
     implies: tuple[tuple[str, str, str], ...] = field(default=())
+    implies_check: str = ""  # the name certify records for that check, if it records one
+    # the trace audit of a global reading: the label it gives an atom the WFS leaves undefined, and the labels
+    # it takes for one another (closed world: non-termination and "cannot be determined" are one option)
+    undefined_as: str = "u"
+    alike: frozenset[str] = frozenset()
 
     @property
     def alphabet(self) -> tuple[str, ...]:
         return tuple(self.letters)
 
 
+# An engine: (the engines' results on a program, the query) -> (the query's label, effort counters). The results
+# are ``naf_bench.certify.Solved``: wfs, stable, prolog (SWI-Prolog's SLDNF) and sldnf_reference.
+Engine = Callable[[Any, str], tuple[str, dict[str, int]]]
+
+
+class Readings:
+    """The table: readings in certificate order (the signature concatenates their labels in it), each with
+    its engine."""
+
+    no_semantics = "none"  # condition C0: the prompt names no semantics and has no gold letter
+    baseline = "sldnf"  # a program's distance counts the readings whose gold letter differs from this one's
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[Reading, Engine]] = {}
+        self._fingerprint: str | None = None
+
+    def register(self, reading: Reading, engine: Engine) -> None:
+        """Add a reading and its engine (a ConfigError if its name, condition or position is taken, or an
+        implication names an unknown reading or label)."""
+        taken = [r for r in self if reading.name in (r.name, r.condition) or reading.condition in (r.name, r.condition)]
+        if taken or reading.condition == self.no_semantics:
+            raise ConfigError(f"reading {reading.name!r} (condition {reading.condition!r}) is already in the table")
+        if any(r.position == reading.position for r in self):
+            raise ConfigError(f"position {reading.position} is taken; taken: {self.positions()}")
+        for label, other, other_label in reading.implies:
+            known = {r.name: r for r in self} | {reading.name: reading}
+            if label not in reading.letters or other not in known or other_label not in known[other].letters:
+                raise ConfigError(f"{reading.name}: implication {(label, other, other_label)} names an unknown label")
+        self._entries[reading.name] = (reading, engine)
+        self._fingerprint = None
+
+    def unregister(self, name: str) -> None:
+        if name not in self._entries:
+            raise ConfigError(f"no reading {name!r}; expected one of {self.names}")
+        del self._entries[name]
+        self._fingerprint = None
+
+    def positions(self) -> list[int]:
+        return [r.position for r in self]
+
+    def __iter__(self) -> Iterator[Reading]:
+        return (reading for reading, _ in self._entries.values())
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, name: str) -> Reading:
+        return self._entries[name][0]
+
+    def engine(self, name: str) -> Engine:
+        return self._entries[name][1]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._entries)
+
+    def named(self) -> list[Reading]:
+        """The readings in prompt and report order."""
+        return sorted(self, key=lambda reading: reading.position)
+
+    def of_condition(self, condition: str) -> Reading:
+        for reading in self:
+            if reading.condition == condition:
+                return reading
+        raise ConfigError(f"unknown condition {condition!r}; expected one of {tuple(CONDITIONS)}")
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        """Every gold letter, in order (the answer options)."""
+        return tuple(sorted({letter for reading in self for letter in reading.letters.values()}))
+
+    def fingerprint(self) -> str:
+        """A hash of every entry and its engine's code: the rows' code version covers the table."""
+        if self._fingerprint is not None:
+            return self._fingerprint
+        digest = hashlib.sha256()
+        for reading, engine in self._entries.values():
+            digest.update(json.dumps(asdict(reading), sort_keys=True, default=sorted).encode())
+            digest.update(f"{engine.__module__}.{engine.__qualname__}".encode())
+            with contextlib.suppress(OSError, TypeError):  # a function without source: its name stands for it
+                digest.update(inspect.getsource(engine).encode())
+        self._fingerprint = digest.hexdigest()[:16]
+        return self._fingerprint
+
+
+class _Live(Sequence):
+    """A tuple computed from the table on every use."""
+
+    def __init__(self, compute: Callable[[], tuple]) -> None:
+        self._compute = compute
+
+    def __getitem__(self, index):
+        return self._compute()[index]
+
+    def __len__(self) -> int:
+        return len(self._compute())
+
+    def __eq__(self, other) -> bool:
+        return tuple(self) == (tuple(other) if isinstance(other, Sequence) else other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __add__(self, other):
+        return tuple(self) + tuple(other)
+
+    def __repr__(self) -> str:
+        return repr(self._compute())
+
+
+class _LiveMapping(Mapping):
+    """A dict computed from the table on every use."""
+
+    def __init__(self, compute: Callable[[], dict]) -> None:
+        self._compute = compute
+
+    def __getitem__(self, key):
+        return self._compute()[key]
+
+    def __iter__(self):
+        return iter(self._compute())
+
+    def __len__(self) -> int:
+        return len(self._compute())
+
+    def __repr__(self) -> str:
+        return repr(self._compute())
+
+
+def _credulous(solved, query: str) -> tuple[str, dict[str, int]]:
+    return solved.stable.credulous(query), _clingo_effort(solved)
+
+
+def _skeptical(solved, query: str) -> tuple[str, dict[str, int]]:
+    return solved.stable.skeptical(query), _clingo_effort(solved)
+
+
+def _clingo_effort(solved) -> dict[str, int]:
+    return {"clingo_choices": solved.stable.choices, "clingo_conflicts": solved.stable.conflicts}
+
+
+def _well_founded(solved, query: str) -> tuple[str, dict[str, int]]:
+    return solved.wfs.value(query), {"wfs_iterations": solved.wfs.iterations}
+
+
+def _sldnf(solved, query: str) -> tuple[str, dict[str, int]]:
+    effort = {"prolog_inferences": solved.prolog.inferences, "sldnf_fixpoint_rounds": solved.sldnf_reference.iterations}
+    return solved.prolog.label, effort
+
+
 _BINARY = {"T": "A", "F": "B"}
 _CLINGO_EFFORT = ("clingo_choices", "clingo_conflicts")
 
-# In certificate order: the signature is these labels concatenated (the reference implementation's order).
-READINGS = (
-    Reading("cred", "credulous", "cred", _BINARY, 2, True, _CLINGO_EFFORT, quantifier="some"),
-    Reading("skept", "skeptical", "skept", _BINARY, 3, True, _CLINGO_EFFORT, quantifier="every"),
+READINGS = Readings()
+READINGS.register(
+    Reading(
+        "cred",
+        "credulous",
+        "cred",
+        _BINARY,
+        2,
+        True,
+        _CLINGO_EFFORT,
+        instructions={
+            "en": (
+                "Use stable-model (answer-set) semantics and reason credulously: answer A if the statement in the "
+                "question holds in at least one stable model, and B otherwise; in particular B when there is no "
+                "stable model at all."
+            ),
+            "zh": "请使用稳定模型（回答集）语义并进行轻信推理：若该命题至少在一个稳定模型中为真选 A，否则选 B；特别地，若不存在任何稳定模型则选 B。",
+        },
+        verdicts={
+            "en": {"T": "{T} in some stable model.", "F": "{T} in no stable model."},
+            "zh": {"T": "在某个稳定模型中，{T}。", "F": "在任何稳定模型中都不是 {T}。"},
+        },
+        quantifier="some",
+    ),
+    _credulous,
+)
+READINGS.register(
+    Reading(
+        "skept",
+        "skeptical",
+        "skept",
+        _BINARY,
+        3,
+        True,
+        _CLINGO_EFFORT,
+        instructions={
+            "en": (
+                "Use stable-model (answer-set) semantics and reason skeptically: answer A if the statement in the "
+                "question holds in every stable model, in particular A (vacuously) when there is no stable model "
+                "at all, and B if some stable model makes it false."
+            ),
+            "zh": (
+                "请使用稳定模型（回答集）语义并进行怀疑推理：若该命题在每个稳定模型中都为真选 A，特别地，若不存在任何稳定模型则（空真地）选 A；"
+                "若某个稳定模型使它为假则选 B。"
+            ),
+        },
+        verdicts={
+            "en": {
+                "T": "{T} in every stable model.",
+                "F": "{F} in some stable model.",
+                "no_models": "{T} in every stable model, since there is none.",
+            },
+            "zh": {
+                "T": "在每个稳定模型中，{T}。",
+                "F": "在某个稳定模型中，{F}。",
+                "no_models": "在每个稳定模型中，{T}，因为不存在稳定模型。",
+            },
+        },
+        quantifier="every",
+    ),
+    _skeptical,
+)
+READINGS.register(
     Reading(
         "wfs",
         "wfs",
@@ -46,8 +276,28 @@ READINGS = (
         4,
         True,
         ("wfs_iterations",),
+        instructions={
+            "en": (
+                "Use the well-founded semantics. A statement is true if it is derived from facts through rules "
+                "whose negated conditions are already established false; false if every way of deriving it fails, "
+                "circular support included; and undefined otherwise, for example when it hangs on a cycle through "
+                "negation. Answer A if the statement in the question is true, B if it is false, and C if it is "
+                "undefined."
+            ),
+            "zh": (
+                "请使用良基语义（well-founded semantics）。若一个命题能从事实出发、经由否定条件均已确定为假的规则推出，则为真；"
+                "若推出它的所有途径都失败（包括循环支持），则为假；否则为未定义，例如它依赖于一个经过否定的环。为真选 A，为假选 B，未定义选 C。"
+            ),
+        },
+        verdicts={
+            "en": dict.fromkeys(("T", "F", "u"), "under the well-founded semantics {claim}."),
+            "zh": dict.fromkeys(("T", "F", "u"), "在良基语义下，{claim}。"),
+        },
         implies=(("T", "skept", "T"), ("F", "cred", "F")),
     ),
+    _well_founded,
+)
+READINGS.register(
     Reading(
         "sldnf",
         "sldnf",
@@ -56,29 +306,107 @@ READINGS = (
         1,
         True,
         ("prolog_inferences", "sldnf_fixpoint_rounds"),
+        instructions={
+            "en": (
+                "Read the rules as a Prolog program under negation as failure (SLDNF resolution): rules are tried "
+                "in the order given and their conditions from left to right, and 'not p' holds exactly when the "
+                "attempt to prove p fails after finitely many steps. Answer A if the proof of the statement in the "
+                "question succeeds, B if it fails finitely, and C if it never terminates."
+            ),
+            "zh": (
+                "请把这些规则当作采用否定即失败（SLDNF 归结）的 Prolog 程序：按给出的顺序尝试规则，按从左到右的顺序检查条件；"
+                "当证明 p 的尝试在有限步内失败时，'不为真' 的条件 'not p' 成立。若对问题的证明成功选 A，有限失败选 B，永不终止选 C。"
+            ),
+        },
+        verdicts={
+            "en": {
+                "T": "the Prolog proof of {ref} succeeds.",
+                "F": "the Prolog proof of {ref} fails finitely.",
+                "loop": "the Prolog proof of {ref} does not terminate.",
+            },
+            "zh": {
+                "T": "对 {ref} 的 Prolog 证明成功。",
+                "F": "对 {ref} 的 Prolog 证明有限失败。",
+                "loop": "对 {ref} 的 Prolog 证明不终止。",
+            },
+        },
         implies=(("T", "wfs", "T"), ("F", "wfs", "F")),  # SLDNF is sound for the WFS
+        implies_check="sldnf:sound-for-wfs",
+        undefined_as="loop",
+        alike=frozenset({"u", "loop"}),
     ),
+    _sldnf,
 )
-BASELINE = "sldnf"  # a program's distance counts the readings whose gold letter differs from Prolog's
 
-SEMANTICS = tuple(reading.name for reading in READINGS)
+NO_SEMANTICS = Readings.no_semantics
+BASELINE = Readings.baseline
+
+
+# The live views (module-level functions, so that a config holding one pickles into a worker process).
+def _semantics() -> tuple[str, ...]:
+    return READINGS.names
+
+
+def _effort_keys() -> tuple[str, ...]:
+    return tuple(dict.fromkeys(key for reading in READINGS for key in reading.effort))
+
+
+def _reading_of() -> dict[str, Reading]:
+    return {reading.name: reading for reading in READINGS}
+
+
+def _named_conditions() -> tuple[str, ...]:
+    return tuple(reading.condition for reading in READINGS.named())
+
+
+def _conditions() -> tuple[str, ...]:
+    return (NO_SEMANTICS, *_named_conditions())
+
+
+def _semantics_of() -> dict[str, str]:
+    return {reading.condition: reading.name for reading in READINGS}
+
+
+def _condition_of() -> dict[str, str]:
+    return {reading.name: reading.condition for reading in READINGS}
+
+
+def _joint_conditions() -> tuple[str, ...]:
+    return tuple(reading.condition for reading in READINGS.named() if reading.joint)
+
+
+def _quantifier_of() -> dict[str, str]:
+    return {reading.condition: reading.quantifier for reading in READINGS if reading.quantifier}
+
+
+def _letters() -> tuple[str, ...]:
+    return READINGS.letters
+
+
+SEMANTICS = _Live(_semantics)
 LABEL_KEYS = SEMANTICS
-EFFORT_KEYS = tuple(dict.fromkeys(key for reading in READINGS for key in reading.effort))
-READING_OF = {reading.name: reading for reading in READINGS}
-NO_SEMANTICS = "none"  # condition C0: the prompt names no semantics and has no gold letter
-NAMED_CONDITIONS = tuple(reading.condition for reading in sorted(READINGS, key=lambda reading: reading.position))
-CONDITIONS = (NO_SEMANTICS, *NAMED_CONDITIONS)
-SEMANTICS_OF = {reading.condition: reading.name for reading in READINGS}
-CONDITION_OF = {reading.name: reading.condition for reading in READINGS}
-JOINT_CONDITIONS = tuple(c for c in NAMED_CONDITIONS if READING_OF[SEMANTICS_OF[c]].joint)
-QUANTIFIER_OF = {reading.condition: reading.quantifier for reading in READINGS if reading.quantifier}
+EFFORT_KEYS = _Live(_effort_keys)
+READING_OF = _LiveMapping(_reading_of)
+NAMED_CONDITIONS = _Live(_named_conditions)
+CONDITIONS = _Live(_conditions)
+SEMANTICS_OF = _LiveMapping(_semantics_of)
+CONDITION_OF = _LiveMapping(_condition_of)
+JOINT_CONDITIONS = _Live(_joint_conditions)
+QUANTIFIER_OF = _LiveMapping(_quantifier_of)
+LETTERS = _Live(_letters)
 
 
 def gold_letter(condition: str, labels: dict[str, str]) -> str | None:
     """A/B/C for a named condition (its reading's label through the reading's letters); None for ``none``."""
     if condition == NO_SEMANTICS:
         return None
-    if condition not in SEMANTICS_OF:
-        raise ConfigError(f"unknown condition {condition!r}; expected one of {CONDITIONS}")
-    reading = READING_OF[SEMANTICS_OF[condition]]
+    reading = READINGS.of_condition(condition)
     return reading.letters[labels[reading.name]]
+
+
+def instruction(condition: str, language: str) -> str:
+    """A named condition's instruction in ``language`` (a ConfigError where the reading has none)."""
+    reading = READINGS.of_condition(condition)
+    if language not in reading.instructions:
+        raise ConfigError(f"reading {reading.name!r} has no instruction in {language!r}")
+    return reading.instructions[language]

@@ -10,13 +10,12 @@ from collections import defaultdict
 from pathlib import Path
 
 from naf_bench.evaluation import score_rows
+from naf_bench.lm_eval_output import MITIGATION_TASKS, read_output_folder
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import constraints_of_samples
 from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 FIGSIZE, DPI = (10, 4), 100  # every plot is 1000 x 400 pixels
-# Mitigation runs reuse the main documents (same ids): each is its own record, never merged into the main scores.
-MITIGATION_TASKS = ("naf_bench_wfs44_verify", "naf_bench_wfs44_t2s")
 
 
 def load_results(paths) -> list[dict]:
@@ -45,16 +44,10 @@ def _from_lm_eval(folder: Path) -> list[dict]:
     by_model: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     metrics: dict[str, dict] = defaultdict(dict)
     documents: dict[str, dict[str, dict]] = defaultdict(dict)  # model -> task -> {"original", "effective"}
-    for samples in sorted(folder.rglob("samples_*.jsonl")):
-        task = samples.name[len("samples_") :].rsplit("_", 1)[0]
-        stamp = samples.stem.rsplit("_", 1)[1]
-        results = samples.parent / f"results_{stamp}.json"
-        if not results.is_file():
-            results = next(samples.parent.glob("results_*.json"), None)
-        data = json.loads(results.read_text()) if results else {}
-        name = _model_name(data.get("config", {}).get("model_args", "model"))
+    for logged in read_output_folder(folder):
+        name, task, data = logged.model, logged.task, logged.results
         metrics[name].update(data.get("results", {}))
-        by_model[name][task].extend(json.loads(line) for line in samples.read_text().splitlines() if line)
+        by_model[name][task].extend(sample for _, sample in logged.samples)
         if task in data.get("n-samples", {}):
             documents[name][task] = data["n-samples"][task]
     records = []
@@ -102,15 +95,6 @@ def _prompts(sample) -> list[tuple[dict, str]]:
     """(row, response) of each prompt of a logged sample (a program document holds one row per prompt)."""
     rows = sample["doc"].get("rows", [sample["doc"]])
     return [(row, response[0]) for row, response in zip(rows, sample["resps"], strict=True)]
-
-
-def _model_name(model_args) -> str:
-    if isinstance(model_args, str):
-        model_args = dict(part.split("=", 1) for part in model_args.split(",") if "=" in part) or {
-            "pretrained": model_args
-        }
-    pretrained = str(model_args.get("pretrained", "model"))
-    return model_args.get("gguf_file") or (Path(pretrained).name if Path(pretrained).exists() else pretrained)
 
 
 def _rho(samples) -> list[float]:

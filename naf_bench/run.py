@@ -131,7 +131,8 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
     import datetime
     import json
 
-    from naf_bench.report import MITIGATION_TASKS, _prompts
+    from naf_bench.lm_eval_output import MITIGATION_TASKS
+    from naf_bench.report import _prompts
 
     lines, seen = [], set()
     for samples in sorted(Path(folder).glob("samples_*.jsonl")):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS
 
-LABELS = {key: "string" for key in LABEL_KEYS}
-EFFORT = {key: "int64" for key in EFFORT_KEYS}
+LABELS = "labels"  # one string per reading of the readings table (read when the schema is built)
+EFFORT = "effort"  # one int64 per effort counter of the table's engines
 MESSAGES = [{"role": "string", "content": "string"}]
 
 # (name, type: a datasets dtype, a dict of them or a one-item list of one, meaning in the card)
@@ -79,6 +79,10 @@ def features():
     import datasets
 
     def feature(kind):
+        if kind == LABELS:
+            return {key: datasets.Value("string") for key in LABEL_KEYS}
+        if kind == EFFORT:
+            return {key: datasets.Value("int64") for key in EFFORT_KEYS}
         if isinstance(kind, dict):
             return {key: feature(value) for key, value in kind.items()}
         if isinstance(kind, list):

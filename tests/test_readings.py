@@ -16,9 +16,18 @@ from naf_bench.readings import (
 from naf_bench.verbalize.templates import LANGUAGES
 
 
-def test_every_reading_has_an_instruction_in_every_language():
-    for words in LANGUAGES.values():
-        assert set(words.instructions) == set(CONDITIONS)
+def test_every_reading_has_an_instruction_and_verdicts_in_every_language():
+    for reading in READINGS:
+        assert set(reading.instructions) == set(reading.verdicts) == set(LANGUAGES), reading.name
+        for sentences in reading.verdicts.values():
+            assert set(reading.alphabet) <= set(sentences) <= {*reading.alphabet, "no_models"}, reading.name
+
+
+def test_the_table_refuses_a_reading_it_has():
+    with pytest.raises(ConfigError, match="already in the table"):
+        READINGS.register(READING_OF["wfs"], READINGS.engine("wfs"))
+    with pytest.raises(ConfigError, match="no reading"):
+        READINGS.unregister("brave")
 
 
 def test_inclusions_name_known_readings_and_labels():

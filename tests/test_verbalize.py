@@ -4,7 +4,7 @@ import pytest
 
 from naf_bench import ConfigError, ParseError, certify, parse_program
 from naf_bench.generate.bins import BINS, assemble
-from naf_bench.verbalize.prompt import CONDITIONS, check_leakage, render_prompt, render_rule
+from naf_bench.verbalize.prompt import CONDITIONS, check_leakage, render_prompt, render_rule_sentence
 from naf_bench.verbalize.trace import derivation, parse_trace, render_gold_trace, trace_values
 
 FIGURE1 = parse_program("a :- b. b :- not c. c :- not d. d :- not b.")
@@ -12,11 +12,10 @@ FIGURE1 = parse_program("a :- b. b :- not c. c :- not d. d :- not b.")
 
 def test_abstract_template():
     program = parse_program("h :- b, not c. a.")
-    assert (
-        render_rule(program.rules[0]) == "Proposition h is true if proposition b is true and proposition c is not true."
-    )
-    assert render_rule(program.rules[1]) == "Proposition a is true."
-    assert render_rule(program.rules[0], "zh") == "如果命题 b 为真且命题 c 不为真，则命题 h 为真。"
+    sentence = "Proposition h is true if proposition b is true and proposition c is not true."
+    assert render_rule_sentence(program.rules[0]) == sentence
+    assert render_rule_sentence(program.rules[1]) == "Proposition a is true."
+    assert render_rule_sentence(program.rules[0], "zh") == "如果命题 b 为真且命题 c 不为真，则命题 h 为真。"
 
 
 def test_prompt_layout_per_condition():

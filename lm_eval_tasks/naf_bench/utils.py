@@ -8,10 +8,10 @@ from lm_eval.api.task import ConfigurableTask
 
 from naf_bench import parse_program
 from naf_bench.dataset import task_dataset
-from naf_bench.readings import NAMED_CONDITIONS
+from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NAMED_CONDITIONS
 from naf_bench.scoring import lm
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import LETTERS, constant_hits, flip_rate_from_items
+from naf_bench.scoring.labels import constant_hits, flip_rate_from_items
 from naf_bench.scoring.steps import check_row
 from naf_bench.scoring.translation import answer_from_translation
 from naf_bench.verbalize.mitigation import render_translation_prompt, render_verify_prompt
@@ -105,8 +105,9 @@ def process_default(doc, results):  # condition none: no gold; which reading doe
 def process_program(doc, results):
     answers = [_answer(result) for result in results]
     correct = [answer == row["gold"] for answer, row in zip(answers, doc["rows"], strict=True)]
+    joint = [right for row, right in zip(doc["rows"], correct, strict=True) if row["condition"] in JOINT_CONDITIONS]
     return {
-        "joint": all(correct),
+        "joint": all(joint),
         "acc": sum(correct) / len(correct),
         "coverage": sum(answer is not None for answer in answers) / len(answers),
     } | {f"acc_{row['condition']}": right for row, right in zip(doc["rows"], correct, strict=True)}
@@ -159,6 +160,14 @@ def process_traced(doc, results):  # the raw response: its label and the step ch
     right = extract_answer(results[0], "strict") == doc["gold"]
     proved = all(flags.values())
     return {"acc": right, "proof_accuracy": proved, "rfwr": right and not proved} | flags
+
+
+def choices(doc):  # the readings table's gold letters
+    return list(LETTERS)
+
+
+def choice_index(doc):
+    return LETTERS.index(doc["gold"])
 
 
 def letter_prompt(doc):  # multiple choice: no reasoning asked for; the letter follows "ANSWER:"

@@ -58,6 +58,7 @@ class Attempt:
     accepted: bool  # certified and accepted by the family
     orders: str = ""  # for accepted ones: "ok", "uncertifiable" or "order_sensitive" (the other rule orders)
     instance: Instance | None = None  # when orders is "ok"; dropped where only the decision travels
+    quota_key: str = ""  # for accepted ones: what the family's quota counts it under (cnf: its cred, skept labels)
 
 
 def attempt(
@@ -85,6 +86,7 @@ def attempt(
         return Attempt(index, key, True, None, False)
     if not family.accept(certificate, program):
         return Attempt(index, key, True, certificate.signature, False)
+    quota_key = family.quota_key(certificate)
     seed = item_seed(*coordinates)
     orders = [(program, certificate)]
     try:
@@ -92,19 +94,19 @@ def attempt(
             permuted = reorder(program, order_id, seed)
             orders.append((permuted, certify(permuted, "q")))
     except CertificationError:
-        return Attempt(index, key, True, certificate.signature, True, "uncertifiable")
+        return Attempt(index, key, True, certificate.signature, True, "uncertifiable", quota_key=quota_key)
     if any(c.labels != certificate.labels for _, c in orders):
-        return Attempt(index, key, True, certificate.signature, True, "order_sensitive")
+        return Attempt(index, key, True, certificate.signature, True, "order_sensitive", quota_key=quota_key)
     made = {**axes, **drawn}
     instance = Instance(program, "q", certificate, family.name, family.group(axes), made, seed, key, tuple(orders))
-    return Attempt(index, key, True, certificate.signature, True, "ok", instance)
+    return Attempt(index, key, True, certificate.signature, True, "ok", instance, quota_key)
 
 
 class CellWalk:
     """Every rule the walk applies to keep a cell's attempts, offered in attempt order: the training/evaluation
-    partition, certification, the family's acceptance and quota (cnf's signature shares of the programs kept
-    so far), canonical keys unseen (``seen``: the keys kept before this cell, updated with the cell's own),
-    and the same labels under every rule order."""
+    partition, certification, the family's acceptance and quota (cnf's shares per (cred, skept) labels of the
+    programs kept so far), canonical keys unseen (``seen``: the keys kept before this cell, updated with the
+    cell's own), and the same labels under every rule order."""
 
     def __init__(self, name: str, count: int, seen: set[str]):
         family = FAMILIES[name]
@@ -143,7 +145,7 @@ class CellWalk:
             stats.uncertifiable += 1
             return False
         stats.signatures[attempt.signature] = stats.signatures.get(attempt.signature, 0) + 1
-        if not attempt.accepted or (self.quota is not None and self.quota.get(attempt.signature[:2], 0) < 1):
+        if not attempt.accepted or (self.quota is not None and self.quota.get(attempt.quota_key, 0) < 1):
             stats.wrong_signature += 1
             return False
         if attempt.key in self.seen:
@@ -156,7 +158,7 @@ class CellWalk:
                 stats.order_sensitive += 1
             return False
         if self.quota is not None:
-            self.quota[attempt.signature[:2]] -= 1
+            self.quota[attempt.quota_key] -= 1
         self.seen.add(attempt.key)
         self.kept.append(attempt)
         return True
@@ -211,7 +213,7 @@ def generate(
 
 
 def _quota(shares: Mapping[str, float], count: int) -> dict[str, int]:
-    """Programs per (cred, skept) signature among ``count``, by largest remainder."""
+    """Programs per quota key among ``count``, by largest remainder."""
     exact = {signature: share * count for signature, share in shares.items()}
     quota = {signature: int(value) for signature, value in exact.items()}
     for signature in sorted(exact, key=lambda s: exact[s] - quota[s], reverse=True)[: count - sum(quota.values())]:

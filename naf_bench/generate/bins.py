@@ -37,13 +37,15 @@ from itertools import pairwise
 from naf_bench.readings import BASELINE, CONDITION_OF, NAMED_CONDITIONS, gold_letter
 from naf_bench.syntax.ast import Literal, Program, Rule
 
+# Each bin's certified labels, by reading (the signature column above joins them); a program belongs to the bin
+# if it has these labels, whatever readings the table adds.
 BINS = {
-    "control": "TTTT",
-    "even_one_sided": "TFuloop",
-    "odd": "FTuloop",
-    "even_both_sided": "TTuloop",
-    "control_false": "FFFF",
-    "even_conjunctive": "FFuloop",
+    "control": {"cred": "T", "skept": "T", "wfs": "T", "sldnf": "T"},
+    "even_one_sided": {"cred": "T", "skept": "F", "wfs": "u", "sldnf": "loop"},
+    "odd": {"cred": "F", "skept": "T", "wfs": "u", "sldnf": "loop"},
+    "even_both_sided": {"cred": "T", "skept": "T", "wfs": "u", "sldnf": "loop"},
+    "control_false": {"cred": "F", "skept": "F", "wfs": "F", "sldnf": "F"},
+    "even_conjunctive": {"cred": "F", "skept": "F", "wfs": "u", "sldnf": "loop"},
 }
 SEED_BINS = ("control", "even_one_sided", "odd", "even_both_sided")  # seed 000's four divergence bins
 _LETTERS = "abcdefghijklmnoprstuvwxyz"  # no q: the query is q

@@ -60,7 +60,7 @@ class GenerationConfig:
     odd_cycle_len: int = 3
     programs_per_cell: int = 30
     programs_per_bin: tuple[int, ...] = ()  # if given, one count per bin, spread over that bin's cells
-    conditions: tuple[str, ...] = CONDITIONS
+    conditions: tuple[str, ...] = CONDITIONS  # a live view of the readings table until validated
     language: str = "en"
     framings: tuple[str, ...] = ("abstract",)
     n_orders: int = 1  # >1: each named condition also rendered under seeded rule orders (order set)
@@ -112,7 +112,8 @@ class GenerationConfig:
             problems.append(f"n_orders must be >= 1, got {self.n_orders}")
         if problems:
             raise ConfigError(f"config {self.name!r}: " + "; ".join(problems))
-        return self
+        # the defaults are live views of the readings table: a validated config holds the conditions of now
+        return self if isinstance(self.conditions, tuple) else replace(self, conditions=tuple(self.conditions))
 
     def units(self) -> list[Unit]:
         """The config as (family, axes, programs per split), in generation order: the leaderboard families' tiers,
@@ -145,9 +146,10 @@ class GenerationConfig:
         names = {f.name for f in fields(self)}
         if unknown := sorted(set(overrides) - names):
             raise ConfigError(f"unknown config fields {unknown}; expected some of {sorted(names)}")
-        if text := [k for k, v in overrides.items() if isinstance(v, str) and isinstance(getattr(self, k), tuple)]:
+        tuples = {f.name for f in fields(self) if str(f.type).startswith("tuple")}
+        if text := [k for k, v in overrides.items() if isinstance(v, str) and k in tuples]:
             raise ConfigError(f"{text} take a tuple, e.g. depths=(2, 8), not a string")
-        coerced = {k: tuple(v) if isinstance(getattr(self, k), tuple) else v for k, v in overrides.items()}
+        coerced = {k: tuple(v) if k in tuples else v for k, v in overrides.items()}
         return replace(self, **coerced).validate()
 
     def to_dict(self) -> dict:

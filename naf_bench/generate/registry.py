@@ -26,9 +26,9 @@ def accept_certified(certificate: Certificate, program: Program) -> bool:
     return True
 
 
-def accept_signature(signature: str, certificate: Certificate, program: Program) -> bool:
-    """The bin's certified signature, and no other."""
-    return certificate.signature == signature
+def accept_labels(labels: Mapping[str, str], certificate: Certificate, program: Program) -> bool:
+    """The bin's certified labels under the readings it names."""
+    return all(certificate.labels[reading] == label for reading, label in labels.items())
 
 
 def accept_search(needs_search: bool, certificate: Certificate, program: Program) -> bool:
@@ -46,8 +46,13 @@ class Family:
     accept: Callable[[Certificate, Program], bool] = accept_certified
     partitioned: bool = False  # training splits draw from the other half of the canonical-key space
     tier: str = ""  # leaderboard families: the tier's name from the axes, e.g. "cnf_n{size}"
-    quota: Mapping[str, float] | None = None  # shares of the kept programs per (cred, skept) signature
+    quota: Mapping[str, float] | None = None  # shares of the kept programs per labels of quota_readings, joined
+    quota_readings: tuple[str, ...] = ("cred", "skept")
     attempts_per_item: int = 50  # attempts per wanted program before the unit gives up (ConfigError)
+
+    def quota_key(self, certificate: Certificate) -> str:
+        """What the quota counts a program under: its labels of ``quota_readings``, e.g. ``TF``."""
+        return "".join(certificate.labels[reading] for reading in self.quota_readings)
 
     def group(self, axes: Mapping[str, int]) -> str:
         """What row ids and indices group by: the tier for a leaderboard family, else the family."""
@@ -64,7 +69,7 @@ def _bin(name: str) -> Family:
         name,
         ("depth", "width", "cycle_len"),
         partial(_assemble_bin, name),
-        partial(accept_signature, bins.BINS[name]),
+        partial(accept_labels, bins.BINS[name]),
         partitioned=True,
     )
 

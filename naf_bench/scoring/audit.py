@@ -33,10 +33,9 @@ characters), so the audit is linear in the length of the response.
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from naf_bench.certify import Certificate
-from naf_bench.readings import QUANTIFIER_OF, SEMANTICS_OF
+from naf_bench.readings import QUANTIFIER_OF, READINGS, SEMANTICS_OF
 from naf_bench.syntax.analysis import dependencies, is_recursive, relevant_atoms, strongly_connected_components
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_program
@@ -162,7 +161,7 @@ _EXISTS = (("in", "some"), ("in", "at", "least", "one"), ("in", "a", "stable"), 
 _FORALL = (("in", "every"), ("in", "all"), ("in", "each"), ("skeptically",), ("sceptically",), ("cautiously",),
            ("skeptical",), ("sceptical",), ("cautious",), ("vacuously",))  # fmt: skip
 _QUANTIFIER_WORDS = frozenset(p[0] for p in _EXISTS + _FORALL if len(p) == 1)
-_NOT_IN_ANY = (("in", "no"), ("in", "none"), ("not", "in", "any"), ("in", "any"))
+_NOT_IN_ANY = (("in", "no"), ("in", "none"), ("not", "in", "any"))
 
 
 def normalise(text: str) -> str:
@@ -187,29 +186,39 @@ def _starts(tokens: list[str], i: int, phrase: tuple[str, ...]) -> bool:
     return tuple(tokens[i : i + len(phrase)]) == phrase
 
 
-@cache
+_INDEXES: dict[int, tuple[tuple, dict]] = {}
+
+
 def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, list[tuple[str, ...]]]:
-    index: dict[str, list[tuple[str, ...]]] = {}
-    for phrase in phrases:
-        index.setdefault(phrase[0], []).append(phrase)
-    return index
+    """The phrases by their first word, made once per table: the tables are constants, looked up by identity
+    (hashing a table of tuples on every clause cost more than the look-up; the table is kept with its index,
+    so its id stays its own)."""
+    if id(phrases) not in _INDEXES:
+        index: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in phrases:
+            index.setdefault(phrase[0], []).append(phrase)
+        _INDEXES[id(phrases)] = (phrases, index)
+    return _INDEXES[id(phrases)][1]
 
 
 def _contains(tokens: list[str], phrases: tuple[tuple[str, ...], ...]) -> bool:
     """Whether a phrase occurs in the tokens: one dictionary look-up per token."""
     index = _by_first_word(phrases)
+    if index.keys().isdisjoint(tokens):  # most clauses: one pass in C
+        return False
     return any(_starts(tokens, i, p) for i, token in enumerate(tokens) if token in index for p in index[token])
 
 
 def _asserted(tokens: list[str], global_reading: bool) -> bool:
     """Not a restated rule, a hypothesis or hedge; under a global reading not inside one model."""
-    if any(t in _SKIP for t in tokens) or _contains(tokens, (("to", "be"),)):
+    if not _SKIP.isdisjoint(tokens) or _contains(tokens, (("to", "be"),)):
         return False
     if not global_reading:
         return True
-    for i, token in enumerate(tokens[:-1]):
-        if token in _MODEL_WORDS and (tokens[i + 1].isdigit() or len(tokens[i + 1]) == 1):
-            return False
+    if not _MODEL_WORDS.isdisjoint(tokens):
+        for i, token in enumerate(tokens[:-1]):
+            if token in _MODEL_WORDS and (tokens[i + 1].isdigit() or len(tokens[i + 1]) == 1):
+                return False
     return not _contains(tokens, _LOCAL_MODEL)
 
 
@@ -234,6 +243,8 @@ def _value_after(tokens: list[str], i: int) -> str | None:
 
 def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]:
     """(atom, value) assertions of one clause, in order, in one right-to-left and one left-to-right pass."""
+    if atoms.isdisjoint(tokens):
+        return []
     n = len(tokens)
     stop = [n] * (n + 1)  # first index at or after i that is neither glue nor an atom
     for i in range(n - 1, -1, -1):
@@ -261,6 +272,8 @@ def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]
 def _no_model(tokens: list[str]) -> bool:
     """The tokens say that no stable model exists (not "no stable model in which q ...")."""
     index = _by_first_word(_NO_MODEL)
+    if index.keys().isdisjoint(tokens):
+        return False
     at = next((i for i, t in enumerate(tokens) if t in index and any(_starts(tokens, i, p) for p in index[t])), None)
     return at is not None and not any(t in _NO_MODEL_RESTRICTED for t in tokens[at : at + 5])
 
@@ -285,7 +298,7 @@ def _entailment(tokens: list[str], query: str, condition: str) -> str | None:
     if "it" in tokens[at + 1 :]:
         at = len(tokens) - 1 - tokens[::-1].index("it")  # "..., it does not hold in every answer set"
     rest = tokens[at + 1 :]
-    if _contains(rest, _NOT_IN_ANY[:3]):
+    if _contains(rest, _NOT_IN_ANY):
         return "F"
     exists, forall = _contains(rest, _EXISTS), _contains(rest, _FORALL)
     if not (exists or forall):
@@ -341,6 +354,22 @@ def bridge_atom(program: Program, query: str) -> str | None:
     return next((atom for atom in relevant if atom in negated and atom not in recursive), None)
 
 
+_FACTS: dict[tuple[str, str], tuple] = {}  # the most recent programs' facts: a program's rows come together
+
+
+def _program_facts(text: str, query: str, program: Program | None) -> tuple[str | None, frozenset, frozenset]:
+    """The bridge atom, the atoms of the query's negation cycles, and every atom of the program and query, worked
+    out once per program text (``program``, or else the text parsed); keyed by the text, whose hash Python keeps,
+    where hashing a Program would walk all its rules."""
+    if (text, query) not in _FACTS:
+        program = program or parse_program(text)
+        if len(_FACTS) >= 64:
+            del _FACTS[next(iter(_FACTS))]
+        atoms = frozenset(program.atoms) | {query}
+        _FACTS[text, query] = bridge_atom(program, query), frozenset(_cycle_atoms(program, query)), atoms
+    return _FACTS[text, query]
+
+
 def _cycle_atoms(program: Program, query: str) -> set[str]:
     deps = dependencies(program)
     relevant = set(relevant_atoms(program, query))
@@ -353,29 +382,28 @@ def _cycle_atoms(program: Program, query: str) -> set[str]:
 
 
 def _agrees(stated: str, certified: str, condition: str) -> bool:
-    """Closed-world answers put non-termination and 'cannot be determined' on one option; "not true"
-    agrees with every value but true."""
+    """A global reading's answer: the labels its reading takes for one another agree (closed world: non-termination
+    and 'cannot be determined' are one option); "not true" agrees with every value but true."""
     if stated == NOT_TRUE:
         return certified != "T"
-    return stated == certified or (condition == "closed_world" and {stated, certified} <= {"u", "loop"})
+    return stated == certified or {stated, certified} <= READINGS.of_condition(condition).alike
 
 
 def certified_value(certificate: Certificate, atom: str, condition: str) -> str:
-    """An atom's certified value under a global reading (WFS; closed world: undefined read as a loop)."""
-    if atom == certificate.query and condition == "closed_world":
-        return certificate.labels["sldnf"]
+    """An atom's certified value under a global reading: the query's label, and another atom's well-founded value
+    with undefined read as the reading reads it (closed world: a loop)."""
+    reading = READINGS.of_condition(condition)
+    if atom == certificate.query:
+        return certificate.labels[reading.name]
     value = certificate.wfs_values.get(atom, "F")
-    return "loop" if condition == "closed_world" and value == "u" else value
+    return reading.undefined_as if value == "u" else value
 
 
-def audit(response: str, certificate: Certificate, condition: str) -> dict:
+def audit(response: str, certificate: Certificate, condition: str, program: Program | None = None) -> dict:
     """Class, reason, the verdicts read, checkpoints, and ``earned`` (a skeptical answer on a program with no
     stable model whose trace says so) of one response; see the module docstring."""
-    program = parse_program(certificate.program)
     query = certificate.query
-    bridge = bridge_atom(program, query)
-    cycle = _cycle_atoms(program, query)
-    atoms = frozenset(program.atoms) | {query}
+    bridge, cycle, atoms = _program_facts(certificate.program, query, program)
     global_reading = condition not in QUANTIFIER_OF
     text = normalise(response)
     said: dict[str, str] = {}
@@ -383,7 +411,7 @@ def audit(response: str, certificate: Certificate, condition: str) -> dict:
     no_model = many_models = False
     cycle_named: set[str] = set()
     for tokens, question in clauses(text):
-        cycle_named.update(t for t in tokens if t in cycle)
+        cycle_named.update(cycle.intersection(tokens))
         many_models = many_models or _contains(tokens, _MANY_MODELS)
         if question:
             continue

@@ -17,16 +17,18 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
-from naf_bench.readings import CONDITION_OF, READING_OF, READINGS, SEMANTICS_OF
+from naf_bench.readings import CONDITION_OF, LETTERS, READING_OF, READINGS, SEMANTICS_OF
 
 FAMILIES = ("one_letter", "alphabet", "invariance", "inclusion", "certified")
-LETTERS = ("A", "B", "C")
-# (condition, letter) implies (condition, letter), for every program: the readings' inclusions, as letters.
-INCLUSIONS = tuple(
-    ((reading.condition, reading.letters[label]), (CONDITION_OF[other], READING_OF[other].letters[other_label]))
-    for reading in READINGS
-    for label, other, other_label in reading.implies
-)
+
+
+def inclusions() -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """(condition, letter) implies (condition, letter), for every program: the readings' implications, as letters."""
+    return [
+        ((reading.condition, reading.letters[label]), (CONDITION_OF[other], READING_OF[other].letters[other_label]))
+        for reading in READINGS
+        for label, other, other_label in reading.implies
+    ]
 
 
 def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
@@ -48,7 +50,7 @@ def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
     for members in groups.values():
         for first, other in itertools.pairwise(members):
             formulas.append(("invariance", " & ".join(f"(r{first}_{x} <-> r{other}_{x})" for x in LETTERS)))
-    for (condition, letter), (implied, implied_letter) in INCLUSIONS:
+    for (condition, letter), (implied, implied_letter) in inclusions():
         for k in groups.get(condition, [])[:1]:
             for j in groups.get(implied, [])[:1]:
                 formulas.append(("inclusion", f"r{k}_{letter} -> r{j}_{implied_letter}"))

@@ -11,19 +11,31 @@ rfwr equal label accuracy). The audit (:mod:`naf_bench.scoring.audit`) covers ev
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from naf_bench.certify import Certificate
 from naf_bench.readings import SEMANTICS_OF, gold_letter
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.steps import check_steps
+from naf_bench.syntax.ast import Program
+from naf_bench.syntax.parse import parse_program
 
 
-def _certificate(reference: Mapping) -> Certificate:
+def _parsed(reference: Mapping) -> tuple[Certificate, Program]:
+    """A row's certificate and program."""
     certificate = reference.get("certificate")
     if certificate is None:
         raise ValueError("each reference needs the row's 'certificate' (and 'condition')")
-    return Certificate.from_json(certificate) if isinstance(certificate, str) else certificate
+    if not isinstance(certificate, str):
+        return certificate, parse_program(certificate.program)
+    return _read(certificate)
+
+
+@lru_cache(maxsize=64)  # a program's rows come together: read once for all of them, and only the recent kept
+def _read(certificate: str) -> tuple[Certificate, Program]:
+    read = Certificate.from_json(certificate)
+    return read, parse_program(read.program)
 
 
 def compute_proof_metrics(
@@ -37,7 +49,7 @@ def compute_proof_metrics(
         condition = reference.get("condition")
         if condition not in SEMANTICS_OF:
             raise ValueError(f"references[{i}]['condition'] must be a named condition, got {condition!r}")
-        certificate = _certificate(reference)
+        certificate, program = _parsed(reference)  # each program parsed once, for the step checker and the audit
         gold = gold_letter(condition, certificate.labels)
         correct.append(extract_answer(prediction, extractor) == gold)
         flags_list.append(
@@ -48,9 +60,10 @@ def compute_proof_metrics(
                 reference.get("framing"),
                 reference.get("language"),
                 reference.get("prompt"),
+                program,
             )
         )
-        audits.append(audit(prediction or "", certificate, condition))
+        audits.append(audit(prediction or "", certificate, condition, program))
     n = len(predictions)
     checkable = [i for i in range(n) if flags_list[i]["parsed"]]
     strict = [all(flags_list[i].values()) for i in checkable]

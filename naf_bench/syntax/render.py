@@ -12,7 +12,7 @@ def _asp_literal(lit: Literal) -> str:
     return lit.atom if lit.positive else f"not {lit.atom}"
 
 
-def render_rule(rule: Rule) -> str:
+def render_asp_rule(rule: Rule) -> str:
     if rule.is_fact:
         return f"{rule.head}."
     return f"{rule.head} :- {', '.join(_asp_literal(lit) for lit in rule.body)}."
@@ -20,7 +20,7 @@ def render_rule(rule: Rule) -> str:
 
 def render_asp(program: Program) -> str:
     """One rule per line, in source order; ``parse_program(render_asp(p)) == p``."""
-    return "".join(render_rule(rule) + "\n" for rule in program.rules)
+    return "".join(render_asp_rule(rule) + "\n" for rule in program.rules)
 
 
 def render_prolog_clause(rule: Rule, atom_prefix: str = PROLOG_PREFIX) -> str:

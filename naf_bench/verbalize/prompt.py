@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from naf_bench.errors import ConfigError
-from naf_bench.readings import CONDITIONS
+from naf_bench.readings import CONDITIONS, NO_SEMANTICS, instruction
 from naf_bench.syntax.ast import Program, Rule
 from naf_bench.verbalize.framing import FRAMINGS, render_framed_rules
 from naf_bench.verbalize.templates import LANGUAGES, Language
@@ -24,7 +24,7 @@ def _language(language: str) -> Language:
     return LANGUAGES[language]
 
 
-def render_rule(rule: Rule, language: str = "en") -> str:
+def render_rule_sentence(rule: Rule, language: str = "en") -> str:
     words = _language(language)
     if rule.is_fact:
         return words.fact.format(h=rule.head)
@@ -35,7 +35,7 @@ def render_rule(rule: Rule, language: str = "en") -> str:
 
 
 def render_rules(program: Program, language: str = "en") -> str:
-    return "\n".join(render_rule(rule, language) for rule in program.rules)
+    return "\n".join(render_rule_sentence(rule, language) for rule in program.rules)
 
 
 def check_leakage(text: str, language: str = "en") -> None:
@@ -76,7 +76,7 @@ def rule_sentences(
     """The rules (one sentence each, in program order) and the question as a prompt words them."""
     words = _language(language)
     if framing == "abstract":
-        return tuple(render_rule(rule, language) for rule in program.rules), words.question.format(q=query)
+        return tuple(render_rule_sentence(rule, language) for rule in program.rules), words.question.format(q=query)
     if framing in FRAMINGS and language == "en":
         return render_framed_rules(program, query, framing)
     raise ConfigError(f"unknown framing {framing!r} for language {language!r}; expected abstract or {list(FRAMINGS)}")
@@ -98,7 +98,8 @@ def build_prompt(
     rules, question = rule_sentences(program, query, language, framing)
     check_leakage("\n".join(rules) + "\n" + question, language)
     options = words.options_title + "\n" + "\n".join(words.options)
-    return Prompt(words.instructions[condition], words.intro, rules, question, options, words.final, numbered)
+    said = words.no_semantics if condition == NO_SEMANTICS else instruction(condition, language)
+    return Prompt(said, words.intro, rules, question, options, words.final, numbered)
 
 
 def render_prompt(program: Program, query: str, condition: str, language: str = "en", framing: str = "abstract") -> str:

@@ -40,7 +40,7 @@ from functools import cache
 from typing import ClassVar
 
 from naf_bench.errors import ConfigError, ParseError
-from naf_bench.readings import NO_SEMANTICS, QUANTIFIER_OF, SEMANTICS_OF, gold_letter
+from naf_bench.readings import NO_SEMANTICS, QUANTIFIER_OF, READINGS, gold_letter
 from naf_bench.syntax.analysis import relevant_atoms
 from naf_bench.syntax.ast import Literal, Program, Rule
 from naf_bench.verbalize.framing import FRAMINGS
@@ -63,8 +63,6 @@ class Words:
     rule: str  # how a rule is named before its number or its quoted text
     stable_models: str  # {n}
     verdict: str
-    verdicts: dict[str, str]  # {T}/{F}/{claim}: claims on the query; {ref}: the query named
-    outcomes: dict[str, str]  # closed_world: the SLDNF label in words
     claims: dict[str, tuple[str, str]]  # abstract: value (or "many") -> (template on {x}, phrase form)
     negative: str  # abstract: {a}
     trace_request: str  # the final instruction of a traced prompt
@@ -83,16 +81,6 @@ WORDS = {
         rule="rule",
         stable_models="Stable models: {n}.",
         verdict="Verdict: ",
-        verdicts={
-            "wfs": "under the well-founded semantics {claim}.",
-            "closed_world": "the Prolog proof of {ref} {outcome}.",
-            "cred_T": "{T} in some stable model.",
-            "cred_F": "{T} in no stable model.",
-            "skept_none": "{T} in every stable model, since there is none.",
-            "skept_T": "{T} in every stable model.",
-            "skept_F": "{F} in some stable model.",
-        },
-        outcomes={"T": "succeeds", "F": "fails finitely", "loop": "does not terminate"},
         claims={
             "T": ("{x} is true", "ref"),
             "F": ("{x} is false", "ref"),
@@ -118,16 +106,6 @@ WORDS = {
         rule="规则",
         stable_models="稳定模型数：{n}。",
         verdict="结论：",
-        verdicts={
-            "wfs": "在良基语义下，{claim}。",
-            "closed_world": "对 {ref} 的 Prolog 证明{outcome}。",
-            "cred_T": "在某个稳定模型中，{T}。",
-            "cred_F": "在任何稳定模型中都不是 {T}。",
-            "skept_none": "在每个稳定模型中，{T}，因为不存在稳定模型。",
-            "skept_T": "在每个稳定模型中，{T}。",
-            "skept_F": "在某个稳定模型中，{F}。",
-        },
-        outcomes={"T": "成功", "F": "有限失败", "loop": "不终止"},
         claims={
             "T": ("{x} 为真", "ref"),
             "F": ("{x} 为假", "ref"),
@@ -260,17 +238,20 @@ class Grammar:
         return step.TEMPLATE[self.language].format(**step.slots(self))
 
     def verdict(self, condition: str, label: str, n_stable_models: int) -> str:
-        """The verdict sentence (after the ``Verdict:`` prefix) on the query under ``condition``."""
-        verdicts, query = self.words.verdicts, self.query
-        slots = {"T": self.claim((query,), "T"), "F": self.claim((query,), "F")}
-        if condition == "wfs":
-            return verdicts["wfs"].format(claim=self.claim((query,), label))
-        if condition == "closed_world":
-            outcome = self.words.outcomes[label]
-            return verdicts["closed_world"].format(ref=self.vocabulary.phrase("ref", query), outcome=outcome)
-        if condition == "skept" and n_stable_models == 0:
-            return verdicts["skept_none"].format(**slots)
-        return verdicts[f"{condition}_{label}"].format(**slots)
+        """The verdict sentence (after the ``Verdict:`` prefix) on the query under ``condition``: its reading's
+        sentence for the label (or for a program without stable models, where the reading has one)."""
+        reading = READINGS.of_condition(condition)
+        if self.language not in reading.verdicts:
+            raise ConfigError(f"reading {reading.name!r} has no verdict sentences in {self.language!r}")
+        sentences = reading.verdicts[self.language]
+        query = self.query
+        slots = {
+            "claim": self.claim((query,), label) if label in self.vocabulary.claims else label,
+            "T": self.claim((query,), "T"),
+            "F": self.claim((query,), "F"),
+            "ref": self.vocabulary.phrase("ref", query),
+        }
+        return sentences["no_models" if n_stable_models == 0 and "no_models" in sentences else label].format(**slots)
 
     def render(
         self, steps: Sequence[StepKind], verdict: str, answer: str | None, n_stable_models: int | None = None
@@ -523,7 +504,7 @@ def render_gold_trace(
         return ""
     g = grammar(framing, language, certificate.query)
     steps = derivation(program, certificate.query, certificate.wfs_values)
-    label = certificate.labels[SEMANTICS_OF[condition]]
+    label = certificate.labels[READINGS.of_condition(condition).name]
     models = certificate.n_stable_models if condition in QUANTIFIER_OF else None
     verdict = g.verdict(condition, label, certificate.n_stable_models)
     return g.render(steps, verdict, gold_letter(condition, certificate.labels), models)

@@ -17,6 +17,7 @@ from dataclasses import replace
 from functools import cache
 
 from naf_bench.errors import ConfigError
+from naf_bench.readings import NO_SEMANTICS, READINGS
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_program
 from naf_bench.verbalize.prompt import Prompt, build_prompt
@@ -29,7 +30,8 @@ EXAMPLE = parse_program(
 
 
 @cache
-def _example_certificate():
+def _example_certificate(readings: str):
+    """The worked example's certificate under the readings table whose fingerprint is ``readings``."""
     from naf_bench.certify import certify
 
     return certify(EXAMPLE, "q")
@@ -39,11 +41,11 @@ def traced_prompt(
     program: Program, query: str, condition: str, language: str = "en", framing: str = "abstract"
 ) -> Prompt:
     """The row's prompt with numbered rules, asking for a trace with a worked example in the same words."""
-    if condition == "none":
+    if condition == NO_SEMANTICS:
         raise ConfigError("a traced prompt needs a named condition; 'none' has no verdict to trace")
     words = WORDS[language]
     example = build_prompt(EXAMPLE, "q", condition, language, framing, numbered=True)
-    trace = render_gold_trace(EXAMPLE, _example_certificate(), condition, framing, language)
+    trace = render_gold_trace(EXAMPLE, _example_certificate(READINGS.fingerprint()), condition, framing, language)
     rules_heading, trace_heading = words.example
     parts = [
         words.trace_request,

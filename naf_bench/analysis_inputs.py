@@ -1,0 +1,148 @@
+"""What the analyses read: gold rows (``naf-bench import-reference``'s ``gold.jsonl``, or our rows), runs
+(submission JSONL files or lm-eval output folders, one run per model), the authors' stored letters, and the one
+place an answer is decided (:func:`score_items`). The tables are in :mod:`naf_bench.analysis`, their rendering
+in :mod:`naf_bench.analysis_render`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+from naf_bench.errors import DataError
+from naf_bench.lm_eval_output import MITIGATION_TASKS, MULTIPLE_CHOICE_TASKS, read_output_folder
+from naf_bench.scoring.extract import extract_answer
+from naf_bench.scoring.labels import LETTERS
+
+_GOLD_FIELDS = ("id", "program_id", "family", "condition", "gold")
+STORED = "stored"  # the extractor that reads the authors' stored letters (import-reference's run lines)
+
+
+def read_gold(path: str | Path) -> list[dict]:
+    """Gold rows from JSONL; a malformed line or a row without the fields analysis needs names its line."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise DataError(path, exc.strerror or "cannot read") from None
+    rows, seen = [], set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(path, f"malformed JSON ({exc.msg}, column {exc.colno})", number) from None
+        missing = [key for key in _GOLD_FIELDS if not isinstance(row, dict) or key not in row]
+        if missing:
+            raise DataError(path, f"row needs {', '.join(missing)}", number)
+        if row["id"] in seen:
+            raise DataError(path, f"duplicate id {row['id']!r}", number)
+        seen.add(row["id"])
+        rows.append(row)
+    if not rows:
+        raise DataError(path, "no gold rows")
+    return rows
+
+
+def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[str, Path], list[str]]:
+    """``{run name: {id: output}}`` from submission files and lm-eval folders, the file or folder of each run,
+    and notes; an unknown id or a malformed line is an error naming file and line."""
+    from naf_bench.evaluation import read_submission
+
+    runs: dict[str, dict[str, str]] = {}
+    sources: dict[str, Path] = {}
+    for path in map(Path, paths):
+        if path.is_dir():
+            for logged in read_output_folder(path):
+                if logged.task in MULTIPLE_CHOICE_TASKS + MITIGATION_TASKS:
+                    continue
+                outputs = runs.setdefault(logged.model, {})
+                sources[logged.model] = path
+                for number, sample in logged.samples:
+                    try:
+                        key, text = sample["doc"]["id"], sample["resps"][0][0]
+                    except (KeyError, IndexError, TypeError):
+                        raise DataError(logged.path, "not an lm-eval sample with doc.id and resps", number) from None
+                    if key not in known:
+                        raise DataError(logged.path, f"unknown id {key!r} (not in the gold set)", number)
+                    outputs[key] = text
+            continue
+        if not path.is_file():
+            raise DataError(path, "no such file or folder")
+        entries, problems = read_submission(path)
+        if problems:
+            raise DataError(
+                path, "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
+            )
+        lines = {key: number for number, key in _ids_by_line(path)}
+        unknown = [key for key in entries if key not in known]
+        if unknown:
+            raise DataError(path, f"unknown id {unknown[0]!r} (not in the gold set)", lines.get(unknown[0]))
+        runs[path.stem] = {key: entry["prediction"] for key, entry in entries.items()}
+        sources[path.stem] = path
+    notes = []
+    for name, outputs in runs.items():
+        missing = len(known - set(outputs))
+        if missing:
+            notes.append(f"{name}: {missing} gold ids have no output (counted as unanswered)")
+    return runs, sources, notes
+
+
+def _ids_by_line(path: Path):
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict):
+            yield number, record.get("id")
+
+
+def read_stored(paths) -> dict[str, dict[str, dict]]:
+    """``{run name: {id: {"stored", "stored_ok"}}}``: the authors' letters (and T2S parser verdicts) that
+    ``import-reference`` writes beside each output; an lm-eval folder has none."""
+    stored = {}
+    for path in map(Path, paths):
+        if path.is_file():
+            stored[path.stem] = {
+                record["id"]: {"stored": record.get("stored"), "stored_ok": record.get("stored_ok")}
+                for record in _records(path)
+                if isinstance(record.get("id"), str)
+            }
+    return stored
+
+
+def _records(path: Path):
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict):
+            yield record
+
+
+def score_items(
+    rows: list[dict], outputs: Mapping[str, str], extractor: str, stored: Mapping[str, dict] | None = None
+) -> list[dict]:
+    """Each gold row with the run's text and answer: the stored letter (``stored`` extractor), else for a
+    translate-then-solve row our reader's letter (its :class:`Translation` kept), else the extractor's."""
+    from naf_bench.scoring.translation import answer_from_translation
+
+    stored = stored or {}
+    items = []
+    for row in rows:
+        text = outputs.get(row["id"])
+        item = {**row, "text": text or "", **stored.get(row["id"], {})}
+        if row.get("mitigation") == "t2s" and text is not None:
+            item["translation"] = answer_from_translation(text, row["condition"])
+        if extractor == STORED:
+            item["answer"] = item.get("stored") if item.get("stored") in LETTERS else None
+        elif "translation" in item:
+            item["answer"] = item["translation"].letter
+        else:
+            item["answer"] = extract_answer(text, extractor)
+        items.append(item)
+    return items
