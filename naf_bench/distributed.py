@@ -332,6 +332,13 @@ def _check_nodes(ray) -> None:
         task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote()
         for node in nodes
     ])  # fmt: skip
+    problems = node_problems(nodes, reports, here)
+    if problems:
+        raise ConfigError("nodes not ready: " + "; ".join(problems))
+
+
+def node_problems(nodes: list[dict], reports: list[dict], here: dict) -> list[str]:
+    """What each node (``ray.nodes()`` entries) lacks, from its preflight report: SWI-Prolog, or this row code."""
     problems = []
     for node, report in zip(nodes, reports, strict=True):
         name = f"{report['node']} ({node['NodeManagerAddress']})"
@@ -340,8 +347,7 @@ def _check_nodes(ray) -> None:
         if any(report[key] != here[key] for key in here):
             problems.append(f"{name}: naf-bench {report['naf_bench']} with row code {report['code_version']}, "
                             f"not {here['naf_bench']} with {here['code_version']}")  # fmt: skip
-    if problems:
-        raise ConfigError("nodes not ready: " + "; ".join(problems))
+    return problems
 
 
 def _decide_all(ray, config: GenerationConfig, progress: bool) -> tuple[list[list[list[int]]], int]:

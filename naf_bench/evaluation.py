@@ -43,32 +43,72 @@ def read_jsonl(path: str | Path):
     ensure_ascii=False)`` writes them raw), and a line that is not UTF-8 or nests too deeply is a problem
     of that line, not of the file.
     """
-    for number, raw in enumerate(Path(path).read_bytes().split(b"\n"), start=1):
-        try:
-            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as exc:
-            yield number, None, f"line {number}: not UTF-8 (byte 0x{raw[exc.start]:02x} at byte column {exc.start + 1})"
-            continue
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line), None
-        except json.JSONDecodeError as exc:
-            yield number, None, f"line {number}: malformed JSON ({exc.msg}, column {exc.colno})"
-        except RecursionError:
-            yield number, None, f"line {number}: JSON nested too deeply"
+    for number, _, raw in _lines(path):
+        record, problem = _record(number, raw)
+        if record is not _BLANK:
+            yield number, record, problem
+
+
+_BLANK = object()
+
+
+def _record(number: int, raw: bytes) -> tuple[object, str | None]:
+    """One line's JSON value and None, or None and its problem; ``_BLANK`` and None for a blank line."""
+    try:
+        line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"line {number}: not UTF-8 (byte 0x{raw[exc.start]:02x} at byte column {exc.start + 1})"
+    if not line.strip():
+        return _BLANK, None
+    try:
+        return json.loads(line), None
+    except json.JSONDecodeError as exc:
+        return None, f"line {number}: malformed JSON ({exc.msg}, column {exc.colno})"
+    except RecursionError:
+        return None, f"line {number}: JSON nested too deeply"
+
+
+def _lines(path: str | Path):
+    """``(line number, byte offset, bytes)`` of each line, read as the file is (never the whole file at once)."""
+    offset = 0
+    with open(path, "rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            yield number, offset, raw.removesuffix(b"\n")
+            offset += len(raw)
+
+
+class SubmittedTrace:
+    """A submission line's trace, left in its file until it is scored (``str()`` reads it): a submission's
+    traces are never all in memory, only where each line is."""
+
+    __slots__ = ("offset", "path", "size")
+
+    def __init__(self, path: str | Path, offset: int, size: int):
+        self.path, self.offset, self.size = path, offset, size
+
+    def __str__(self) -> str:
+        with open(self.path, "rb") as file:
+            file.seek(self.offset)
+            return json.loads(file.read(self.size))["trace"]
+
+    def __repr__(self) -> str:
+        return f"SubmittedTrace({str(self.path)!r}, {self.offset}, {self.size})"
 
 
 def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
     """``{id: {"prediction", "trace"}}`` and the problems found, each naming its line; nothing is dropped silently.
 
     A null prediction is an item left unanswered (as the reference leaderboard's submissions have them): it
-    counts against coverage and is not a malformed line.
+    counts against coverage and is not a malformed line. A non-empty trace is a :class:`SubmittedTrace`
+    (``str(trace)`` is its text), so that memory grows with the ids, not with the traces' text.
     """
     entries: dict[str, dict] = {}
     first_line: dict[str, int] = {}
     problems = []
-    for number, record, problem in read_jsonl(path):
+    for number, offset, raw in _lines(path):
+        record, problem = _record(number, raw)
+        if record is _BLANK:
+            continue
         if problem:
             problems.append(problem)
             continue
@@ -86,7 +126,8 @@ def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
             problems.append(f"line {number}: duplicate id {record['id']!r} (first on line {first}); kept the first")
             continue
         first_line[record["id"]] = number
-        entries[record["id"]] = {"prediction": record["prediction"], "trace": record.get("trace")}
+        trace = SubmittedTrace(path, offset, len(raw)) if record.get("trace") else record.get("trace")
+        entries[record["id"]] = {"prediction": record["prediction"], "trace": trace}
     return entries, problems
 
 
@@ -177,11 +218,12 @@ def score_rows(
         record["joint_solved_per_family"][family] = (_solved(joint, family_rows), len(_joint_programs(family_rows)))
     traced = [i for i, row in enumerate(named) if predictions.get(row["id"], {}).get("trace")]
     if traced and all("certificate" in named[i] for i in traced):
-        proof = compute_proof_metrics(
-            [predictions[named[i]["id"]]["trace"] + "\nANSWER: " + (answers[i] or "") for i in traced],
-            [named[i] for i in traced],
-            extractor,
-        )
+
+        def trace(j: int) -> str:  # read from the submission when scored (a SubmittedTrace), or given as text
+            i = traced[j]
+            return str(predictions[named[i]["id"]]["trace"]) + "\nANSWER: " + (answers[i] or "")
+
+        proof = compute_proof_metrics(_Lazy(trace, len(traced)), [named[i] for i in traced], extractor)
         keys = ("n", "n_checkable", "audit", "audit_by_correctness", "contradicted_among_correct", "reasoned_soundly",
                 "unearned_correct", "proof_accuracy", "rfwr")  # fmt: skip
         record["traces"] = {key: proof[key] for key in keys}
@@ -191,6 +233,21 @@ def score_rows(
             "sound_of_traced": proof["audit"]["sound"] / proof["n"],
         }
     return RunRecord(**record)
+
+
+class _Lazy(Sequence):
+    """``make(0) … make(n - 1)``, each made when read: a submission's traces, one in memory at a time."""
+
+    def __init__(self, make, n: int):
+        self.make, self.n = make, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int):
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return self.make(i)
 
 
 def _joint_programs(rows) -> set:

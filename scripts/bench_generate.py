@@ -48,7 +48,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="main", choices=sorted(CONFIGS))
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. depths=2,8")
-    parser.add_argument("--num-proc", type=int, nargs="+", default=[1], help="process counts to time, in order")
+    parser.add_argument("--num-proc", type=int, nargs="*", default=[1], help="process counts to time, in order")
     parser.add_argument("--stats", action="store_true", help="then Algorithm 1's attempts and rejections per bin")
     parser.add_argument("--baseline-key", action="store_true", help="first one process with the 0.1.0 canonical key")
     parser.add_argument("--engine", choices=("ray",), help="then the same rows on a local Ray (one fresh process)")
@@ -133,15 +133,16 @@ def _ray_run(args, programs: int, first, timings: dict[int, float]) -> None:
     import datasets
 
     with tempfile.TemporaryDirectory() as out:
-        command = [sys.executable, "-m", "naf_bench.cli", "generate", args.config, "--engine", "ray", "--out", out]
-        for pair in args.set:
-            command += ["--set", pair]
+        cli = ["generate", args.config, "--engine", "ray", "--out", out, *(f"--set={pair}" for pair in args.set)]
+        # the driver's own peak resident memory (the Ray processes it starts are not its own)
+        driver = (f"import resource, sys; from naf_bench.cli import main; status = main({cli!r}); "
+                  "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(status)")  # fmt: skip
         start = time.perf_counter()
-        driver = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        _, status, usage = os.wait4(driver.pid, 0)
+        done = subprocess.run([sys.executable, "-c", driver], stdout=subprocess.PIPE, text=True)
         elapsed = time.perf_counter() - start
-        if status:
-            raise SystemExit(f"naf-bench generate --engine ray failed (status {status})")
+        if done.returncode:
+            raise SystemExit(f"naf-bench generate --engine ray failed (status {done.returncode})")
+        peak = int(done.stdout.split("peak ")[-1])
         manifest = json.loads((Path(out) / "data" / args.config / "manifest.json").read_text())
         decision = len(json.dumps([entry["attempts"] for files in manifest["files"].values() for entry in files]))
         dataset = datasets.load_dataset(out, args.config, cache_dir=str(Path(out) / "hf"))
@@ -149,7 +150,7 @@ def _ray_run(args, programs: int, first, timings: dict[int, float]) -> None:
         ratios = ", ".join(f"{timings[n] / elapsed:.2f}x num_proc={n}" for n in timings)
         print(
             f"  ray ({os.cpu_count()} CPUs): {elapsed:.1f} s; {ratios}; {'same rows' if same else 'DIFFERENT ROWS'}; "
-            f"{manifest['passes']} passes across cells; driver peak memory {usage.ru_maxrss / 1024:.0f} MiB for "
+            f"{manifest['passes']} passes across cells; driver peak memory {peak / 1024:.0f} MiB for "
             f"{programs} programs; the decision {decision / programs:.1f} bytes per kept program; load average "
             f"{os.getloadavg()[0]:.2f}",
             flush=True,

@@ -7,7 +7,8 @@ Without ``--gold``, a gold set shaped like the authors' hard_v3 (77 programs x 5
 with seeded labels and a seeded 385-line submission; with ``--gold OUT/leaderboard/hard_v3/gold.jsonl`` (from
 ``naf-bench import-reference``) and one of the imported submissions, the real set. The server runs on 127.0.0.1 in
 a subprocess (``naf_bench.leaderboard.local.Server``) with the quota lifted. The latency is the wall time of
-``gradio_client``'s ``predict`` on ``/submit``: the upload, the checks, the scoring, the commit and the answer.
+``gradio_client``'s ``predict`` on ``/submit``: the upload, the checks, the scoring, the commit and the answer;
+the service's own part (``Service.submit`` in this process, no Gradio) is printed beside it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import time
 from pathlib import Path
 
 from naf_bench.leaderboard.local import Server
+from naf_bench.leaderboard.service import Service
 from naf_bench.leaderboard.store import Store
 
 CONDITIONS = ("none", "closed_world", "cred", "skept", "wfs")
@@ -83,6 +85,15 @@ def main() -> None:
                 sys.stdout = stdout
         score_call = time.perf_counter() - started
 
+        service = Service(tmp / "in-process", gold, quota=None)  # the service's own work, without Gradio
+        team = service.team_for(service.store.add_team("in-process"))
+        service.submit(submission, metadata, team)
+        started = time.perf_counter()
+        for _ in range(20):
+            service.submit(submission, metadata, team)
+        in_process = (time.perf_counter() - started) / 20
+        service.store.close()
+
         store = Store(tmp / "data")
         tokens = [store.add_team(f"team {i:02d}") for i in range(20)]
         store.close()
@@ -96,13 +107,15 @@ def main() -> None:
             for copy in copies:
                 copy.write_bytes(submission.read_bytes())
 
+            refusals: list[list[str]] = []  # none expected: printed if any
+
             def upload(client, token) -> float:
                 i = tokens.index(token)
                 begun = time.perf_counter()
                 answer = client.predict(handle_file(str(copies[i])), handle_file(str(metadata)), token,
                                         api_name="/submit")  # fmt: skip
                 if answer["status"] != "accepted":
-                    raise SystemExit(f"refused: {answer['reasons']}")
+                    refusals.append(answer["reasons"])
                 return time.perf_counter() - begun
 
             upload(clients[0], tokens[0])  # warm-up: not counted
@@ -124,9 +137,12 @@ def main() -> None:
                 burst += results
         finally:
             server.stop()
+    for reasons in refusals:
+        print(f"refused: {reasons}")
     p50, p95 = percentiles(single)
     b50, b95 = percentiles(burst)
     print(f"naf-bench score, same file: {score_call:.3f} s in this process, {score_process:.2f} s as a command")
+    print(f"the service's own work per upload (checks, scoring, commit; no Gradio): {in_process:.3f} s")
     print(f"upload -> acknowledgement, 1 client ({len(single)} uploads): median {p50:.3f} s, 95th percentile "
           f"{p95:.3f} s ({p95 / score_call:.2f}x score's call)")  # fmt: skip
     print(f"upload -> acknowledgement, 20 at once ({len(burst)} uploads): median {b50:.3f} s, 95th percentile "

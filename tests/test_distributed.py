@@ -6,9 +6,12 @@ A local Ray with 2 CPUs, started once for the module; skipped when Ray is not in
 import functools
 import json
 import os
+import shutil
 import signal
+import sys
 import threading
 import time
+from pathlib import Path
 
 import datasets
 import pytest
@@ -21,7 +24,13 @@ from naf_bench.rows import build_rows, rows_json
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'naf-bench[ray]')")
 psutil = pytest.importorskip("psutil", reason="psutil (a Ray dependency) is not installed")
 
-from naf_bench.distributed import ManifestError, generate_on_ray  # noqa: E402
+from naf_bench.distributed import (  # noqa: E402
+    ManifestError,
+    _preflight,
+    code_identity,
+    generate_on_ray,
+    node_problems,
+)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -65,6 +74,37 @@ def test_main_is_the_rows_of_one_process_in_the_hub_layout(main_run, tmp_path):
     assert manifest["passes"] == 1 and [len(f["attempts"]) for f in manifest["files"]["test"]] == [30] * 4
     card = (out / "README.md").read_text()
     assert "config_name: main" in card and "num_examples: 600" in card and (out / "LICENSE").is_file()
+
+
+def test_the_folder_uploads_as_it_is(main_run, capsys):
+    import importlib.util
+
+    script = Path(__file__).parents[1] / "scripts" / "push_to_hub.py"
+    spec = importlib.util.spec_from_file_location("push_to_hub", script)
+    push = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(push)
+    out, _ = main_run
+    assert push.main(["--repo-id", "ORG/naf-bench", "--folder", str(out), "--dry-run"]) == 0
+    assert "would upload data/main/test-00003-of-00004.parquet" in capsys.readouterr().out
+
+
+def test_a_node_without_swipl_or_with_other_code_is_named(monkeypatch):
+    here = code_identity()
+    ready = ray.get(ray.remote(_preflight).remote())  # what every run asks each node first
+    assert (
+        ready["swipl"] == shutil.which("swipl")
+        and node_problems([{"NodeManagerAddress": "10.0.0.7"}], [ready], here) == []
+    )
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent))  # a node whose PATH has Python but no swipl
+    bare = _preflight()
+    assert bare["swipl"].startswith("missing (SWI-Prolog ('swipl') was not found on PATH")
+    older = {**ready, "code_version": "0" * 16}
+    nodes = [{"NodeManagerAddress": "10.0.0.8"}, {"NodeManagerAddress": "10.0.0.9"}]
+    assert node_problems(nodes, [bare, older], here) == [
+        f"{bare['node']} (10.0.0.8): SWI-Prolog {bare['swipl']}",
+        f"{older['node']} (10.0.0.9): naf-bench {here['naf_bench']} with row code {'0' * 16}, not "
+        f"{here['naf_bench']} with {here['code_version']}",
+    ]
 
 
 def test_resume_keeps_complete_files_and_makes_the_rest(main_run, tmp_path):

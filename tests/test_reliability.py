@@ -230,6 +230,22 @@ def test_submission_lines_end_at_newline_only(tmp_path):
     assert problems == ["line 2: not UTF-8 (byte 0xff at byte column 29)", "line 3: JSON nested too deeply"]
 
 
+def test_a_submissions_traces_stay_in_its_file_until_read(tmp_path):
+    path = tmp_path / "sub.jsonl"
+    lines = [
+        "\ufeff" + json.dumps({"id": "x1", "prediction": "A", "trace": "q holds\u2028since a"}, ensure_ascii=False),
+        json.dumps({"id": "x2", "prediction": None, "trace": ""}),
+        json.dumps({"id": "x3", "prediction": "B", "trace": "b is false " * 300}) + "\r",
+        json.dumps({"id": "x1", "prediction": "C", "trace": "a duplicate"}),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    entries, problems = read_submission(path)
+    assert problems == ["line 4: duplicate id 'x1' (first on line 1); kept the first"]
+    assert [type(entry["trace"]).__name__ for entry in entries.values()] == ["SubmittedTrace", "str", "SubmittedTrace"]
+    assert str(entries["x1"]["trace"]) == "q holds\u2028since a" and entries["x2"]["trace"] == ""
+    assert str(entries["x3"]["trace"]) == "b is false " * 300
+
+
 def test_score_reports_every_problem_with_status_1(tmp_path, capsys):
     gold = tmp_path / "gold.jsonl"
     row = {"gold": "A", "condition": "wfs", "program_id": "p1", "family": "even"}

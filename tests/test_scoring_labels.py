@@ -1,7 +1,9 @@
+import random
+
 import pytest
 
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import compute_label_metrics
+from naf_bench.scoring.labels import JOINT_CONDITIONS, compute_label_metrics
 
 
 @pytest.mark.parametrize(
@@ -106,3 +108,51 @@ def test_solved_programs_are_the_terms_of_joint():
     assert solved == {"p": True, "q": False, "r": False}
     joint = score_answers(answers, references, conditions=conditions, program_ids=programs, n_bootstrap=0).joint
     assert joint == sum(solved.values()) / len(solved) == 1 / 3
+
+
+def _resampled_row_by_row(answers, references, conditions, programs, n_bootstrap, seed):
+    """The program-clustered bootstrap written out: each resample draws programs with random.choices and
+    scores the rows of the drawn programs (a program drawn twice counts twice)."""
+    clusters = sorted({p for p, r in zip(programs, references, strict=True) if r is not None})
+    rows = {p: [i for i, q in enumerate(programs) if q == p and references[i] is not None] for p in clusters}
+    rng, strict, joint = random.Random(seed), [], []
+    for _ in range(n_bootstrap):
+        drawn = rng.choices(clusters, k=len(clusters))
+        picked = [i for p in drawn for i in rows[p]]
+        strict.append(sum(answers[i] == references[i] for i in picked) / len(picked))
+        terms = []
+        for p in drawn:
+            gold = {conditions[i]: references[i] for i in rows[p]}
+            said = {conditions[i]: answers[i] for i in rows[p]}  # the last row of a condition, as JOINT reads it
+            if all(c in gold for c in JOINT_CONDITIONS):
+                terms.append(all(said[c] is not None and said[c] == gold[c] for c in JOINT_CONDITIONS))
+        if terms:
+            joint.append(sum(terms) / len(terms))
+
+    def interval(values):
+        values = sorted(values)
+        return values[int(0.025 * (len(values) - 1))], values[int(0.975 * (len(values) - 1))]
+
+    return {"strict_accuracy": interval(strict), **({"joint": interval(joint)} if joint else {})}
+
+
+@pytest.mark.parametrize("seed", [0, 11])
+def test_bootstrap_intervals_are_those_of_resampling_row_by_row(seed):
+    # 400 programs with some readings missing (not counted by JOINT), repeated rows, None answers, none rows
+    rng = random.Random(seed)
+    answers, references, conditions, programs = [], [], [], []
+    for p in range(400):
+        for condition in rng.sample(["closed_world", "cred", "skept", "wfs", "none"], rng.randint(2, 5)):
+            for _ in range(rng.choice([1, 1, 2])):
+                gold = None if condition == "none" else rng.choice("ABC")
+                answers.append(rng.choice(["A", "B", "C", None, gold, gold]))
+                references.append(gold)
+                conditions.append(condition)
+                programs.append(f"p{p}")
+    scores = compute_label_metrics(answers, references, conditions, programs, extractor="flexible", n_bootstrap=300,
+                                   seed=seed)  # fmt: skip
+    expected = _resampled_row_by_row(answers, references, conditions, programs, 300, seed)
+    assert set(expected) == {"strict_accuracy", "joint"}
+    assert scores["ci95"] == expected
+    by_row = compute_label_metrics(answers, references, n_bootstrap=300, seed=seed)["ci95"]  # rows as clusters
+    assert by_row == _resampled_row_by_row(answers, references, conditions, list(range(len(answers))), 300, seed)

@@ -229,7 +229,12 @@ def _program_metrics(answers, references, conditions, program_ids, variants, maj
 
 
 def _bootstrap(answers, references, conditions, clusters, n_bootstrap: int, seed: int) -> dict:
-    """95% percentile intervals, resampling whole programs (clusters) with replacement."""
+    """95% percentile intervals, resampling whole programs (clusters) with replacement: resample ``b`` draws
+    the clusters ``random.Random(seed).choices(sorted clusters, k=len(clusters))`` would draw on its ``b``-th
+    call, read from the same Mersenne Twister stream by numpy in blocks of resamples, and scores each from
+    per-cluster counts (so the intervals are those of resampling row by row, at array speed)."""
+    import numpy as np
+
     by_cluster = defaultdict(list)
     for i, cluster in enumerate(clusters):
         if references[i] is not None:
@@ -237,21 +242,31 @@ def _bootstrap(answers, references, conditions, clusters, n_bootstrap: int, seed
     keys = sorted(by_cluster)
     if not keys or n_bootstrap < 1:
         return {}
-    rng = random.Random(seed)
-    samples: dict[str, list[float]] = defaultdict(list)
-    for _ in range(n_bootstrap):
-        draws = rng.choices(keys, k=len(keys))
-        rows = [i for key in draws for i in by_cluster[key]]
-        samples["strict_accuracy"].append(sum(answers[i] == references[i] for i in rows) / len(rows))
+    members = [by_cluster[key] for key in keys]
+    size = np.array([len(rows) for rows in members])
+    right = np.array([sum(answers[i] == references[i] for i in rows) for rows in members])
+    if conditions is not None:  # a cluster's JOINT terms: counted (every reading has gold), solved
+        terms = [
+            _solved({0: {conditions[i]: answers[i] for i in rows}}, {0: {conditions[i]: references[i] for i in rows}})
+            for rows in members
+        ]
+        counted = np.array([0 in term for term in terms])
+        solved = np.array([term.get(0, False) for term in terms])
+    generator = np.random.RandomState()
+    state = random.Random(seed).getstate()[1]  # 624 words and a position: random.Random's very stream
+    generator.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), state[-1]))
+    n = len(keys)
+    samples: dict[str, list] = defaultdict(list)
+    block = max(1, 2**21 // n)  # resamples at a time: 16 MB of draws
+    for start in range(0, n_bootstrap, block):
+        # choices(): population[floor(random() * n)], k at a time
+        draws = np.floor(generator.random_sample((min(block, n_bootstrap - start), n)) * n).astype(np.intp)
+        samples["strict_accuracy"].append(right[draws].sum(axis=1) / size[draws].sum(axis=1))
         if conditions is not None:
-            answer_table, gold_table = {}, {}
-            for draw, key in enumerate(draws):
-                answer_table[draw] = {conditions[i]: answers[i] for i in by_cluster[key]}
-                gold_table[draw] = {conditions[i]: references[i] for i in by_cluster[key]}
-            joint = _joint(answer_table, gold_table)
-            if joint is not None:
-                samples["joint"].append(joint)
-    return {name: _percentiles(values) for name, values in samples.items()}
+            programs = counted[draws].sum(axis=1)
+            samples["joint"].append(solved[draws].sum(axis=1)[programs > 0] / programs[programs > 0])
+    intervals = {name: np.concatenate(parts) for name, parts in samples.items()}
+    return {name: _percentiles(values.tolist()) for name, values in intervals.items() if len(values)}
 
 
 def _percentiles(values: list[float]) -> tuple[float, float]:

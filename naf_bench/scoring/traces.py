@@ -11,6 +11,7 @@ rfwr equal label accuracy). The audit (:mod:`naf_bench.scoring.audit`) covers ev
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from naf_bench.certify import Certificate
 from naf_bench.readings import SEMANTICS_OF, gold_letter
@@ -21,11 +22,20 @@ from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_program
 
 
-def _certificate(reference: Mapping) -> Certificate:
+def _parsed(reference: Mapping) -> tuple[Certificate, Program]:
+    """A row's certificate and program."""
     certificate = reference.get("certificate")
     if certificate is None:
         raise ValueError("each reference needs the row's 'certificate' (and 'condition')")
-    return Certificate.from_json(certificate) if isinstance(certificate, str) else certificate
+    if not isinstance(certificate, str):
+        return certificate, parse_program(certificate.program)
+    return _read(certificate)
+
+
+@lru_cache(maxsize=64)  # a program's rows come together: read once for all of them, and only the recent kept
+def _read(certificate: str) -> tuple[Certificate, Program]:
+    read = Certificate.from_json(certificate)
+    return read, parse_program(read.program)
 
 
 def compute_proof_metrics(
@@ -35,16 +45,12 @@ def compute_proof_metrics(
     if len(predictions) != len(references):
         raise ValueError(f"references has {len(references)} entries but predictions has {len(predictions)}")
     flags_list, audits, correct = [], [], []
-    programs: dict[str, Program] = {}  # each program parsed once, for the step checker and the audit
     for i, (prediction, reference) in enumerate(zip(predictions, references, strict=True)):
         condition = reference.get("condition")
         if condition not in SEMANTICS_OF:
             raise ValueError(f"references[{i}]['condition'] must be a named condition, got {condition!r}")
-        certificate = _certificate(reference)
+        certificate, program = _parsed(reference)  # each program parsed once, for the step checker and the audit
         gold = gold_letter(condition, certificate.labels)
-        if certificate.program not in programs:
-            programs[certificate.program] = parse_program(certificate.program)
-        program = programs[certificate.program]
         correct.append(extract_answer(prediction, extractor) == gold)
         flags_list.append(
             check_steps(
