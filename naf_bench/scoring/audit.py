@@ -164,10 +164,20 @@ _QUANTIFIER_WORDS = frozenset(p[0] for p in _EXISTS + _FORALL if len(p) == 1)
 _NOT_IN_ANY = (("in", "no"), ("in", "none"), ("not", "in", "any"))
 
 
+# the tags that can occur in a text, by (it has a backslash, it is all ASCII): no replacement brings in either
+_TAGS_FOR = {
+    (backslash, ascii_only): tuple(
+        (old, new) for old, new in _TAGS if (backslash or "\\" not in old) and (not ascii_only or old.isascii())
+    )
+    for backslash in (False, True)
+    for ascii_only in (False, True)
+}
+
+
 def normalise(text: str) -> str:
     """Lower-cased text with markup unwrapped, arrows turned into clause breaks and rule necks into 'if'."""
     text = _QUOTED.sub(" ", text or "")
-    for old, new in _TAGS:
+    for old, new in _TAGS_FOR["\\" in text, text.isascii()]:
         text = text.replace(old, new)
     return text.lower().replace("can't", "cannot").replace("won't", "will not").replace("n't", " not")
 
