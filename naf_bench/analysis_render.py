@@ -5,9 +5,11 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 from naf_bench.analysis import DEFAULT_READINGS
+from naf_bench.formatting import percent
 from naf_bench.readings import NAMED_CONDITIONS
 from naf_bench.scoring.audit import AUDIT_CLASSES
 from naf_bench.scoring.labels import LETTERS
@@ -15,8 +17,7 @@ from naf_bench.scoring.labels import LETTERS
 NAMED = NAMED_CONDITIONS
 
 
-def _pct(value) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}"
+_pct = partial(percent, missing="n/a")
 
 
 def _ci(interval) -> str:

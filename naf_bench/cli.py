@@ -6,9 +6,11 @@ import argparse
 import json
 import os
 import sys
+from functools import partial
 from pathlib import Path
 
 from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
+from naf_bench.formatting import percent
 from naf_bench.readings import READINGS
 from naf_bench.scoring.extract import EXTRACTORS
 from naf_bench.scoring.labels import JOINT_CONDITIONS
@@ -215,8 +217,7 @@ def _print_records(records: list[dict]) -> None:
                   f"{_pct(t['contradicted_among_correct'])} (trace audit)")  # fmt: skip
 
 
-def _pct(value) -> str:
-    return "-" if value is None else f"{100 * value:.1f}"
+_pct = partial(percent, missing="-")
 
 
 def _score(args: argparse.Namespace) -> int:

@@ -10,11 +10,13 @@ translate-then-solve per model) and the pilot's English against Chinese (WFS pro
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 from naf_bench.analysis import analyze
 from naf_bench.analysis_render import write_analysis
 from naf_bench.errors import DataError
+from naf_bench.formatting import percent
 from naf_bench.reference import SUBSETS
 
 
@@ -71,8 +73,7 @@ def language_table(results: dict[str, dict]) -> dict[str, dict[str, dict]]:
     return table
 
 
-def _pct(value) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}"
+_pct = partial(percent, missing="n/a")
 
 
 def render_paper(paper: dict) -> str:

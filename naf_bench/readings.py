@@ -67,6 +67,7 @@ class Readings:
     def __init__(self) -> None:
         self._entries: dict[str, tuple[Reading, Engine]] = {}
         self._fingerprint: str | None = None
+        self.version = 0  # counts the changes: the live views are computed again after one
 
     def register(self, reading: Reading, engine: Engine) -> None:
         """Add a reading and its engine (a ConfigError if its name, condition or position is taken, or an
@@ -82,12 +83,14 @@ class Readings:
                 raise ConfigError(f"{reading.name}: implication {(label, other, other_label)} names an unknown label")
         self._entries[reading.name] = (reading, engine)
         self._fingerprint = None
+        self.version += 1
 
     def unregister(self, name: str) -> None:
         if name not in self._entries:
             raise ConfigError(f"no reading {name!r}; expected one of {self.names}")
         del self._entries[name]
         self._fingerprint = None
+        self.version += 1
 
     def positions(self) -> list[int]:
         return [r.position for r in self]
@@ -137,17 +140,29 @@ class Readings:
         return self._fingerprint
 
 
+_VIEWS: dict[Callable, tuple[int, Any]] = {}  # per process (a pickled view carries no value of its own)
+
+
+def _view(compute: Callable[[], Any]) -> Any:
+    """A live view's value: computed when first read and again after each change of the table (a look-up
+    costs one dictionary read, where computing it walks the table)."""
+    cached = _VIEWS.get(compute)
+    if cached is None or cached[0] != READINGS.version:
+        cached = _VIEWS[compute] = (READINGS.version, compute())
+    return cached[1]
+
+
 class _Live(Sequence):
-    """A tuple computed from the table on every use."""
+    """A tuple computed from the table (again whenever the table has changed)."""
 
     def __init__(self, compute: Callable[[], tuple]) -> None:
         self._compute = compute
 
     def __getitem__(self, index):
-        return self._compute()[index]
+        return _view(self._compute)[index]
 
     def __len__(self) -> int:
-        return len(self._compute())
+        return len(_view(self._compute))
 
     def __eq__(self, other) -> bool:
         return tuple(self) == (tuple(other) if isinstance(other, Sequence) else other)
@@ -159,26 +174,26 @@ class _Live(Sequence):
         return tuple(self) + tuple(other)
 
     def __repr__(self) -> str:
-        return repr(self._compute())
+        return repr(_view(self._compute))
 
 
 class _LiveMapping(Mapping):
-    """A dict computed from the table on every use."""
+    """A dict computed from the table (again whenever the table has changed)."""
 
     def __init__(self, compute: Callable[[], dict]) -> None:
         self._compute = compute
 
     def __getitem__(self, key):
-        return self._compute()[key]
+        return _view(self._compute)[key]
 
     def __iter__(self):
-        return iter(self._compute())
+        return iter(_view(self._compute))
 
     def __len__(self) -> int:
-        return len(self._compute())
+        return len(_view(self._compute))
 
     def __repr__(self) -> str:
-        return repr(self._compute())
+        return repr(_view(self._compute))
 
 
 def _credulous(solved, query: str) -> tuple[str, dict[str, int]]:

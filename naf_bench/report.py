@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
+from functools import partial
 from pathlib import Path
 
 from naf_bench.evaluation import score_rows
+from naf_bench.formatting import percent
 from naf_bench.lm_eval_output import MITIGATION_TASKS, read_output_folder
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import constraints_of_samples
@@ -196,8 +198,7 @@ def _save(figure, path: Path, title: str) -> tuple[str, str]:
     return title, path.name
 
 
-def _percent(value) -> str:
-    return "–" if value is None or math.isnan(value) else f"{100 * value:.1f}"
+_percent = partial(percent, missing="–")
 
 
 def _rho_text(value) -> str:

@@ -407,7 +407,7 @@ def _semantic_trainer_class():
     from trl import SFTTrainer
 
     class SemanticLossTrainer(SFTTrainer):
-        """TRL's SFTTrainer whose loss adds ``semantic_weight`` times the semantic loss of one program's rows."""
+        """TRL's SFTTrainer whose step adds ``semantic_weight`` times the semantic loss of one program's rows."""
 
         def __init__(self, *args, semantic_groups=(), semantic_weight=0.0, semantic_families=SEMANTIC_FAMILIES, **kw):
             super().__init__(*args, **kw)
@@ -418,15 +418,17 @@ def _semantic_trainer_class():
 
         def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
             result = super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
-            if not model.training:
-                return result
-            loss = result[0] if return_outputs else result
-            self._metrics["train"]["lm_loss"].append(loss.detach().item())
+            if model.training:
+                self._metrics["train"]["lm_loss"].append((result[0] if return_outputs else result).detach().item())
+            return result
+
+        def training_step(self, model, inputs, num_items_in_batch=None):
+            """TRL's step (the LM loss's forward and backward), then the semantic loss's gradient added prompt by
+            prompt: the LM graph is freed before the first prompt's is built, so the two never coexist."""
+            loss = super().training_step(model, inputs, num_items_in_batch)
             if self.semantic_weight > 0:
                 group = self.semantic_groups[self._semantic_calls % len(self.semantic_groups)]
                 self._semantic_calls += 1
-                # its gradient is accumulated here, prompt by prompt; Trainer then divides the returned loss by
-                # the accumulation steps unless num_items_in_batch already did, so the logged total matches
                 accumulation = self.current_gradient_accumulation_steps
                 value = accumulate_semantic_gradient(
                     model,
@@ -437,9 +439,8 @@ def _semantic_trainer_class():
                     self.accelerator.backward,
                 )
                 self._metrics["train"]["semantic_loss"].append(value)
-                logged = self.semantic_weight * value / (accumulation if num_items_in_batch is not None else 1)
-                loss = loss + logged  # a constant: it adds to the logged loss, not to the gradient
-            return (loss, result[1]) if return_outputs else loss
+                loss = loss + self.semantic_weight * value / accumulation  # the logged total
+            return loss
 
     return SemanticLossTrainer
 

@@ -15,8 +15,10 @@ import os
 import threading
 import time
 import uuid
+from functools import partial
 from pathlib import Path
 
+from naf_bench.formatting import percent
 from naf_bench.leaderboard.service import DEV, HIDDEN, Service, refused
 
 TITLE = "naf-bench leaderboard"
@@ -112,8 +114,7 @@ def _remove(path: Path, grace: float) -> None:
             path.parent.rmdir()
 
 
-def _pct(value) -> str:
-    return "" if value is None else f"{100 * value:.1f}"
+_pct = partial(percent, missing="")
 
 
 def board_table(board: dict, baselines: list[dict]):

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 
+from naf_bench.formatting import percent
 from naf_bench.readings import JOINT_CONDITIONS, READING_OF, SEMANTICS_OF
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -19,8 +21,7 @@ TRACK_TITLES = {"standard": "Standard track", "enhanced": "Enhanced track"}
 CHART_WIDTH, CHART_LABEL, CHART_ROW = 720, 260, 22
 
 
-def _pct(value) -> str:
-    return "—" if value is None else f"{100 * value:.1f}"
+_pct = partial(percent, missing="—")
 
 
 def _cell(text, sort=None, *, href=None, version=None, baseline=False, strong=False) -> dict:

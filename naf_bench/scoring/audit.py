@@ -164,10 +164,20 @@ _QUANTIFIER_WORDS = frozenset(p[0] for p in _EXISTS + _FORALL if len(p) == 1)
 _NOT_IN_ANY = (("in", "no"), ("in", "none"), ("not", "in", "any"))
 
 
+# the tags that can occur in a text, by (it has a backslash, it is all ASCII): no replacement brings in either
+_TAGS_FOR = {
+    (backslash, ascii_only): tuple(
+        (old, new) for old, new in _TAGS if (backslash or "\\" not in old) and (not ascii_only or old.isascii())
+    )
+    for backslash in (False, True)
+    for ascii_only in (False, True)
+}
+
+
 def normalise(text: str) -> str:
     """Lower-cased text with markup unwrapped, arrows turned into clause breaks and rule necks into 'if'."""
     text = _QUOTED.sub(" ", text or "")
-    for old, new in _TAGS:
+    for old, new in _TAGS_FOR["\\" in text, text.isascii()]:
         text = text.replace(old, new)
     return text.lower().replace("can't", "cannot").replace("won't", "will not").replace("n't", " not")
 
@@ -186,32 +196,34 @@ def _starts(tokens: list[str], i: int, phrase: tuple[str, ...]) -> bool:
     return tuple(tokens[i : i + len(phrase)]) == phrase
 
 
-_INDEXES: dict[int, tuple[tuple, dict]] = {}
+def _index(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[list[str], ...]]:
+    """The phrases (as lists, compared with a slice of the tokens) by their first word; made once per table."""
+    index: dict[str, list[list[str]]] = {}
+    for phrase in phrases:
+        index.setdefault(phrase[0], []).append(list(phrase))
+    return {word: tuple(group) for word, group in index.items()}
 
 
-def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, list[tuple[str, ...]]]:
-    """The phrases by their first word, made once per table: the tables are constants, looked up by identity
-    (hashing a table of tuples on every clause cost more than the look-up; the table is kept with its index,
-    so its id stays its own)."""
-    if id(phrases) not in _INDEXES:
-        index: dict[str, list[tuple[str, ...]]] = {}
-        for phrase in phrases:
-            index.setdefault(phrase[0], []).append(phrase)
-        _INDEXES[id(phrases)] = (phrases, index)
-    return _INDEXES[id(phrases)][1]
-
-
-def _contains(tokens: list[str], phrases: tuple[tuple[str, ...], ...]) -> bool:
-    """Whether a phrase occurs in the tokens: one dictionary look-up per token."""
-    index = _by_first_word(phrases)
+def _contains(tokens: list[str], index: dict[str, tuple[list[str], ...]]) -> bool:
+    """Whether a phrase of the index occurs in the tokens: one dictionary look-up per token."""
     if index.keys().isdisjoint(tokens):  # most clauses: one pass in C
         return False
-    return any(_starts(tokens, i, p) for i, token in enumerate(tokens) if token in index for p in index[token])
+    for i, token in enumerate(tokens):
+        if token in index:
+            for phrase in index[token]:
+                if tokens[i : i + len(phrase)] == phrase:
+                    return True
+    return False
+
+
+_TO_BE, _IN_ANY = _index((("to", "be"),)), _index((("in", "any"),))
+_LOCAL_MODEL_INDEX, _NO_MODEL_INDEX, _MANY_MODELS_INDEX = _index(_LOCAL_MODEL), _index(_NO_MODEL), _index(_MANY_MODELS)
+_EXISTS_INDEX, _FORALL_INDEX, _NOT_IN_ANY_INDEX = _index(_EXISTS), _index(_FORALL), _index(_NOT_IN_ANY)
 
 
 def _asserted(tokens: list[str], global_reading: bool) -> bool:
     """Not a restated rule, a hypothesis or hedge; under a global reading not inside one model."""
-    if not _SKIP.isdisjoint(tokens) or _contains(tokens, (("to", "be"),)):
+    if not _SKIP.isdisjoint(tokens) or _contains(tokens, _TO_BE):
         return False
     if not global_reading:
         return True
@@ -219,7 +231,7 @@ def _asserted(tokens: list[str], global_reading: bool) -> bool:
         for i, token in enumerate(tokens[:-1]):
             if token in _MODEL_WORDS and (tokens[i + 1].isdigit() or len(tokens[i + 1]) == 1):
                 return False
-    return not _contains(tokens, _LOCAL_MODEL)
+    return not _contains(tokens, _LOCAL_MODEL_INDEX)
 
 
 def _value_after(tokens: list[str], i: int) -> str | None:
@@ -242,26 +254,35 @@ def _value_after(tokens: list[str], i: int) -> str | None:
 
 
 def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]:
-    """(atom, value) assertions of one clause, in order, in one right-to-left and one left-to-right pass."""
+    """(atom, value) assertions of one clause, in order, in one left-to-right pass (each run of glue and atoms
+    after an atom scanned once, for where its value starts)."""
     if atoms.isdisjoint(tokens):
         return []
     n = len(tokens)
-    stop = [n] * (n + 1)  # first index at or after i that is neither glue nor an atom
-    for i in range(n - 1, -1, -1):
-        stop[i] = stop[i + 1] if tokens[i] in _GLUE or tokens[i] in atoms else i
-    depth, out, rhs, denied, read = 0, [], False, False, {}
+    run_from = run_stop = -1  # every index in [run_from, run_stop] has run_stop as its first later non-glue non-atom
+    depth, out, denied, read = 0, [], False, {}
     for i, token in enumerate(tokens):
-        depth += (token == "{") - (token == "}")
-        if token == "=" and 0 < i < n - 1 and tokens[i - 1] in atoms and tokens[i + 1] in atoms:
-            rhs = True  # "t5 = t6 and cq = true and undefined": the rest substitutes values into an expression
-        if token not in atoms or depth > 0 or rhs or denied or (i > 0 and tokens[i - 1] == "not"):
-            # a set member; a denial earlier in the atom's comma segment ("we cannot confirm that cq is
-            # true", "no rule makes cq true"); "not cq"
+        if token not in atoms:
+            if token == "{":
+                depth += 1
+            elif token == "}":
+                depth -= 1
+            elif token == "=" and 0 < i < n - 1 and tokens[i - 1] in atoms and tokens[i + 1] in atoms:
+                break  # "t5 = t6 and cq = true and undefined": the rest substitutes values into an expression
+            # a denial earlier in the atom's comma segment ("we cannot confirm that cq is true", "no rule makes
+            # cq true")
             denied = (denied or token in _DENIAL) and token != ","
             continue
-        if stop[i + 1] not in read:  # atoms of one list share the value after it: read it once
-            read[stop[i + 1]] = _value_after(tokens, stop[i + 1])
-        value = read[stop[i + 1]]
+        if depth > 0 or denied or (i > 0 and tokens[i - 1] == "not"):  # a set member; a denial; "not cq"
+            denied = denied or token in _DENIAL
+            continue
+        if not run_from <= i + 1 <= run_stop:
+            run_from = run_stop = i + 1
+            while run_stop < n and (tokens[run_stop] in _GLUE or tokens[run_stop] in atoms):
+                run_stop += 1
+        if run_stop not in read:  # atoms of one list share the value after it: read it once
+            read[run_stop] = _value_after(tokens, run_stop)
+        value = read[run_stop]
         if value is None and i > 0 and tokens[i - 1] in _MAKERS:
             value = _value_after(tokens, i + 1)
         if value is not None:
@@ -271,11 +292,13 @@ def _bindings(tokens: list[str], atoms: frozenset[str]) -> list[tuple[str, str]]
 
 def _no_model(tokens: list[str]) -> bool:
     """The tokens say that no stable model exists (not "no stable model in which q ...")."""
-    index = _by_first_word(_NO_MODEL)
+    index = _NO_MODEL_INDEX
     if index.keys().isdisjoint(tokens):
         return False
-    at = next((i for i, t in enumerate(tokens) if t in index and any(_starts(tokens, i, p) for p in index[t])), None)
-    return at is not None and not any(t in _NO_MODEL_RESTRICTED for t in tokens[at : at + 5])
+    for at, token in enumerate(tokens):  # the first phrase decides
+        if token in index and any(tokens[at : at + len(phrase)] == phrase for phrase in index[token]):
+            return _NO_MODEL_RESTRICTED.isdisjoint(tokens[at : at + 5])
+    return False
 
 
 def _segments(tokens: list[str]) -> list[list[str]]:
@@ -287,20 +310,19 @@ def _segments(tokens: list[str]) -> list[list[str]]:
     return out
 
 
-def _entailment(tokens: list[str], query: str, condition: str) -> str | None:
-    """The entailment verdict a clause states on the query under cred/skept, or None."""
-    every = QUANTIFIER_OF[condition] == "every"
+def _entailment(tokens: list[str], query: str, every: bool) -> str | None:
+    """The entailment verdict a clause states on the query under cred/skept (``every``: skeptical), or None."""
     if _no_model(tokens):
-        return _vacuous(condition)
+        return _vacuous(every)
     if query not in tokens:
         return None
     at = len(tokens) - 1 - tokens[::-1].index(query)  # the conclusion comes last: "since ..., q is ..."
     if "it" in tokens[at + 1 :]:
         at = len(tokens) - 1 - tokens[::-1].index("it")  # "..., it does not hold in every answer set"
     rest = tokens[at + 1 :]
-    if _contains(rest, _NOT_IN_ANY):
+    if _contains(rest, _NOT_IN_ANY_INDEX):
         return "F"
-    exists, forall = _contains(rest, _EXISTS), _contains(rest, _FORALL)
+    exists, forall = _contains(rest, _EXISTS_INDEX), _contains(rest, _FORALL_INDEX)
     if not (exists or forall):
         return None
     i = 0
@@ -312,7 +334,7 @@ def _entailment(tokens: list[str], query: str, condition: str) -> str | None:
     prefaced = any(  # "we cannot (definitively) conclude that q is ..."
         tokens[k] in ("cannot", "not", "never") and (_EPISTEMIC & set(tokens[k + 1 : k + 3])) for k in range(start, at)
     )
-    if _contains(rest, (("in", "any"),)) and denied:
+    if _contains(rest, _IN_ANY) and denied:
         return "F"
     value = _value_after(rest, i + 1) if denied else _value_after(rest, i)
     member = (
@@ -334,9 +356,9 @@ def _entailment(tokens: list[str], query: str, condition: str) -> str | None:
     return "F" if every else None
 
 
-def _vacuous(condition: str) -> str:
+def _vacuous(every: bool) -> str:
     """The verdict when no stable model exists: skeptical true (vacuously), credulous false."""
-    return "T" if QUANTIFIER_OF[condition] == "every" else "F"
+    return "T" if every else "F"
 
 
 def bridge_atom(program: Program, query: str) -> str | None:
@@ -404,40 +426,43 @@ def audit(response: str, certificate: Certificate, condition: str, program: Prog
     stable model whose trace says so) of one response; see the module docstring."""
     query = certificate.query
     bridge, cycle, atoms = _program_facts(certificate.program, query, program)
-    global_reading = condition not in QUANTIFIER_OF
+    quantifier = QUANTIFIER_OF.get(condition)  # looked up once: the table is read anew on every look-up
+    global_reading, every = quantifier is None, quantifier == "every"
     text = normalise(response)
     said: dict[str, str] = {}
     entailment = None
     no_model = many_models = False
     cycle_named: set[str] = set()
+    cycle_needed = min(2, len(cycle))
     for tokens, question in clauses(text):
-        cycle_named.update(cycle.intersection(tokens))
-        many_models = many_models or _contains(tokens, _MANY_MODELS)
+        if len(cycle_named) < cycle_needed:
+            cycle_named.update(cycle.intersection(tokens))
+        many_models = many_models or _contains(tokens, _MANY_MODELS_INDEX)
         if question:
             continue
         if _asserted(tokens, global_reading):
             for atom, value in _bindings(tokens, atoms):
                 said[atom] = value
-            if not global_reading and (verdict := _entailment(tokens, query, condition)) is not None:
+            if not global_reading and (verdict := _entailment(tokens, query, every)) is not None:
                 entailment = verdict
-            no_model = no_model or _contains(tokens, _NO_MODEL)
+            no_model = no_model or _contains(tokens, _NO_MODEL_INDEX)
             continue
         # a hedged or hypothetical clause may still assert, in a comma segment of its own, that no model exists
         if any(_asserted(segment, False) and _no_model(segment) for segment in _segments(tokens)):
             no_model = True
             if not global_reading:
-                entailment = _vacuous(condition)
-    registered = len(cycle_named) >= min(2, len(cycle)) and any(w in text for w in _CYCLE_WORDS)
+                entailment = _vacuous(every)
+    registered = len(cycle_named) >= cycle_needed and any(w in text for w in _CYCLE_WORDS)
     checkpoints = {"cycle_registered": registered if cycle else None}
     if not global_reading:
         checkpoints["no_stable_model_stated"] = no_model if certificate.incoherent else None
-        several = certificate.n_stable_models > 1 and QUANTIFIER_OF[condition] == "every"
+        several = certificate.n_stable_models > 1 and every
         checkpoints["several_models_considered"] = many_models if several else None
     verbose = len(text) > VERBOSE_CHARS
     result = {"bridge": bridge, "said_query": said.get(query), "said_bridge": said.get(bridge) if bridge else None}
     result["entailment"] = entailment
     result["checkpoints"] = checkpoints
-    result["earned"] = not (QUANTIFIER_OF.get(condition) == "every" and certificate.incoherent) or no_model
+    result["earned"] = not (every and certificate.incoherent) or no_model
     result["class"], result["reason"] = _classify(result, certificate, condition, verbose)
     return result
 
