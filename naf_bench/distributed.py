@@ -18,7 +18,10 @@ attempts are kept depends on the walk. So:
    complete. The manifest records the seed, the overrides, the code version, the decision and each complete
    file, so ``resume`` rewrites only what is missing.
 
-The driver holds neither keys nor rows: counts, object references and the decision (the kept attempts).
+The driver reads neither keys nor rows (counts, digests, the decision: the kept attempts), but it owns every
+task's result, and Ray keeps small results in their owner's memory: the chunks and keys stay in the driver's
+process until the run ends (231 MiB peak at 2,000 programs, 10.3 GB at 20,000: not yet diagnosed); results
+owned by per-cell tasks would move them out.
 """
 
 from __future__ import annotations
