@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 
 from naf_bench.analysis import DEFAULT_READINGS
-from naf_bench.formatting import percent
+from naf_bench.formatting import percent, table_header
 from naf_bench.readings import NAMED_CONDITIONS
 from naf_bench.scoring.audit import AUDIT_CLASSES
 from naf_bench.scoring.labels import LETTERS
@@ -37,8 +37,7 @@ def markdown(result: dict) -> str:
         "",
         "## Table 1: accuracy per semantics",
         "",
-        "| run | " + " | ".join(NAMED) + " | all (parsed) | strict | cor. |",
-        "|---" * (len(NAMED) + 4) + "|",
+        *table_header(["run", *NAMED, "all (parsed)", "strict", "cor."]),
     ]
     for name, r in runs.items():
         cells = [
@@ -63,8 +62,7 @@ def markdown(result: dict) -> str:
         "",
         "## Table 2: accuracy by divergence bin (semantics named)",
         "",
-        "| run | bin | " + " | ".join(NAMED) + " | all | Fisher control vs divergent |",
-        "|---" * (len(NAMED) + 4) + "|",
+        *table_header(["run", "bin", *NAMED, "all", "Fisher control vs divergent"]),
     ]
     for name, r in runs.items():
         fisher = r["fisher"]
@@ -119,8 +117,7 @@ def markdown(result: dict) -> str:
             ]
         lines += [
             "",
-            "| run / baseline | " + " | ".join(DEFAULT_READINGS) + " | best fit | C answers naming the cycle |",
-            "|---" * (len(DEFAULT_READINGS) + 3) + "|",
+            *table_header(["run / baseline", *DEFAULT_READINGS, "best fit", "C answers naming the cycle"]),
         ]
         for name, d in defaults.items():
             lines.append(
@@ -138,8 +135,7 @@ def markdown(result: dict) -> str:
             "",
             "## Tables 11–13: trace audit",
             "",
-            "| run | answer | " + " | ".join(AUDIT_CLASSES) + " |",
-            "|---" * (len(AUDIT_CLASSES) + 2) + "|",
+            *table_header(["run", "answer", *AUDIT_CLASSES]),
         ]
         for name, a in audited.items():
             for key, counts in a["by_correctness"].items():
@@ -157,10 +153,18 @@ def markdown(result: dict) -> str:
             "",
             f"Contradicted among correct auditable answers (audit false-positive floor: {floor_text}):",
             "",
-            "| run | contradicted / auditable | rate | "
-            + " | ".join(f"sound {c}" for c in NAMED)
-            + " | cycle registered | odd: no stable model | skept-even: >1 model | skeptical odd: earned / correct |",
-            "|---" * (len(NAMED) + 7) + "|",
+            *table_header(
+                [
+                    "run",
+                    "contradicted / auditable",
+                    "rate",
+                    *(f"sound {c}" for c in NAMED),
+                    "cycle registered",
+                    "odd: no stable model",
+                    "skept-even: >1 model",
+                    "skeptical odd: earned / correct",
+                ]
+            ),
         ]
         for name, a in audited.items():
             c = a["contradicted_among_correct"]

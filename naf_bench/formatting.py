@@ -11,3 +11,8 @@ def percent(value: float | None, missing: str = "n/a") -> str:
     if value is None or math.isnan(value):
         return missing
     return f"{100 * value:.1f}"
+
+
+def table_header(columns: list[str]) -> list[str]:
+    """A markdown table's first two lines: the column names, and a separator with one cell per column."""
+    return ["| " + " | ".join(columns) + " |", "|---" * len(columns) + "|"]

@@ -16,7 +16,7 @@ from pathlib import Path
 from naf_bench.analysis import analyze
 from naf_bench.analysis_render import write_analysis
 from naf_bench.errors import DataError
-from naf_bench.formatting import percent
+from naf_bench.formatting import percent, table_header
 from naf_bench.reference import SUBSETS
 
 
@@ -89,8 +89,7 @@ def render_paper(paper: dict) -> str:
             "",
             "## Tables 6 and 14: direct, verify, translate-then-solve (accuracy over parsed; strict: nulls wrong)",
             "",
-            "| model | " + " | ".join(mitigations) + " | translated (authors) | our reader's outcomes |",
-            "|---" * (len(mitigations) + 3) + "|",
+            *table_header(["model", *mitigations, "translated (authors)", "our reader's outcomes"]),
         ]
         for model, cells in paper["mitigation"].items():
             row = [
@@ -110,8 +109,7 @@ def render_paper(paper: dict) -> str:
             "",
             "## The pilot: English against Chinese (WFS prompts; correct of n, null = wrong)",
             "",
-            "| model | " + " | ".join(languages) + " |",
-            "|---" * (len(languages) + 1) + "|",
+            *table_header(["model", *languages]),
         ]
         for model, cells in paper["language"].items():
             row = [

@@ -11,7 +11,7 @@ from functools import partial
 from pathlib import Path
 
 from naf_bench.evaluation import score_rows
-from naf_bench.formatting import percent
+from naf_bench.formatting import percent, table_header
 from naf_bench.lm_eval_output import MITIGATION_TASKS, read_output_folder
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import constraints_of_samples
@@ -220,7 +220,7 @@ def _n(record: dict) -> str:
 def _markdown(records: list[dict], plots) -> str:
     columns = ["model / baseline", "n", "JOINT", "95% CI", "per-prompt acc.", "coverage", *JOINT_CONDITIONS]
     columns.append("mean ρ (mc)")
-    header = ["| " + " | ".join(columns) + " |", "|---" * len(columns) + "|"]
+    header = table_header(columns)
     lines = ["# NAF-Bench report", "", "All values in %, except ρ (−1 to 1).", "", *header]
     lines += [_row(r) for r in records if not limited(r)]
     partial = [r for r in records if limited(r)]
@@ -239,8 +239,7 @@ def _markdown(records: list[dict], plots) -> str:
         ]
     with_mc = [r for r in records if r.get("mc")]
     if with_mc:
-        header = "| model (multiple choice; acc and CAcc in %, ρ from −1 to 1) | " + " | ".join(MC_METRICS) + " |"
-        lines += ["", header, "|---" * (1 + len(MC_METRICS)) + "|"]
+        lines += ["", *table_header(["model (multiple choice; acc and CAcc in %, ρ from −1 to 1)", *MC_METRICS])]
         for r in with_mc:
             cells = [_rho_text(r["mc"][key]) if key.startswith("rho") else _percent(r["mc"][key]) for key in MC_METRICS]
             lines.append(f"| {r['mc']['model']} | " + " | ".join(cells) + " |")
