@@ -5,6 +5,7 @@ import hashlib
 import json
 import time
 from concurrent.futures import wait
+from pathlib import Path
 
 import pytest
 from leaderboard_fixtures import answers, write_gold, write_metadata, write_submission
@@ -122,11 +123,17 @@ def _burst(client, tmp, rows, tokens):
     return jobs
 
 
-def test_twenty_uploads_at_once_are_all_acknowledged_and_on_the_board(tmp_path):
-    rows = write_gold(tmp_path / "gold.jsonl", n_programs=12, seed=6)
-    store = Store(tmp_path / "data")
+def _twenty_teams(data: Path) -> dict[str, str]:
+    """Twenty teams in a new store under ``data``: {name: token}."""
+    store = Store(data)
     tokens = {f"team {i:02d}": store.add_team(f"team {i:02d}") for i in range(20)}
     store.close()
+    return tokens
+
+
+def test_twenty_uploads_at_once_are_all_acknowledged_and_on_the_board(tmp_path):
+    rows = write_gold(tmp_path / "gold.jsonl", n_programs=12, seed=6)
+    tokens = _twenty_teams(tmp_path / "data")
     server = Server(tmp_path / "data", tmp_path / "gold.jsonl").start()
     try:
         client = server.client()
@@ -145,9 +152,7 @@ def test_twenty_uploads_at_once_are_all_acknowledged_and_on_the_board(tmp_path):
 
 def test_a_server_killed_mid_burst_restarts_with_every_acknowledged_upload(tmp_path):
     rows = write_gold(tmp_path / "gold.jsonl", n_programs=12, seed=7)
-    store = Store(tmp_path / "data")
-    tokens = {f"team {i:02d}": store.add_team(f"team {i:02d}") for i in range(20)}
-    store.close()
+    tokens = _twenty_teams(tmp_path / "data")
     server = Server(tmp_path / "data", tmp_path / "gold.jsonl").start()
     client = server.client()
     jobs = _burst(client, tmp_path, rows, tokens)
