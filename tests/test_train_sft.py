@@ -248,6 +248,37 @@ def test_semantic_gradient_prompt_by_prompt_is_the_gradient_of_the_whole_loss(ti
     assert any(g.abs().sum() > 0 for g in expected.values())
 
 
+def test_lm_loss_from_the_completion_logits_is_trls_loss(tiny_chat_lm, program_rows, tmp_path):
+    """The loss from the logits of the positions that predict a completion token (a batch of two, padded) is
+    the one TRL's fused head computes over every position, gradient included."""
+    import datasets
+    import trl
+
+    model, tokenizer = training.load_model(str(tiny_chat_lm))
+    rows = training.letter_completions(program_rows[:1]) + program_rows[1:2]  # a one-line and a traced completion
+    examples = datasets.Dataset.from_list(
+        [{"prompt": row["messages"][:1], "completion": row["messages"][1:]} for row in rows]
+    )
+    args = trl.SFTConfig(output_dir=str(tmp_path), report_to="none", use_cpu=True, max_length=4096)
+    trainer = training._semantic_trainer_class()(
+        model=model, args=args, train_dataset=examples, processing_class=tokenizer
+    )
+    inputs = trainer._prepare_inputs(trainer.data_collator(list(trainer.train_dataset)))
+    assert inputs["attention_mask"].eq(0).any()  # the shorter row is padded
+    n_targets = inputs["labels"][:, 1:].ne(-100).sum()
+    ours = trainer.compute_loss(model, dict(inputs), num_items_in_batch=n_targets)
+    ours.backward()
+    expected = {name: p.grad.clone() for name, p in model.named_parameters() if p.grad is not None}
+    model.zero_grad()
+    theirs = trl.SFTTrainer.compute_loss(trainer, model, dict(inputs), num_items_in_batch=n_targets)
+    theirs.backward()
+    assert ours.item() == pytest.approx(theirs.item(), rel=1e-5) and ours.item() > 0
+    assert expected
+    for name, parameter in model.named_parameters():
+        if parameter.grad is not None:
+            torch.testing.assert_close(parameter.grad, expected[name], rtol=1e-4, atol=1e-6)
+
+
 def test_one_cached_prompt_gives_the_letters_and_the_greedy_generation(tiny_chat_lm):
     model, tokenizer = training.load_model(str(tiny_chat_lm))
     for row in training.evaluation_rows(["abstract"], limit=2):
