@@ -486,8 +486,11 @@ def device_of(name: str) -> str:
     return default_device() if name == "auto" else name
 
 
-def train(args: argparse.Namespace) -> dict:
-    """One run: train, evaluate in the loop, write ``metrics.json``, the adapter and ``training.png``."""
+def train(args: argparse.Namespace, before: dict | None = None) -> dict:
+    """One run: train, evaluate in the loop, write ``metrics.json``, the adapter and ``training.png``. ``before``:
+    another run's step-0 evaluation on the same rows, reused (marked ``shared``) instead of evaluating again: at
+    step 0 every run is the base model itself (LoRA's B matrices start at zero, and evaluation is greedy, without
+    dropout), whatever its seed or semantic-loss weight."""
     import datasets
     import peft
     import torch
@@ -515,6 +518,10 @@ def train(args: argparse.Namespace) -> dict:
     history: list[dict] = []
 
     def evaluate_at(lm, step: int) -> None:
+        if step == 0 and before is not None:
+            history.append({**before, "shared": True, "peak_rss_gb": peak_rss_gb()})
+            print("step 0: the first run's evaluation of the base model", flush=True)
+            return
         scores = evaluate_model(
             lm, tokenizer, eval_rows, metric, generation_metric, args.max_new_tokens, extractor=args.extractor
         )
@@ -750,16 +757,14 @@ def main(argv: Sequence[str] | None = None) -> dict:
     if len(args.seed) == 1 and len(weights) == 1:
         return train(argparse.Namespace(**{**vars(args), "seed": args.seed[0], "semantic_loss_weight": weights[0]}))
     runs: dict[float, dict[int, dict]] = {}
+    before = None  # the base model's evaluation, made by the first run and shared by the others
     for weight in weights:
         folder = Path(args.out) / f"w-{weight:g}" if len(weights) > 1 else Path(args.out)
-        runs[weight] = {
-            seed: train(
-                argparse.Namespace(
-                    **{**vars(args), "seed": seed, "semantic_loss_weight": weight, "out": str(folder / f"seed-{seed}")}
-                )
-            )
-            for seed in args.seed
-        }
+        runs[weight] = {}
+        for seed in args.seed:
+            values = {"seed": seed, "semantic_loss_weight": weight, "out": str(folder / f"seed-{seed}")}
+            runs[weight][seed] = train(argparse.Namespace(**{**vars(args), **values}), before)
+            before = before or runs[weight][seed]["before"]
     summary = seed_summary(runs[weights[0]]) if len(weights) == 1 else {"seeds": list(args.seed), "weights": weights}
     summary["table"] = comparison_table(runs)
     (Path(args.out) / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")

@@ -349,3 +349,18 @@ def test_recipe_with_and_without_the_semantic_loss_in_one_table(tiny_chat_lm, tm
         assert report["joint"]["best_constant"] == 0.25
         assert metrics["config"]["completion"] == "letter" and metrics["config"]["n_train_rows"] == 512
     assert len(metrics["train"]["semantic_loss"]) == 1  # the weight-1 run
+    # the base model is evaluated once: the second run reuses the first run's step-0 evaluation
+    first, second = (json.loads((out / f"w-{w}" / "seed-5" / "metrics.json").read_text()) for w in (0, 1))
+    assert "shared" not in first["before"] and second["before"]["shared"] is True
+    assert {k: v for k, v in second["before"].items() if k not in ("shared", "peak_rss_gb")} == {
+        k: v for k, v in first["before"].items() if k != "peak_rss_gb"
+    }
+    # and what it reuses is what that run alone would have measured: its untrained adapter changes nothing
+    argv[argv.index(str(out))] = str(tmp_path / "alone")
+    training.main([*argv[:-2], "1", "--dtype", "bfloat16", "--seed", "6"])
+    alone = json.loads((tmp_path / "alone" / "metrics.json").read_text())["before"]
+
+    def scores(entry):
+        return {k: v for k, v in entry.items() if k not in ("shared", "peak_rss_gb", "seconds", "cpu_seconds")}
+
+    assert scores(alone) == scores(first["before"])
