@@ -69,9 +69,9 @@ from collections.abc import Callable, Mapping
 from naf_bench.analysis_inputs import read_gold, read_runs, read_stored, score_items
 from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
-from naf_bench.readings import NAMED_CONDITIONS, gold_letter
+from naf_bench.readings import LETTERS, NAMED_CONDITIONS, gold_letter
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
-from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
+from naf_bench.scoring.core import flip_rate
 from naf_bench.statistics import bootstrap_interval, mann_whitney, standardized_ols
 
 NAMED = NAMED_CONDITIONS
@@ -173,7 +173,7 @@ def analyze_run(
     result["by_bin"] = dict(by_bin)
     result["fisher"] = _fisher(named)
     # rule orders or framings give a (program, condition) several rows; without them no group can flip
-    rate, groups = flip_rate_from_items((i["program_id"], i["condition"], i["answer"]) for i in named)
+    rate, groups = flip_rate((i["program_id"], i["condition"], i["answer"]) for i in named)
     result["flip_rate"] = {"flipped": round(rate * groups) if rate is not None else 0, "groups": groups, "rate": rate}
     certified = [i for i in items if i.get("certificate")]
     certificates = {i["id"]: Certificate.from_json(i["certificate"]) for i in certified}

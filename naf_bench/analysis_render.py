@@ -10,9 +10,8 @@ from pathlib import Path
 
 from naf_bench.analysis import DEFAULT_READINGS
 from naf_bench.formatting import percent, table_header
-from naf_bench.readings import NAMED_CONDITIONS
+from naf_bench.readings import LETTERS, NAMED_CONDITIONS
 from naf_bench.scoring.audit import AUDIT_CLASSES
-from naf_bench.scoring.labels import LETTERS
 
 NAMED = NAMED_CONDITIONS
 

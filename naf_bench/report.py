@@ -13,9 +13,9 @@ from pathlib import Path
 from naf_bench.evaluation import score_rows
 from naf_bench.formatting import percent, table_header
 from naf_bench.lm_eval_output import MITIGATION_TASKS, read_output_folder
+from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import constraints_of_samples
-from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 FIGSIZE, DPI = (10, 4), 100  # every plot is 1000 x 400 pixels
 

@@ -84,3 +84,25 @@ def mann_whitney(control: Sequence[float], divergent: Sequence[float]) -> dict |
         "n_control": len(control),
         "n_divergent": len(divergent),
     }
+
+
+def cluster_resamples(n: int, n_bootstrap: int, seed: int = 0):
+    """The cluster indexes of ``n_bootstrap`` resamples of ``n`` clusters with replacement, in blocks (arrays of
+    resamples x ``n``): resample ``b`` draws what ``random.Random(seed).choices(range(n), k=n)`` draws on its
+    ``b``-th call, read from the same Mersenne Twister stream by numpy (16 MB of draws at a time)."""
+    import random
+
+    import numpy as np
+
+    generator = np.random.RandomState()
+    state = random.Random(seed).getstate()[1]  # 624 words and a position: random.Random's very stream
+    generator.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), state[-1]))
+    block = max(1, 2**21 // n)
+    for start in range(0, n_bootstrap, block):  # choices(): population[floor(random() * n)], k at a time
+        yield np.floor(generator.random_sample((min(block, n_bootstrap - start), n)) * n).astype(np.intp)
+
+
+def percentile_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The 2.5th and 97.5th percentiles of ``values`` as the nearest lower ranks (no interpolation)."""
+    ordered = sorted(values)
+    return ordered[int(0.025 * (len(ordered) - 1))], ordered[int(0.975 * (len(ordered) - 1))]
