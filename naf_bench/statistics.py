@@ -106,3 +106,21 @@ def percentile_interval(values: Sequence[float]) -> tuple[float, float]:
     """The 2.5th and 97.5th percentiles of ``values`` as the nearest lower ranks (no interpolation)."""
     ordered = sorted(values)
     return ordered[int(0.025 * (len(ordered) - 1))], ordered[int(0.975 * (len(ordered) - 1))]
+
+
+def cluster_ci(items: Sequence, cluster_of: Callable, statistic: Callable, n_bootstrap: int = 1000, seed: int = 0):
+    """95 % percentile interval of ``statistic`` over resamples of whole clusters (sorted; the draws of
+    :func:`cluster_resamples`); resamples where it is None are left out, and the interval is None when all are."""
+    clusters = defaultdict(list)
+    for item in items:
+        clusters[cluster_of(item)].append(item)
+    keys = sorted(clusters)
+    if not keys or n_bootstrap < 1:
+        return None
+    values = []
+    for draws in cluster_resamples(len(keys), n_bootstrap, seed):
+        for picks in draws.tolist():
+            value = statistic([item for k in picks for item in clusters[keys[k]]])
+            if value is not None:
+                values.append(value)
+    return list(percentile_interval(values)) if values else None
