@@ -174,13 +174,16 @@ def run_scores(
     predictions: Mapping[str, Mapping],
     n_bootstrap: int = 1000,
     extractor: str = SUBMISSION_EXTRACTOR,
+    answers: Mapping[str, str | None] | None = None,
 ) -> Scores:
-    """The core's scores of ``predictions`` (id -> {"prediction", "trace"}) on the named-condition ``rows``."""
+    """The core's scores of ``predictions`` (id -> {"prediction", "trace"}) on the named-condition ``rows``;
+    ``answers`` (id -> letter or None), where given, are the answers already decided (not extracted)."""
     return score(
         [row for row in rows if row["gold"] is not None],
         {key: p["prediction"] for key, p in predictions.items()},
         {key: p["trace"] for key, p in predictions.items() if p.get("trace")},
         extractor=extractor,
+        answers=answers,
         n_bootstrap=n_bootstrap,
     )
 
