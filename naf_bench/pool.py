@@ -160,7 +160,7 @@ def _stop(workers) -> None:
             worker.process.kill()
 
 
-def serve() -> None:
+def worker_loop() -> None:
     """A worker's loop: read ``sys.path``, then ``(function, job)`` requests until EOF, answering each with
     ``(True, result)`` or ``(False, exception)``. Anything the jobs print goes to stderr, never into the replies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the caller ends us
@@ -186,4 +186,4 @@ def serve() -> None:
 
 
 if __name__ == "__main__":
-    serve()
+    worker_loop()
