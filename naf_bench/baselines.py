@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from naf_bench.certify import Certificate
-from naf_bench.syntax.analysis import dependencies, strongly_connected_components
 from naf_bench.syntax.parse import parse_program
+from naf_bench.syntax.structure import dependencies, strongly_connected_components
 from naf_bench.verbalize.trace import Derived, Grammar, grammar, render_gold_trace
 
 

@@ -40,8 +40,8 @@ from naf_bench.cli import _overrides
 from naf_bench.dataset import load_dataset
 from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.rows import generate_units
-from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.parse import parse_program
+from naf_bench.syntax.structure import canonical_key
 
 
 def main() -> None:

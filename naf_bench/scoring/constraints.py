@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from naf_bench.readings import CONDITION_OF, LETTERS, READING_OF, READINGS, SEMANTICS_OF
 
-FAMILIES = ("one_letter", "alphabet", "invariance", "inclusion", "certified")
+CONSTRAINT_FAMILIES = ("one_letter", "alphabet", "invariance", "inclusion", "certified")
 
 
 def inclusions() -> list[tuple[tuple[str, str], tuple[str, str]]]:

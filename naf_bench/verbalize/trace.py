@@ -41,8 +41,8 @@ from typing import ClassVar
 
 from naf_bench.errors import ConfigError, ParseError
 from naf_bench.readings import NO_SEMANTICS, QUANTIFIER_OF, READINGS, gold_letter
-from naf_bench.syntax.analysis import relevant_atoms
 from naf_bench.syntax.ast import Literal, Program, Rule
+from naf_bench.syntax.structure import relevant_atoms
 from naf_bench.verbalize.framing import FRAMINGS
 
 ATOM = r"[a-z][A-Za-z0-9_]*"
