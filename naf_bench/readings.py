@@ -34,7 +34,7 @@ class Reading:
     name: str  # the key of its label in Certificate.labels (and of the signature's part)
     title: str  # how the CLI names it
     condition: str  # the prompt condition naming it
-    letters: dict[str, str]  # label -> gold letter; its keys are the label alphabet
+    letters: dict[str, str]  # label -> gold letter (one upper-case character); its keys are the label alphabet
     position: int  # place among the named conditions in prompts and reports (C1-C4 of seed 000)
     joint: bool  # JOINT counts a program only if this reading's answer is correct too
     effort: tuple[str, ...]  # Certificate.effort keys its engine reports
@@ -81,6 +81,13 @@ class Readings:
             raise ConfigError(f"reading {reading.name!r} (condition {reading.condition!r}) is already in the table")
         if any(r.position == reading.position for r in self):
             raise ConfigError(f"position {reading.position} is taken; taken: {self.positions()}")
+        letter_of = {label: letter for r in self for label, letter in r.letters.items()}
+        for label, letter in reading.letters.items():  # a label is one option everywhere: the prompt words it once
+            if len(letter) != 1 or not letter.isupper() or letter_of.get(label, letter) != letter:
+                raise ConfigError(
+                    f"{reading.name}: label {label!r} as letter {letter!r}: a letter is one upper-case character, "
+                    f"and a label has one letter in every reading (the table's: {letter_of})"
+                )
         for label, other, other_label in reading.implies:
             known = {r.name: r for r in self} | {reading.name: reading}
             if label not in reading.letters or other not in known or other_label not in known[other].letters:
@@ -462,6 +469,10 @@ def _letters() -> tuple[str, ...]:
     return READINGS.letters
 
 
+def _letter_of() -> dict[str, str]:
+    return {label: letter for reading in READINGS for label, letter in reading.letters.items()}
+
+
 SEMANTICS = _Live(_semantics)
 LABEL_KEYS = SEMANTICS
 EFFORT_KEYS = _Live(_effort_keys)
@@ -473,6 +484,7 @@ CONDITION_OF = _LiveMapping(_condition_of)
 JOINT_CONDITIONS = _Live(_joint_conditions)
 QUANTIFIER_OF = _LiveMapping(_quantifier_of)
 LETTERS = _Live(_letters)
+LETTER_OF = _LiveMapping(_letter_of)  # label -> its letter (T: A, F: B, u and loop: C)
 
 
 def gold_letter(condition: str, labels: dict[str, str]) -> str | None:

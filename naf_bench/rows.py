@@ -15,7 +15,7 @@ from naf_bench.generate.bins import distance
 from naf_bench.generate.config import GenerationConfig, Unit
 from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_rng
-from naf_bench.readings import EFFORT_KEYS, gold_letter
+from naf_bench.readings import EFFORT_KEYS, NO_SEMANTICS, gold_letter
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import render_prompt
 from naf_bench.verbalize.trace import render_gold_trace
@@ -69,7 +69,7 @@ PARALLEL_MIN_SAVING = 3.0
 def rows_per_program(config: GenerationConfig) -> int:
     """The rows of one program of ``config`` (as :func:`instance_rows` makes them)."""
     variants = config.n_orders * len(config.framings)
-    return sum(1 if condition == "none" else variants for condition in config.conditions)
+    return sum(1 if condition == NO_SEMANTICS else variants for condition in config.conditions)
 
 
 def program_rules(config: GenerationConfig, unit: Unit, samples: int = 3) -> float:
@@ -227,7 +227,7 @@ def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> I
     render = render_traced_prompt if config.traced else render_prompt
     certificates = {}  # an order's certificate as JSON, asked for by every condition and framing
     for condition in config.conditions:
-        for order_id, framing in variants if condition != "none" else variants[:1]:
+        for order_id, framing in variants if condition != NO_SEMANTICS else variants[:1]:
             program, certificate = instance.orders[order_id]
             prompt = render(program, instance.query, condition, config.language, framing)
             gold_trace = render_gold_trace(program, certificate, condition, framing, config.language)

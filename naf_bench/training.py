@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
+from naf_bench.readings import LETTER_OF
 from naf_bench.scoring import label_columns
 from naf_bench.scoring.consistency import compile_formula, compute_consistency, semantic_loss
 from naf_bench.scoring.constraints import (
@@ -393,7 +394,7 @@ def answer_report(rows: Sequence[dict], texts: Sequence[str], extractor: str) ->
             "accuracy": alone["strict_accuracy"],
             "ci95": alone["ci95"].get("strict_accuracy"),
             "coverage": alone["coverage"],
-            "c_rate": sum(answers[k] == "C" for k in chosen) / len(chosen),
+            "c_rate": sum(answers[k] == LETTER_OF["u"] for k in chosen) / len(chosen),  # "cannot be determined"
             "best_constant": letter,
             "best_constant_accuracy": constant["per_condition"][condition]["strict_accuracy"],
             "n": len(chosen),

@@ -32,8 +32,8 @@ from naf_bench.dataset import _unit_file
 from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.pool import run_jobs
 from naf_bench.rows import COST, PARALLEL_MIN_SAVING, cost_terms, processes, saving, unit_seconds, unit_splits
-from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.parse import parse_program
+from naf_bench.syntax.structure import canonical_key
 
 # Larger configs (name, overrides) that --larger adds: sizes and shapes the shipped configs do not have
 LARGER = (
