@@ -30,6 +30,7 @@ import hashlib
 import json
 import math
 import os
+import sys
 import time
 import uuid
 from dataclasses import dataclass, field, replace
@@ -37,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from naf_bench.errors import ConfigError, NafBenchError
 from naf_bench.generate.algorithm import Attempt, CellWalk, attempt
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
+from naf_bench.readings import READINGS
 
 CHUNK_ATTEMPTS = 24  # attempts a task makes: ~0.1 s of work, so a cell's chunks spread over the cluster
 FILE_PROGRAMS = 500  # kept programs per Parquet file (at most; a file never spans two units)
@@ -64,6 +66,13 @@ def code_identity() -> dict:
 
 
 # ---------------------------------------------------------------------------------------------------- workers
+
+
+def _adopting(readings: tuple, function, *args):
+    """A task: ``function(*args)`` under the driver's readings table (``READINGS.portable()``, registered readings
+    included), which the worker (a process Ray reuses across tasks and runs) adopts first."""
+    READINGS.adopt(readings)
+    return function(*args)
 
 
 def _chunk(config: GenerationConfig, s: int, position: int, start: int, stop: int) -> list[Attempt]:
@@ -159,8 +168,9 @@ def _write_file(
     return {"name": name, "rows": table.num_rows, "num_bytes": table.nbytes, **_file_digest(fs, final)}
 
 
-def _preflight() -> dict:
-    """What a node has: SWI-Prolog, naf-bench's version and row code."""
+def _preflight(readings: tuple) -> dict:
+    """What a node has: SWI-Prolog, naf-bench's version and row code under the driver's readings table
+    (``READINGS.portable()``), or why it cannot read that table (a registered reading's engine does not import)."""
     import socket
 
     from naf_bench.solvers.swipl import swipl_executable
@@ -169,7 +179,12 @@ def _preflight() -> dict:
         swipl = swipl_executable()
     except NafBenchError as exc:
         swipl = f"missing ({exc})"
-    return {"node": socket.gethostname(), "swipl": swipl, **code_identity()}
+    try:
+        READINGS.adopt(readings)
+        table = ""
+    except ConfigError as exc:
+        table = str(exc)
+    return {"node": socket.gethostname(), "swipl": swipl, "readings": table, **code_identity()}
 
 
 # ---------------------------------------------------------------------------------------------------- files
@@ -307,6 +322,7 @@ def local_ray_options() -> dict:
     """A local Ray capped to this machine: its CPUs, an object store of at most 1 GiB (an eighth of memory)."""
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     return {
+        "runtime_env": {"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}},  # workers import what we import
         "num_cpus": os.cpu_count(),
         "object_store_memory": min(1 << 30, memory // 8),
         "include_dashboard": False,
@@ -325,14 +341,16 @@ def _selector(path: str):
 
 
 def _check_nodes(ray) -> None:
-    """One task per alive node, before any work: each must have SWI-Prolog and this naf-bench's row code."""
+    """One task per alive node, before any work: each must have SWI-Prolog and this naf-bench's row code, and
+    import every reading's engine."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     here = code_identity()
+    readings = ray.put(READINGS.portable())
     nodes = [node for node in ray.nodes() if node.get("Alive")]
     task = ray.remote(num_cpus=0)(_preflight)
     reports = ray.get([
-        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote()
+        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote(readings)
         for node in nodes
     ])  # fmt: skip
     problems = node_problems(nodes, reports, here)
@@ -341,13 +359,16 @@ def _check_nodes(ray) -> None:
 
 
 def node_problems(nodes: list[dict], reports: list[dict], here: dict) -> list[str]:
-    """What each node (``ray.nodes()`` entries) lacks, from its preflight report: SWI-Prolog, or this row code."""
+    """What each node (``ray.nodes()`` entries) lacks, from its preflight report: SWI-Prolog, a reading's engine,
+    or this row code."""
     problems = []
     for node, report in zip(nodes, reports, strict=True):
         name = f"{report['node']} ({node['NodeManagerAddress']})"
         if report["swipl"].startswith("missing"):
             problems.append(f"{name}: SWI-Prolog {report['swipl']}")
-        if any(report[key] != here[key] for key in here):
+        if report["readings"]:
+            problems.append(f"{name}: {report['readings']}")
+        elif any(report[key] != here[key] for key in here):
             problems.append(f"{name}: naf-bench {report['naf_bench']} with row code {report['code_version']}, "
                             f"not {here['naf_bench']} with {here['code_version']}")  # fmt: skip
     return problems
@@ -359,8 +380,9 @@ def _decide_all(ray, config: GenerationConfig, progress: bool) -> tuple[list[lis
     from naf_bench.generate.registry import FAMILIES
 
     partitions = max(1, int(ray.cluster_resources().get("CPU", 1)))  # a key's entries all meet in one of them
-    chunk = ray.remote(_chunk)
-    decide = ray.remote(num_returns=1 + partitions)(_decide)
+    readings = ray.put(READINGS.portable())
+    chunk = ray.remote(_adopting)
+    decide = ray.remote(num_returns=1 + partitions)(_adopting)
     meet = ray.remote(num_returns=2)(_meet)
     units = config.units()
     cells = [
@@ -378,10 +400,10 @@ def _decide_all(ray, config: GenerationConfig, progress: bool) -> tuple[list[lis
         stop = min(cell.budget, cell.attempts + wanted)
         while cell.attempts < stop:
             end = min(stop, cell.attempts + CHUNK_ATTEMPTS)
-            cell.chunks.append(chunk.remote(config_ref, cell.s, cell.position, cell.attempts, end))
+            cell.chunks.append(chunk.remote(readings, _chunk, config_ref, cell.s, cell.position, cell.attempts, end))
             cell.attempts = end
-        cell.pending, *cell.keys = decide.remote(config_ref, cell.s, cell.position, cell.order, partitions, len(met),
-                                                 *met, *cell.chunks)  # fmt: skip
+        cell.pending, *cell.keys = decide.remote(readings, _decide, config_ref, cell.s, cell.position, cell.order,
+                                                 partitions, len(met), *met, *cell.chunks)  # fmt: skip
 
     def run(todo: list[_Cell]) -> None:
         for cell in todo:
@@ -453,8 +475,8 @@ def _plan(config: GenerationConfig, decision: list, include_test_gold: bool) -> 
 
 def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, progress) -> None:
     """Every planned file not already complete (its name, rows and hash as the manifest records them)."""
-    write = ray.remote(_write_file)
-    config_ref = ray.put(config)
+    write = ray.remote(_adopting)
+    readings, config_ref = ray.put(READINGS.portable()), ray.put(config)
     todo = {}
     for s, name in enumerate(config.splits):
         if split is not None and name != split:
@@ -464,8 +486,8 @@ def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, p
                 continue
             for key in ("rows", "num_bytes", "sha256", "size"):
                 entry.pop(key, None)
-            ref = write.remote(config_ref, s, entry["position"], entry["attempts"], entry["start"], out, entry["name"],
-                               entry["withheld"])  # fmt: skip
+            ref = write.remote(readings, _write_file, config_ref, s, entry["position"], entry["attempts"],
+                               entry["start"], out, entry["name"], entry["withheld"])  # fmt: skip
             todo[ref] = entry
     bar = _bar(len(todo), "files", progress)
     while todo:
