@@ -338,11 +338,13 @@ def generate_on_ray(
         started = True
     try:
         _check_nodes(ray)
-        if manifest is None or "files" not in manifest:
-            fs.create_dir(f"{folder}/data/{config}", recursive=True)
-            for info in fs.get_file_info(_selector(f"{folder}/data/{config}")):
-                if info.base_name.endswith((".parquet", ".tmp")) or info.base_name == MANIFEST:
-                    fs.delete_file(info.path)  # a fresh run: this config's old files go
+        fresh = manifest is None or "files" not in manifest
+        fs.create_dir(f"{folder}/data/{config}", recursive=True)
+        for info in fs.get_file_info(_selector(f"{folder}/data/{config}")):
+            old = info.base_name.endswith(".parquet") or info.base_name == MANIFEST
+            if info.base_name.endswith(".tmp") or (fresh and old):
+                fs.delete_file(info.path)  # a killed run's temporaries; in a fresh run, this config's old files
+        if fresh:
             decision, passes = _decide_all(ray, generation, progress)
             manifest = {**expected, "config": config, "include_test_gold": include_test_gold, "passes": passes,
                         "files": _plan(generation, decision, include_test_gold)}  # fmt: skip
