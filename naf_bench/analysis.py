@@ -69,13 +69,20 @@ from collections.abc import Callable, Mapping
 from naf_bench.analysis_inputs import read_gold, read_runs, read_stored, score_items
 from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
-from naf_bench.readings import NAMED_CONDITIONS, gold_letter
+from naf_bench.readings import (
+    CONDITION_OF,
+    LETTER_OF,
+    NAMED_CONDITIONS,
+    NO_SEMANTICS,
+    QUANTIFIER_OF,
+    SEMANTICS,
+    gold_letter,
+)
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
 from naf_bench.statistics import bootstrap_interval, mann_whitney, standardized_ols
 
 NAMED = NAMED_CONDITIONS
-DEFAULT_READINGS = ("cred", "skept", "wfs", "closed_world", "consensus")  # the default-reading table's columns
 POOLING_THRESHOLD = 0.92  # analyze_v3.py pools the runs below this accuracy ("non-saturated")
 
 
@@ -127,11 +134,16 @@ def _cell(items: list[dict], n_bootstrap: int, majority: str | None = None) -> d
     }
 
 
+def default_readings() -> tuple[str, ...]:
+    """The default-reading table's columns: each reading's condition in the table's order, then the consensus."""
+    return (*(CONDITION_OF[name] for name in SEMANTICS), "consensus")
+
+
 def reading_letters(labels: Mapping[str, str]) -> dict[str, str]:
-    """The letter each reading gives (closed world = SLDNF; consensus = the shared letter, else C)."""
+    """The letter each reading gives (closed world = SLDNF; consensus = the shared letter, else undefined's)."""
     letters = {reading: gold_letter(reading, labels) for reading in NAMED}
     shared = set(letters.values())
-    letters["consensus"] = shared.pop() if len(shared) == 1 else "C"
+    letters["consensus"] = shared.pop() if len(shared) == 1 else LETTER_OF["u"]
     return letters
 
 
@@ -178,7 +190,7 @@ def analyze_run(
     certified = [i for i in items if i.get("certificate")]
     certificates = {i["id"]: Certificate.from_json(i["certificate"]) for i in certified}
     result["wfs_undefined"] = _wfs_undefined(named, certificates)
-    untutored = [i for i in items if i["condition"] == "none"]
+    untutored = [i for i in items if i["condition"] == NO_SEMANTICS]
     if untutored and all(i["id"] in certificates for i in untutored):
         result["default_reading"] = _default_reading(untutored, certificates)
     if named and all(i["id"] in certificates for i in named):
@@ -291,7 +303,7 @@ def _regression(scored: dict[str, list[dict]], n_bootstrap: int) -> dict:
 
 
 def _default_correspondence(items: list[dict]) -> float | None:
-    default = {i["program_id"]: i["answer"] for i in items if i["condition"] == "none"}
+    default = {i["program_id"]: i["answer"] for i in items if i["condition"] == NO_SEMANTICS}
     wrong = [
         i
         for i in items
@@ -338,7 +350,7 @@ def _wfs_undefined(named: list[dict], certificates: dict) -> dict | None:
     if not cell:
         return None
     parsed = [i for i in cell if i["answer"] is not None]
-    definite = sum(i["answer"] in ("A", "B") for i in parsed)
+    definite = sum(i["answer"] in (LETTER_OF["T"], LETTER_OF["F"]) for i in parsed)
     return {
         "n": len(cell),
         "n_parsed": len(parsed),
@@ -353,14 +365,14 @@ def _default_reading(untutored: list[dict], certificates: dict) -> dict:
     for i in untutored:
         by_bin[i["family"]][i["answer"] or "unparsed"] += 1
     letters = {i["id"]: reading_letters(certificates[i["id"]].labels) for i in untutored}
-    agreement = {r: sum(i["answer"] == letters[i["id"]][r] for i in untutored) for r in DEFAULT_READINGS}
+    columns = default_readings()
+    agreement = {r: sum(i["answer"] == letters[i["id"]][r] for i in untutored) for r in columns}
     baselines = {
-        f"constant_{x}": {r: sum(x == letters[i["id"]][r] for i in untutored) for r in DEFAULT_READINGS}
-        for x in LETTERS
+        f"constant_{x}": {r: sum(x == letters[i["id"]][r] for i in untutored) for r in columns} for x in LETTERS
     }
-    best = max(DEFAULT_READINGS, key=lambda r: agreement[r])
+    best = max(columns, key=lambda r: agreement[r])
     beats = all(agreement[best] > baselines[f"constant_{x}"][best] for x in LETTERS)
-    c_answers = [i for i in untutored if i["answer"] == "C"]
+    c_answers = [i for i in untutored if i["answer"] == LETTER_OF["u"]]
     earned = sum(
         audit(i["text"], certificates[i["id"]], "wfs")["checkpoints"]["cycle_registered"] is True for i in c_answers
     )
@@ -399,18 +411,19 @@ def _audit(named: list[dict], certificates: dict) -> dict:
                 "rate": sound / judged if judged else None,
             }
     divergent = [i for i in named if i["family"] != "control"]
+    entailment = {quantifier: condition for condition, quantifier in QUANTIFIER_OF.items()}  # some: cred, every: skept
     checkpoints = {}
     for name, keep in (
         ("cycle_registered", lambda i: True),
-        ("no_stable_model_stated", lambda i: i["condition"] in ("cred", "skept")),
-        ("several_models_considered", lambda i: i["condition"] == "skept"),
+        ("no_stable_model_stated", lambda i: i["condition"] in QUANTIFIER_OF),
+        ("several_models_considered", lambda i: QUANTIFIER_OF.get(i["condition"]) == "every"),
     ):
         flags = [audits[i["id"]]["checkpoints"].get(name) for i in divergent if keep(i)]
         flags = [f for f in flags if f is not None]
         checkpoints[name] = {"stated": sum(flags), "n": len(flags), "rate": sum(flags) / len(flags) if flags else None}
-    odd = {
-        c: [i for i in named if certificates[i["id"]].incoherent and i["condition"] == c and correct[i["id"]]]
-        for c in ("skept", "cred")
+    odd = {  # correct answers on programs with no stable model, per quantifier
+        q: [i for i in named if certificates[i["id"]].incoherent and i["condition"] == c and correct[i["id"]]]
+        for q, c in entailment.items()
     }
     return {
         "by_correctness": by_correctness,
@@ -421,11 +434,14 @@ def _audit(named: list[dict], certificates: dict) -> dict:
         },
         "sound_by_condition": sound_by_condition,
         "checkpoints": checkpoints,
-        "skeptical_odd": {"correct": len(odd["skept"]), "earned": sum(audits[i["id"]]["earned"] for i in odd["skept"])},
+        "skeptical_odd": {
+            "correct": len(odd["every"]),
+            "earned": sum(audits[i["id"]]["earned"] for i in odd["every"]),
+        },
         "credulous_odd": {
-            "correct": len(odd["cred"]),
+            "correct": len(odd["some"]),
             "no_model_stated": sum(
-                audits[i["id"]]["checkpoints"]["no_stable_model_stated"] is True for i in odd["cred"]
+                audits[i["id"]]["checkpoints"]["no_stable_model_stated"] is True for i in odd["some"]
             ),
         },
         "classes": {key: audits[key]["class"] for key in audits},

@@ -30,6 +30,7 @@ import hashlib
 import json
 import math
 import os
+import sys
 import time
 import uuid
 from dataclasses import dataclass, replace
@@ -37,6 +38,7 @@ from dataclasses import dataclass, replace
 from naf_bench.errors import ConfigError, NafBenchError
 from naf_bench.generate.algorithm import Attempt, CellWalk, attempt
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
+from naf_bench.readings import READINGS
 
 CHUNK_ATTEMPTS = 24  # attempts a task makes: ~0.1 s of work, so a cell's chunks spread over the cluster
 MAX_KEEPERS = 16  # actors that keep the cells' attempts and keys (one per CPU up to this), one part of the pass each
@@ -67,6 +69,13 @@ def code_identity() -> dict:
 # ---------------------------------------------------------------------------------------------------- workers
 
 
+def _adopting(readings: tuple, function, *args):
+    """A task: ``function(*args)`` under the driver's readings table (``READINGS.portable()``, registered readings
+    included), which the worker (a process Ray reuses across tasks and runs) adopts first."""
+    READINGS.adopt(readings)
+    return function(*args)
+
+
 def _chunk(config: GenerationConfig, s: int, position: int, start: int, stop: int) -> list[Attempt]:
     """Attempts ``start``..``stop - 1`` of a cell, without their instances (the decision needs only the rest)."""
     split = config.splits[s]
@@ -84,11 +93,11 @@ class _Keeper:
     by :class:`CellWalk` over them (more chunks when it kept too few, sized by its rate so far), and keeps the
     keys each decision looked up, hashed into one part per keeper for the pass across cells."""
 
-    def __init__(self, config: GenerationConfig, part: int, parts: int, chunk_attempts: int):
+    def __init__(self, config: GenerationConfig, readings: tuple, part: int, parts: int, chunk_attempts: int):
         ray = _ray()
         self.config, self.part, self.parts, self.chunk_attempts = config, part, parts, chunk_attempts
-        self.config_ref = ray.put(config)
-        self.chunk = ray.remote(_chunk)
+        self.config_ref, self.readings = ray.put(config), ray.put(readings)  # the driver's readings table
+        self.chunk = ray.remote(_adopting)
         self.peers: list = []
         self.attempts: dict[int, list[Attempt]] = {}  # a cell's attempts 0, 1, ... made so far
         self.pending: dict[int, list] = {}  # a cell's chunks submitted and not yet read (in attempt order)
@@ -122,10 +131,9 @@ class _Keeper:
             else:  # about half a bin's attempts are on the other side at first
                 rate = len(walk.kept) / walk.stats.attempts if walk.kept else 0.5
                 stop = min(budget, len(made) + max(1, math.ceil(1.2 * (count - len(walk.kept)) / rate)))
-                pending.extend(
-                    self.chunk.remote(self.config_ref, s, position, start, min(stop, start + self.chunk_attempts))
-                    for start in range(len(made), stop, self.chunk_attempts)
-                )
+                for start in range(len(made), stop, self.chunk_attempts):
+                    end = min(stop, start + self.chunk_attempts)
+                    pending.append(self.chunk.remote(self.readings, _chunk, self.config_ref, s, position, start, end))
         self.looked[order] = buckets
         return {
             "kept": [a.index for a in walk.kept],
@@ -216,8 +224,9 @@ def _write_file(
     return {"name": name, "rows": table.num_rows, "num_bytes": table.nbytes, **_file_digest(fs, final)}
 
 
-def _preflight() -> dict:
-    """What a node has: SWI-Prolog, naf-bench's version and row code."""
+def _preflight(readings: tuple) -> dict:
+    """What a node has: SWI-Prolog, naf-bench's version and row code under the driver's readings table
+    (``READINGS.portable()``), or why it cannot read that table (a registered reading's engine does not import)."""
     import socket
 
     from naf_bench.solvers.swipl import swipl_executable
@@ -226,7 +235,12 @@ def _preflight() -> dict:
         swipl = swipl_executable()
     except NafBenchError as exc:
         swipl = f"missing ({exc})"
-    return {"node": socket.gethostname(), "swipl": swipl, **code_identity()}
+    try:
+        READINGS.adopt(readings)
+        table = ""
+    except ConfigError as exc:
+        table = str(exc)
+    return {"node": socket.gethostname(), "swipl": swipl, "readings": table, **code_identity()}
 
 
 # ---------------------------------------------------------------------------------------------------- files
@@ -361,6 +375,7 @@ def local_ray_options() -> dict:
     """A local Ray capped to this machine: its CPUs, an object store of at most 1 GiB (an eighth of memory)."""
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     return {
+        "runtime_env": {"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}},  # workers import what we import
         "num_cpus": os.cpu_count(),
         "object_store_memory": min(1 << 30, memory // 8),
         "include_dashboard": False,
@@ -379,14 +394,16 @@ def _selector(path: str):
 
 
 def _check_nodes(ray) -> None:
-    """One task per alive node, before any work: each must have SWI-Prolog and this naf-bench's row code."""
+    """One task per alive node, before any work: each must have SWI-Prolog and this naf-bench's row code, and
+    import every reading's engine."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     here = code_identity()
+    readings = ray.put(READINGS.portable())
     nodes = [node for node in ray.nodes() if node.get("Alive")]
     task = ray.remote(num_cpus=0)(_preflight)
     reports = ray.get([
-        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote()
+        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote(readings)
         for node in nodes
     ])  # fmt: skip
     problems = node_problems(nodes, reports, here)
@@ -395,13 +412,16 @@ def _check_nodes(ray) -> None:
 
 
 def node_problems(nodes: list[dict], reports: list[dict], here: dict) -> list[str]:
-    """What each node (``ray.nodes()`` entries) lacks, from its preflight report: SWI-Prolog, or this row code."""
+    """What each node (``ray.nodes()`` entries) lacks, from its preflight report: SWI-Prolog, a reading's engine,
+    or this row code."""
     problems = []
     for node, report in zip(nodes, reports, strict=True):
         name = f"{report['node']} ({node['NodeManagerAddress']})"
         if report["swipl"].startswith("missing"):
             problems.append(f"{name}: SWI-Prolog {report['swipl']}")
-        if any(report[key] != here[key] for key in here):
+        if report["readings"]:
+            problems.append(f"{name}: {report['readings']}")
+        elif any(report[key] != here[key] for key in here):
             problems.append(f"{name}: naf-bench {report['naf_bench']} with row code {report['code_version']}, "
                             f"not {here['naf_bench']} with {here['code_version']}")  # fmt: skip
     return problems
@@ -415,7 +435,8 @@ def _decide_all(ray, config: GenerationConfig, progress: bool) -> tuple[list[lis
 
     count = max(1, min(MAX_KEEPERS, int(ray.cluster_resources().get("CPU", 1))))
     keeper = ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(_Keeper)
-    keepers = [keeper.remote(config, j, count, CHUNK_ATTEMPTS) for j in range(count)]
+    readings = READINGS.portable()
+    keepers = [keeper.remote(config, readings, j, count, CHUNK_ATTEMPTS) for j in range(count)]
     ray.get([k.meet_peers.remote(keepers) for k in keepers])
     units = config.units()
     cells = [
@@ -491,8 +512,8 @@ def _plan(config: GenerationConfig, decision: list, include_test_gold: bool) -> 
 
 def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, progress) -> None:
     """Every planned file not already complete (its name, rows and hash as the manifest records them)."""
-    write = ray.remote(_write_file)
-    config_ref = ray.put(config)
+    write = ray.remote(_adopting)
+    readings, config_ref = ray.put(READINGS.portable()), ray.put(config)
     todo = {}
     for s, name in enumerate(config.splits):
         if split is not None and name != split:
@@ -502,8 +523,8 @@ def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, p
                 continue
             for key in ("rows", "num_bytes", "sha256", "size"):
                 entry.pop(key, None)
-            ref = write.remote(config_ref, s, entry["position"], entry["attempts"], entry["start"], out, entry["name"],
-                               entry["withheld"])  # fmt: skip
+            ref = write.remote(readings, _write_file, config_ref, s, entry["position"], entry["attempts"],
+                               entry["start"], out, entry["name"], entry["withheld"])  # fmt: skip
             todo[ref] = entry
     bar = _bar(len(todo), "files", progress)
     while todo:

@@ -21,23 +21,27 @@ import pytest
 from naf_bench.cli import main
 from naf_bench.generate.config import get_config
 from naf_bench.hub import export, withhold_gold
+from naf_bench.readings import READINGS
 from naf_bench.rows import build_rows, rows_json
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'naf-bench[ray]')")
 psutil = pytest.importorskip("psutil", reason="psutil (a Ray dependency) is not installed")
+
+from test_fifth_reading import WFS2, two_valued  # noqa: E402
 
 from naf_bench.distributed import (  # noqa: E402
     ManifestError,
     _preflight,
     code_identity,
     generate_on_ray,
+    local_ray_options,
     node_problems,
 )
 
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
-    ray.init(num_cpus=2, object_store_memory=150 * 2**20, include_dashboard=False, log_to_driver=False)
+    ray.init(**{**local_ray_options(), "num_cpus": 2, "object_store_memory": 150 * 2**20})
     yield
     ray.shutdown()
 
@@ -92,13 +96,13 @@ def test_the_folder_uploads_as_it_is(main_run, capsys):
 
 def test_a_node_without_swipl_or_with_other_code_is_named(monkeypatch):
     here = code_identity()
-    ready = ray.get(ray.remote(_preflight).remote())  # what every run asks each node first
+    ready = ray.get(ray.remote(_preflight).remote(READINGS.portable()))  # what every run asks each node first
     assert (
         ready["swipl"] == shutil.which("swipl")
         and node_problems([{"NodeManagerAddress": "10.0.0.7"}], [ready], here) == []
     )
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent))  # a node whose PATH has Python but no swipl
-    bare = _preflight()
+    bare = _preflight(READINGS.portable())
     assert bare["swipl"].startswith("missing (SWI-Prolog ('swipl') was not found on PATH")
     older = {**ready, "code_version": "0" * 16}
     nodes = [{"NodeManagerAddress": "10.0.0.8"}, {"NodeManagerAddress": "10.0.0.9"}]
@@ -107,6 +111,24 @@ def test_a_node_without_swipl_or_with_other_code_is_named(monkeypatch):
         f"{older['node']} (10.0.0.9): naf-bench {here['naf_bench']} with row code {'0' * 16}, not "
         f"{here['naf_bench']} with {here['code_version']}",
     ]
+
+
+def test_a_registered_reading_reaches_every_node_or_is_named(tmp_path):
+    READINGS.register(WFS2, two_valued)  # the table travels with every task; its engine imports on the workers
+    try:
+        out = tmp_path / "naf-bench"
+        generate_on_ray("main", str(out), {"programs_per_cell": 2}, progress=False)
+        rows = loaded(out, "main", tmp_path)
+        assert rows == {"test": rows_json(build_rows(get_config("main", programs_per_cell=2))["test"])}
+        assert rows["test"].count('"condition": "wfs2"') == 8
+        table = READINGS.portable()
+        report = ray.get(ray.remote(_preflight).remote((*table[:-1], (WFS2, "only_here:two_valued"))))
+        assert node_problems([{"NodeManagerAddress": "10.0.0.7"}], [report], code_identity()) == [
+            f"{report['node']} (10.0.0.7): reading 'wfs2': its engine only_here:two_valued does not import here "
+            "(ModuleNotFoundError: No module named 'only_here')"
+        ]
+    finally:
+        READINGS.unregister("wfs2")
 
 
 def test_resume_keeps_complete_files_and_makes_the_rest(main_run, tmp_path):

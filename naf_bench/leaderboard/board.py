@@ -131,7 +131,7 @@ def baseline_rows(gold: Sequence[Mapping], n_bootstrap: int = 1000) -> list[dict
     ]
 
 
-def dataset_info(gold: Sequence[Mapping], name: str | None = None) -> dict:
+def dataset_summary(gold: Sequence[Mapping], name: str | None = None) -> dict:
     """What the board was scored on: the set's name, its configs, sizes and families, and the code version."""
     from naf_bench import __version__
     from naf_bench.dataset import code_version
@@ -192,5 +192,5 @@ def build_board(
             refused[name] = [("metadata" if exc.path.endswith(METADATA_SUFFIX) else "submission", exc.reason)]
     if dataset_name is None:
         dataset_name = gold.parent.name if gold.name == "gold.jsonl" else gold.name.removesuffix(".jsonl")
-    board = assemble_board(scored, baseline_rows(rows, n_bootstrap), dataset_info(rows, dataset_name))
+    board = assemble_board(scored, baseline_rows(rows, n_bootstrap), dataset_summary(rows, dataset_name))
     return board, refused

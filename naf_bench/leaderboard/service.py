@@ -270,7 +270,7 @@ def export_board(
     the Ladder's JOINT with Wilson's interval for the hidden set until it is frozen; every column, with the
     program-clustered interval of the kept file re-scored, for the dev set and for the hidden set once frozen.
     The dev set's site is ``OUT/dev``."""
-    from naf_bench.leaderboard.board import assemble_board, dataset_info
+    from naf_bench.leaderboard.board import assemble_board, dataset_summary
     from naf_bench.leaderboard.site import write_site
 
     service = Service(data_dir, gold, dev_gold)
@@ -288,7 +288,7 @@ def export_board(
                 board_rows.append(row)
         baselines = service.baseline_rows(split) if not full else board_baselines(rows, n_bootstrap)
         name = Path(gold if split == HIDDEN else dev_gold)
-        board = assemble_board(board_rows, baselines, dataset_info(rows, _set_name(name)))
+        board = assemble_board(board_rows, baselines, dataset_summary(rows, _set_name(name)))
         board["live"] = {"frozen": service.store.frozen_at(), "full_scores": full}
         written += write_site(board, Path(out) if split == HIDDEN else Path(out) / DEV)
     return written
