@@ -33,7 +33,7 @@ import os
 import sys
 import time
 import uuid
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from naf_bench.errors import ConfigError, NafBenchError
 from naf_bench.generate.algorithm import Attempt, CellWalk, attempt
@@ -41,6 +41,7 @@ from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
 from naf_bench.readings import READINGS
 
 CHUNK_ATTEMPTS = 24  # attempts a task makes: ~0.1 s of work, so a cell's chunks spread over the cluster
+MAX_KEEPERS = 16  # actors that keep the cells' attempts and keys (one per CPU up to this), one part of the pass each
 FILE_PROGRAMS = 500  # kept programs per Parquet file (at most; a file never spans two units)
 MANIFEST = "manifest.json"
 
@@ -85,29 +86,99 @@ def _chunk(config: GenerationConfig, s: int, position: int, start: int, stop: in
     return [replace(a, instance=None) for a in made]
 
 
-def _decide(config: GenerationConfig, s: int, position: int, order: int, partitions: int, met: int, *parts):
-    """A cell's decision from its chunks (``parts`` after the ``met`` results of the last pass across cells): a
-    summary for the driver (the kept attempts, no keys), then the keys it looked up, in ``partitions`` parts."""
-    conflicts = [part.get(order, []) for part in parts[:met]]  # per partition, the keys earlier cells kept
-    unit = config.units()[position]
-    walk = CellWalk(unit.family, unit.counts[s], {key for keys in conflicts for key in keys})
-    buckets: list[list[tuple[str, int, bool]]] = [[] for _ in range(partitions)]
-    for chunk in parts[met:]:
-        for made in chunk:
-            if walk.done or walk.exhausted:
-                break
-            kept = walk.offer(made)
-            if made.on_side and made.accepted:  # the walk looked it up in ``seen``
-                buckets[_partition(made.key, partitions)].append((made.key, order, kept))
-    summary = {
-        "kept": [a.index for a in walk.kept],
-        "attempts": walk.stats.attempts,
-        "done": walk.done,
-        "exhausted": walk.exhausted,
-        "error": str(walk.error(f"{unit.family} {dict(unit.axes)}")) if walk.exhausted else None,
-        "exclusions": _exclusion_digest([_keys_digest(keys) for keys in conflicts]) if met else "",
-    }
-    return summary, *buckets
+class _Keeper:
+    """One keeper of the walk's cells (a Ray actor; cell ``order`` goes to keeper ``order % keepers``), and of one
+    partition of the keys. It submits its cells' chunk tasks itself, so it owns their results (the driver never
+    holds an attempt or a key), keeps each cell's attempts for the passes that decide it again, decides a cell
+    by :class:`CellWalk` over them (more chunks when it kept too few, sized by its rate so far), and keeps the
+    keys each decision looked up, hashed into one part per keeper for the pass across cells."""
+
+    def __init__(self, config: GenerationConfig, readings: tuple, part: int, parts: int, chunk_attempts: int):
+        ray = _ray()
+        self.config, self.part, self.parts, self.chunk_attempts = config, part, parts, chunk_attempts
+        self.config_ref, self.readings = ray.put(config), ray.put(readings)  # the driver's readings table
+        self.chunk = ray.remote(_adopting)
+        self.peers: list = []
+        self.attempts: dict[int, list[Attempt]] = {}  # a cell's attempts 0, 1, ... made so far
+        self.pending: dict[int, list] = {}  # a cell's chunks submitted and not yet read (in attempt order)
+        self.looked: dict[int, list[list[tuple[str, int, bool]]]] = {}  # a cell's looked-up keys, per part
+        self.conflicts: dict[int, list[str]] = {}  # this part's keys that cells earlier in the walk kept
+
+    async def meet_peers(self, peers: list) -> None:
+        self.peers = peers
+
+    async def decide(self, order: int, s: int, position: int, count: int, budget: int) -> dict:
+        """Cell ``order``'s decision against the keys earlier cells kept (the last pass's, from every part): a
+        summary for the driver (the kept attempts, counts, the exclusions' digest; no keys)."""
+        import asyncio
+
+        conflicts = await asyncio.gather(*(self._conflicts_of(j, order) for j in range(self.parts)))
+        unit = self.config.units()[position]
+        walk = CellWalk(unit.family, count, {key for keys in conflicts for key in keys})
+        made = self.attempts.setdefault(order, [])
+        pending = self.pending.setdefault(order, [])
+        buckets: list[list[tuple[str, int, bool]]] = [[] for _ in range(self.parts)]
+        offered = 0
+        while not (walk.done or walk.exhausted):
+            if offered < len(made):
+                attempt = made[offered]
+                offered += 1
+                kept = walk.offer(attempt)
+                if attempt.on_side and attempt.accepted:  # the walk looked it up in ``seen``
+                    buckets[_partition(attempt.key, self.parts)].append((attempt.key, order, kept))
+            elif pending:
+                made.extend(await pending.pop(0))
+            else:  # about half a bin's attempts are on the other side at first
+                rate = len(walk.kept) / walk.stats.attempts if walk.kept else 0.5
+                stop = min(budget, len(made) + max(1, math.ceil(1.2 * (count - len(walk.kept)) / rate)))
+                for start in range(len(made), stop, self.chunk_attempts):
+                    end = min(stop, start + self.chunk_attempts)
+                    pending.append(self.chunk.remote(self.readings, _chunk, self.config_ref, s, position, start, end))
+        self.looked[order] = buckets
+        return {
+            "kept": [a.index for a in walk.kept],
+            "attempts": walk.stats.attempts,
+            "done": walk.done,
+            "exhausted": walk.exhausted,
+            "error": str(walk.error(f"{unit.family} {dict(unit.axes)}")) if walk.exhausted else None,
+            "exclusions": _exclusion_digest([_keys_digest(keys) for keys in conflicts]),
+        }
+
+    async def meet(self) -> dict[int, str]:
+        """This part of the pass across cells: every cell's looked-up keys hashed here (from every keeper); where a
+        key meets, the earliest cell in the walk that kept it keeps it, and each later cell that met it gets it
+        among its exclusions. Returns the digest of each cell's exclusions from this part."""
+        import asyncio
+
+        parts = await asyncio.gather(*(self._looked_up(i) for i in range(self.parts)))
+        entries: dict[str, list[tuple[int, bool]]] = {}
+        for part in parts:
+            for key, order, kept in part:
+                entries.setdefault(key, []).append((order, kept))
+        conflicts: dict[int, list[str]] = {}
+        for key, met in entries.items():
+            if len(met) > 1 and (kept := [order for order, k in met if k]):
+                for order in sorted({order for order, _ in met if order > min(kept)}):
+                    conflicts.setdefault(order, []).append(key)
+        self.conflicts = conflicts
+        return {order: _keys_digest(keys) for order, keys in conflicts.items()}
+
+    async def looked_up(self, part: int) -> list[tuple[str, int, bool]]:
+        """The keys this keeper's cells looked up that hash to ``part``."""
+        return [entry for buckets in self.looked.values() for entry in buckets[part]]
+
+    async def conflicts_of(self, order: int) -> list[str]:
+        return self.conflicts.get(order, [])
+
+    async def _looked_up(self, keeper: int):
+        """Keeper ``keeper``'s looked-up keys of this part."""
+        peer = self.peers[keeper]
+        return await (self.looked_up(self.part) if keeper == self.part else peer.looked_up.remote(self.part))
+
+    async def _conflicts_of(self, keeper: int, order: int):
+        """Cell ``order``'s exclusions from keeper ``keeper``'s part."""
+        peer = self.peers[keeper]
+        return await (self.conflicts_of(order) if keeper == self.part else peer.conflicts_of.remote(order))
 
 
 def _partition(key: str, partitions: int) -> int:
@@ -120,21 +191,6 @@ def _keys_digest(keys: list[str]) -> str:
 
 def _exclusion_digest(per_partition: list[str]) -> str:
     return hashlib.sha256("\x1f".join(per_partition).encode()).hexdigest()
-
-
-def _meet(*buckets) -> tuple[dict[int, list[str]], dict[int, str]]:
-    """One partition of the keys every cell looked up: for each cell, the keys a cell earlier in the walk's order
-    kept (the earliest that kept a key keeps it), and their digest per cell."""
-    entries: dict[str, list[tuple[int, bool]]] = {}
-    for bucket in buckets:
-        for key, order, kept in bucket:
-            entries.setdefault(key, []).append((order, kept))
-    conflicts: dict[int, list[str]] = {}
-    for key, met in entries.items():
-        if len(met) > 1 and (kept := [order for order, k in met if k]):
-            for order in sorted({order for order, _ in met if order > min(kept)}):
-                conflicts.setdefault(order, []).append(key)
-    return conflicts, {order: _keys_digest(keys) for order, keys in conflicts.items()}
 
 
 def _write_file(
@@ -231,19 +287,14 @@ def _write_text(fs, path: str, text: str) -> None:
 
 @dataclass
 class _Cell:
-    """The driver's view of one cell: where it is in the walk, and references to its chunks and decision."""
+    """The driver's view of one cell: where it is in the walk, and its keeper's last summary of it."""
 
     order: int
     s: int
     position: int
     count: int
     budget: int
-    chunks: list = field(default_factory=list)
-    attempts: int = 0  # attempts asked of the workers so far
-    pending: object = None  # the decision task's summary reference
-    keys: object = None  # its candidate keys (a reference)
     summary: dict | None = None
-    exclusions: str = ""  # the digest of the exclusions it was last decided with
 
 
 def _manifest_problems(manifest: dict, expected: dict) -> list[str]:
@@ -301,11 +352,13 @@ def generate_on_ray(
         started = True
     try:
         _check_nodes(ray)
-        if manifest is None or "files" not in manifest:
-            fs.create_dir(f"{folder}/data/{config}", recursive=True)
-            for info in fs.get_file_info(_selector(f"{folder}/data/{config}")):
-                if info.base_name.endswith((".parquet", ".tmp")) or info.base_name == MANIFEST:
-                    fs.delete_file(info.path)  # a fresh run: this config's old files go
+        fresh = manifest is None or "files" not in manifest
+        fs.create_dir(f"{folder}/data/{config}", recursive=True)
+        for info in fs.get_file_info(_selector(f"{folder}/data/{config}")):
+            old = info.base_name.endswith(".parquet") or info.base_name == MANIFEST
+            if info.base_name.endswith(".tmp") or (fresh and old):
+                fs.delete_file(info.path)  # a killed run's temporaries; in a fresh run, this config's old files
+        if fresh:
             decision, passes = _decide_all(ray, generation, progress)
             manifest = {**expected, "config": config, "include_test_gold": include_test_gold, "passes": passes,
                         "files": _plan(generation, decision, include_test_gold)}  # fmt: skip
@@ -376,74 +429,58 @@ def node_problems(nodes: list[dict], reports: list[dict], here: dict) -> list[st
 
 def _decide_all(ray, config: GenerationConfig, progress: bool) -> tuple[list[list[list[int]]], int]:
     """The kept attempts of every cell (per split, per unit), exactly as the one-process walk keeps them, and how
-    many passes across cells that took (one: no cell met another's program)."""
+    many passes across cells that took (one: no cell met another's program). The cells' attempts and keys stay
+    in the keepers (:class:`_Keeper`); the driver reads summaries and digests."""
     from naf_bench.generate.registry import FAMILIES
 
-    partitions = max(1, int(ray.cluster_resources().get("CPU", 1)))  # a key's entries all meet in one of them
-    readings = ray.put(READINGS.portable())
-    chunk = ray.remote(_adopting)
-    decide = ray.remote(num_returns=1 + partitions)(_adopting)
-    meet = ray.remote(num_returns=2)(_meet)
+    count = max(1, min(MAX_KEEPERS, int(ray.cluster_resources().get("CPU", 1))))
+    keeper = ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(_Keeper)
+    readings = READINGS.portable()
+    keepers = [keeper.remote(config, readings, j, count, CHUNK_ATTEMPTS) for j in range(count)]
+    ray.get([k.meet_peers.remote(keepers) for k in keepers])
     units = config.units()
     cells = [
         _Cell(s * len(units) + p, s, p, unit.counts[s], FAMILIES[unit.family].attempts_per_item * unit.counts[s])
         for s in range(len(config.splits))
         for p, unit in enumerate(units)
     ]
-    config_ref = ray.put(config)
-    met: list = []  # the last pass's conflicts, one reference per partition
     bar = _bar(sum(cell.count for cell in cells), "programs kept", progress)
     started = time.perf_counter()
 
-    def submit(cell: _Cell, wanted: int) -> None:
-        """``wanted`` more attempts of the cell, then its decision over every chunk it has."""
-        stop = min(cell.budget, cell.attempts + wanted)
-        while cell.attempts < stop:
-            end = min(stop, cell.attempts + CHUNK_ATTEMPTS)
-            cell.chunks.append(chunk.remote(readings, _chunk, config_ref, cell.s, cell.position, cell.attempts, end))
-            cell.attempts = end
-        cell.pending, *cell.keys = decide.remote(readings, _decide, config_ref, cell.s, cell.position, cell.order,
-                                                 partitions, len(met), *met, *cell.chunks)  # fmt: skip
-
     def run(todo: list[_Cell]) -> None:
-        for cell in todo:
-            cell.summary = None
-            submit(cell, 0 if cell.chunks else 2 * cell.count)  # about half a bin's attempts are on the other side
-        waiting = {cell.pending: cell for cell in todo}
+        waiting = {
+            keepers[cell.order % count].decide.remote(cell.order, cell.s, cell.position, cell.count, cell.budget): cell
+            for cell in todo
+        }
         while waiting:
             ready, _ = ray.wait(list(waiting), num_returns=1)
             cell = waiting.pop(ready[0])
-            summary = ray.get(ready[0])
-            if not summary["done"] and not summary["exhausted"]:
-                rate = max(len(summary["kept"]), 1) / summary["attempts"]
-                submit(cell, max(1, math.ceil(1.2 * (cell.count - len(summary["kept"])) / rate)))
-                waiting[cell.pending] = cell
-                continue
-            cell.summary, cell.exclusions = summary, summary["exclusions"]
+            cell.summary = ray.get(ready[0])
             if bar is not None:
-                bar.update(len(summary["kept"]))
+                bar.update(len(cell.summary["kept"]))
                 attempts = sum(c.summary["attempts"] for c in cells if c.summary)
                 bar.set_postfix_str(f"{attempts / (time.perf_counter() - started):.0f} attempts/s")
 
-    run(cells)
-    passes = 0
-    while True:
-        passes += 1
-        # the partitioned pass: every cell's entries of a key meet in the key's partition, one task each
-        results = [meet.remote(*[cell.keys[j] for cell in cells]) for j in range(partitions)]
-        met = [conflicts for conflicts, _ in results]
-        digests = ray.get([digest for _, digest in results])
-        changed = [
-            cell
-            for cell in cells
-            if _exclusion_digest([part.get(cell.order, "") for part in digests]) != cell.exclusions
-            and (cell.exclusions or any(cell.order in part for part in digests))
-        ]
-        if not changed:
-            break
-        if bar is not None:
-            bar.update(-sum(len(cell.summary["kept"]) for cell in changed))
-        run(changed)
+    try:
+        run(cells)
+        passes = 0
+        while True:
+            passes += 1
+            # the partitioned pass: every cell's looked-up keys meet in their key's part, one keeper each
+            digests = ray.get([k.meet.remote() for k in keepers])
+            changed = [
+                cell
+                for cell in cells
+                if _exclusion_digest([part.get(cell.order, "") for part in digests]) != cell.summary["exclusions"]
+            ]
+            if not changed:
+                break
+            if bar is not None:
+                bar.update(-sum(len(cell.summary["kept"]) for cell in changed))
+            run(changed)
+    finally:
+        for k in keepers:
+            ray.kill(k)
     if bar is not None:
         bar.close()
     for cell in cells:  # the walk stops at the first cell that runs out of attempts

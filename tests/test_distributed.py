@@ -4,10 +4,12 @@ A local Ray with 2 CPUs, started once for the module; skipped when Ray is not in
 """
 
 import functools
+import hashlib
 import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -148,6 +150,51 @@ def test_resume_keeps_complete_files_and_makes_the_rest(main_run, tmp_path):
     (folder / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(ManifestError, match="code version"):
         generate_on_ray("main", str(out), resume=True, progress=False)
+
+
+def test_a_killed_driver_started_again_with_resume_keeps_the_complete_files(tmp_path):
+    """``naf-bench generate --engine ray`` killed (SIGKILL) while it writes, then the same command with
+    ``--resume``: every file the manifest had recorded complete is kept as it is, only the rest are made."""
+    out = tmp_path / "naf-bench"
+    folder = out / "data" / "sft"
+    address = ray.get_runtime_context().gcs_address  # this module's Ray: no second one started
+    command = [sys.executable, "-m", "naf_bench.cli", "generate", "sft", "--engine", "ray", "--address", address,
+               "--set", "programs_per_cell=3", "--out", str(out)]  # fmt: skip
+    driver = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    recorded: dict[str, str] = {}
+    deadline = time.monotonic() + 300
+    while not recorded and driver.poll() is None and time.monotonic() < deadline:
+        manifest = _manifest(folder)
+        recorded = {f["name"]: f["sha256"] for fl in manifest.get("files", {}).values() for f in fl if "sha256" in f}
+        time.sleep(0.02)
+    driver.send_signal(signal.SIGKILL)
+    driver.wait(30)
+    assert driver.returncode == -signal.SIGKILL, "the driver ended before it could be killed mid-write"
+    manifest = _manifest(folder)  # what the killed driver had recorded last
+    complete = {f["name"] for fl in manifest["files"].values() for f in fl if "sha256" in f}
+    planned = {f["name"] for fl in manifest["files"].values() for f in fl}
+    assert 0 < len(complete) < len(planned)
+    kept = {name: (folder / name).stat().st_mtime_ns for name in complete}
+    before = time.time_ns()
+    again = subprocess.run([*command, "--resume"], stdout=subprocess.PIPE, text=True, timeout=300)
+    assert again.returncode == 0 and "wrote" in again.stdout
+    assert {name: (folder / name).stat().st_mtime_ns for name in complete} == kept
+    made = {path.name for path in folder.glob("*.parquet") if path.stat().st_mtime_ns >= before}
+    assert made == planned - complete
+    assert not list(folder.glob(".*.tmp"))  # the killed run's temporaries are gone
+    final = {f["name"]: f["sha256"] for fl in _manifest(folder)["files"].values() for f in fl}
+    digests = {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in planned}
+    assert final == digests and {name: final[name] for name in complete} == {
+        f["name"]: f["sha256"] for fl in manifest["files"].values() for f in fl if "sha256" in f
+    }
+    assert loaded(out, "sft", tmp_path) == expected("sft", programs_per_cell=3)
+
+
+def _manifest(folder: Path) -> dict:
+    try:
+        return json.loads((folder / "manifest.json").read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {}
 
 
 def test_hard_where_cells_meet_is_what_export_writes(tmp_path):
