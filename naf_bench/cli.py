@@ -11,9 +11,8 @@ from pathlib import Path
 
 from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
 from naf_bench.formatting import percent
-from naf_bench.readings import READINGS
+from naf_bench.readings import JOINT_CONDITIONS, READINGS
 from naf_bench.scoring.extract import EXTRACTORS
-from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
 # exit status of each error class at the command-line boundary (the first match in this order)
