@@ -430,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", help="FILE.jsonl or FILE.parquet (default: print the row counts); with --engine ray a folder"
     )
     generate.add_argument("--cache-dir", help="datasets cache folder")
-    generate.add_argument("--num-proc", type=int, help="processes that certify and render (same rows)")
+    generate.add_argument("--num-proc", type=int, help="processes that certify and render where they pay (same rows)")
     generate.add_argument(
         "--shard", type=_shard, metavar="I/N",
         help="only the I-th of N ranges of cells (tiers), not cached: the N outputs, concatenated per split in "
