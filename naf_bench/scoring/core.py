@@ -35,7 +35,7 @@ from naf_bench.syntax.parse import parse_program
 
 
 @dataclass(frozen=True, kw_only=True)
-class Cell(Record):
+class Cell:
     """Answers against gold on a slice of scored rows."""
 
     correct: int
@@ -334,7 +334,6 @@ def score(
     *,
     extractor: str = "strict",
     answers: Mapping[Hashable, str | None] | None = None,
-    answer_lines: bool = True,
     n_bootstrap: int = 1000,
     seed: int = 0,
 ) -> Scores:
@@ -343,14 +342,13 @@ def score(
 
     ``traces`` (id -> trace, ``str()`` its text, read when scored) are checked on the traced scored rows when
     each of them has a certificate: the step checker and the audit read each trace followed by its answer line
-    (``ANSWER: X``, the prediction's answer; with ``answer_lines=False`` the trace is the whole response).
+    (``ANSWER: X``, the prediction's answer, as a traced response ends).
     """
     if answers is None:
         answers = {key: extract_answer(text, extractor) for key, text in predictions.items() if text is not None}
-        read = answers.values()
+        read = list(answers.values())
     else:
         read = [answers.get(key) for key, text in predictions.items() if text is not None]
-    read = list(read)
     scores = Scores(
         rows=rows,
         answers=[answers.get(row["id"]) for row in rows],
@@ -365,8 +363,7 @@ def score(
         return scores
 
     def text(i: int) -> str:  # read from its file when scored (a SubmittedTrace), or given as text
-        trace = str(traces[rows[i]["id"]])
-        return trace + "\nANSWER: " + (scores.answers[i] or "") if answer_lines else trace
+        return str(traces[rows[i]["id"]]) + "\nANSWER: " + (scores.answers[i] or "")
 
     found = proofs((text(i) for i in traced), [rows[i] for i in traced], [scores.answers[i] for i in traced])
     return replace(scores, proofs=found)
