@@ -78,8 +78,8 @@ from naf_bench.readings import (
     SEMANTICS,
     gold_letter,
 )
-from naf_bench.scoring.audit import AUDIT_CLASSES, audit
-from naf_bench.scoring.core import Scores, program_cluster, score
+from naf_bench.scoring.audit import audit
+from naf_bench.scoring.core import Scores, audit_by_correctness, program_cluster, score
 from naf_bench.statistics import bootstrap_interval, cluster_ci, mann_whitney, standardized_ols
 
 NAMED = NAMED_CONDITIONS
@@ -127,7 +127,11 @@ def analyze_run(
     stored: Mapping[str, dict] | None = None,
 ) -> dict:
     """Every table of one run (see the module docstring)."""
-    items = score_items(rows, outputs, extractor, stored)
+    return _tables(score_items(rows, outputs, extractor, stored), outputs, extractor, n_bootstrap)
+
+
+def _tables(items: list[dict], outputs: Mapping[str, str], extractor: str, n_bootstrap: int) -> dict:
+    """Every table of one run from its scored items (each gold row with its text and decided answer)."""
     if not any(i["answer"] is not None for i in items):
         raise DataError("<run>", f"no parsable answer with the {extractor!r} extractor")
     scores = score(items, outputs, extractor=extractor, answers={i["id"]: i["answer"] for i in items},
@@ -349,13 +353,7 @@ def _default_reading(untutored: list[dict], certificates: dict) -> dict:
 def _audit(named: list[dict], certificates: dict) -> dict:
     audits = {i["id"]: audit(i["text"], certificates[i["id"]], i["condition"]) for i in named}
     correct = {i["id"]: i["answer"] == i["gold"] for i in named}
-    by_correctness = {
-        key: {
-            name: sum(audits[i["id"]]["class"] == name for i in named if correct[i["id"]] == want)
-            for name in AUDIT_CLASSES
-        }
-        for key, want in (("correct", True), ("wrong", False))
-    }
+    by_correctness = audit_by_correctness([audits[i["id"]]["class"] for i in named], [correct[i["id"]] for i in named])
     counts = by_correctness["correct"]
     auditable = counts["sound"] + counts["contradicted"]
     sound_by_condition = {}
@@ -468,13 +466,17 @@ def analyze(run_paths, gold_path, extractor: str = "strict", n_bootstrap: int = 
     runs, sources, notes = read_runs(run_paths, {row["id"] for row in rows})
     stored = read_stored(run_paths)
     out = {"extractor": extractor, "gold": str(gold_path), "notes": notes, "runs": {}}
+    sweep = _is_sweep(rows)
+    scored = {}  # each run's items, kept for the pooled regression of a sweep
     for name, outputs in runs.items():
+        items = score_items(rows, outputs, extractor, stored.get(name))  # every answer decided once
         try:
-            out["runs"][name] = analyze_run(rows, outputs, extractor, n_bootstrap, stored.get(name))
+            out["runs"][name] = _tables(items, outputs, extractor, n_bootstrap)
         except DataError as exc:
             raise DataError(sources[name], exc.reason) from None
-    if _is_sweep(rows) and runs:
-        scored = {name: score_items(rows, outputs, extractor, stored.get(name)) for name, outputs in runs.items()}
+        if sweep:
+            scored[name] = items
+    if scored:
         out["regression"] = _regression(scored, n_bootstrap)
     perfect = [
         r["audit"]["contradicted_among_correct"]

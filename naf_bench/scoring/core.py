@@ -129,18 +129,22 @@ def proofs(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequen
         reasoned_soundly=_share([classes[i] == "sound" and earned[i] for i in traced_correct]),
         contradicted_among_correct=_share([classes[i] == "contradicted" for i in traced_correct]),
         audit={name: classes.count(name) for name in AUDIT_CLASSES},
-        audit_by_correctness={
-            key: {
-                name: sum(c == name for c, r in zip(classes, correct, strict=True) if r == want)
-                for name in AUDIT_CLASSES
-            }
-            for key, want in (("correct", True), ("wrong", False))
-        },
+        audit_by_correctness=audit_by_correctness(classes, correct),
         unearned_correct=sum(right and not e for right, e in zip(correct, earned, strict=True)),
         flags=flags,
         audit_classes=classes,
         audit_reasons=reasons,
     )
+
+
+def audit_by_correctness(classes: Sequence[str], correct: Sequence[bool]) -> dict[str, dict[str, int]]:
+    """The count of each audit class among the right answers and among the wrong ones."""
+    return {
+        key: {
+            name: sum(c == name for c, r in zip(classes, correct, strict=True) if r == want) for name in AUDIT_CLASSES
+        }
+        for key, want in (("correct", True), ("wrong", False))
+    }
 
 
 def _share(flags: Sequence[bool]) -> float | None:
