@@ -10,9 +10,8 @@ from pathlib import Path
 
 from naf_bench.analysis import default_readings
 from naf_bench.formatting import percent, table_header
-from naf_bench.readings import LETTER_OF, NAMED_CONDITIONS, NO_SEMANTICS
+from naf_bench.readings import LETTER_OF, LETTERS, NAMED_CONDITIONS, NO_SEMANTICS
 from naf_bench.scoring.audit import AUDIT_CLASSES
-from naf_bench.scoring.labels import LETTERS
 
 NAMED = NAMED_CONDITIONS
 

@@ -365,46 +365,32 @@ def answer_report(rows: Sequence[dict], texts: Sequence[str], extractor: str) ->
     beside the best constant of each condition and the JOINT of answering those constants; the share of C
     answers per condition (never right under credulous and skeptical readings)."""
     from naf_bench.readings import JOINT_CONDITIONS
-    from naf_bench.scoring.extract import extract_answer
-    from naf_bench.scoring.labels import score_answers
+    from naf_bench.scoring.core import score
 
-    answers = [extract_answer(text, extractor) for text in texts]
     constants = best_constants(rows)
-
-    def scores(chosen: Sequence[str | None]) -> dict:
-        return score_answers(
-            chosen,
-            [row["gold"] for row in rows],
-            conditions=[row["condition"] for row in rows],
-            program_ids=[row["program_id"] for row in rows],
-            extractor=extractor,
-        ).to_dict()
-
-    model, constant = scores(answers), scores([constants[row["condition"]] for row in rows])
+    indexed = [{**row, "id": k} for k, row in enumerate(rows)]
+    run = score(indexed, dict(enumerate(texts)), extractor=extractor)
+    constant = score(indexed, {}, answers={k: constants[row["condition"]] for k, row in enumerate(rows)})
     report: dict = {"conditions": {}, "extractor": extractor}
     for condition, letter in constants.items():
         chosen = [k for k, row in enumerate(rows) if row["condition"] == condition]
-        alone = score_answers(
-            [answers[k] for k in chosen],
-            [rows[k]["gold"] for k in chosen],
-            conditions=[condition] * len(chosen),
-            program_ids=[rows[k]["program_id"] for k in chosen],
-        ).to_dict()
+        alone = run.cell(chosen)
         report["conditions"][condition] = {
-            "accuracy": alone["strict_accuracy"],
-            "ci95": alone["ci95"].get("strict_accuracy"),
-            "coverage": alone["coverage"],
-            "c_rate": sum(answers[k] == LETTER_OF["u"] for k in chosen) / len(chosen),  # "cannot be determined"
+            "accuracy": alone.strict_accuracy,
+            "ci95": run.intervals(("strict_accuracy",), indices=chosen).get("strict_accuracy"),
+            "coverage": alone.coverage,
+            "c_rate": sum(run.answers[k] == LETTER_OF["u"] for k in chosen) / len(chosen),  # "cannot be determined"
             "best_constant": letter,
-            "best_constant_accuracy": constant["per_condition"][condition]["strict_accuracy"],
+            "best_constant_accuracy": constant.cell(chosen).strict_accuracy,
             "n": len(chosen),
         }
-    report["accuracy"] = {"value": model["strict_accuracy"], "ci95": model["ci95"].get("strict_accuracy")}
+    intervals = run.intervals(("strict_accuracy", "joint"))
+    report["accuracy"] = {"value": run.cell().strict_accuracy, "ci95": intervals.get("strict_accuracy")}
     if all(condition in constants for condition in JOINT_CONDITIONS):
         report["joint"] = {
-            "value": model["joint"],
-            "ci95": model["ci95"].get("joint"),
-            "best_constant": constant["joint"],
+            "value": run.joint(),
+            "ci95": intervals.get("joint"),
+            "best_constant": constant.joint(),
             "n_programs": len({row["program_id"] for row in rows}),
         }
     return report

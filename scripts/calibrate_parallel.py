@@ -25,6 +25,7 @@ import time
 from functools import partial
 
 import numpy as np
+from bench_generate import live_children_cpu  # beside this script
 
 from naf_bench.certify import certify
 from naf_bench.cli import _overrides
@@ -100,15 +101,7 @@ def main() -> None:
 
 def _cpu() -> float:
     """CPU seconds of this process and of its live children (the SWI-Prolog worker that certifies)."""
-    seconds = time.process_time()
-    tick = os.sysconf("SC_CLK_TCK")
-    for task in os.listdir("/proc/self/task"):
-        with open(f"/proc/self/task/{task}/children") as children:
-            for pid in children.read().split():
-                with open(f"/proc/{pid}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-                seconds += (int(fields[11]) + int(fields[12])) / tick
-    return seconds
+    return time.process_time() + live_children_cpu()
 
 
 if __name__ == "__main__":

@@ -22,14 +22,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from naf_bench.evaluation import SUBMISSION_EXTRACTOR, gold_rows, read_submission
+from naf_bench.evaluation import gold_rows, read_submission
 from naf_bench.leaderboard.board import baseline_rows as board_baselines
-from naf_bench.leaderboard.board import score_submission
+from naf_bench.leaderboard.board import score_submission, scored_submission
 from naf_bench.leaderboard.ladder import wilson_interval
 from naf_bench.leaderboard.metadata import TRACKS
 from naf_bench.leaderboard.store import Accepted, Store, StoreError, Team
-from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import solved_programs
 
 HIDDEN, DEV = "test", "dev"
 MAX_REASONS = 50  # a refusal lists this many reasons, then says how many more there were
@@ -103,8 +101,8 @@ class Service:
         meta, meta_bytes, reasons = self._check_metadata(Path(metadata))
         if reasons:
             return refused(reasons)
-        record = score_submission(submission, self.golds[split], metadata=meta, name=team.name, n_bootstrap=0)
-        solved = self._solved(split, entries)
+        record, scores = scored_submission(submission, self.golds[split], metadata=meta, name=team.name, n_bootstrap=0)
+        solved = scores.solved()  # JOINT per program: what the Ladder compares
         named = [row for row in self.golds[split] if row["gold"] is not None]
         try:
             outcome = self.store.accept(
@@ -137,14 +135,6 @@ class Service:
             "shown": shown,
             "notes": notes,
         }
-
-    def _solved(self, split: str, entries: Mapping[str, Mapping]) -> dict[str, bool]:
-        """JOINT per program (what the Ladder compares), answers read as the scoring core reads them."""
-        named = [row for row in self.golds[split] if row["gold"] is not None]
-        answers = [_answer(entries.get(row["id"])) for row in named]
-        return solved_programs(
-            answers, [r["gold"] for r in named], [r["condition"] for r in named], [r["program_id"] for r in named]
-        )
 
     def full_scores(self, split: str) -> bool:
         """Whether a board of ``split`` publishes every column (the dev set; the hidden set once frozen)."""
@@ -243,12 +233,6 @@ def shown_row(row: Mapping, solved: int, n_programs: int, full: bool) -> dict:
     interval = wilson_interval(solved, n_programs)
     shown["joint_ci95"] = None if interval is None else list(interval)
     return shown
-
-
-def _answer(entry: Mapping | None) -> str | None:
-    if entry is None or entry.get("prediction") is None:
-        return None
-    return extract_answer(entry["prediction"], SUBMISSION_EXTRACTOR)
 
 
 def _hours(window: timedelta) -> str:
