@@ -77,13 +77,13 @@ def _adopting(readings: tuple, function, *args):
 
 
 def _chunk(config: GenerationConfig, s: int, position: int, start: int, stop: int) -> list[Attempt]:
-    """Attempts ``start``..``stop - 1`` of a cell, without their instances (the decision needs only the rest)."""
+    """Attempts ``start``..``stop - 1`` of a cell, with their instances where they can be kept (the keeper renders
+    the cell's files from them once it has decided it)."""
     split = config.splits[s]
     unit = config.units()[position]
     training = config.is_training(split)
-    made = (attempt(unit.family, unit.axes, config.seed, config.name, split, i, config.n_orders, training)
-            for i in range(start, stop))  # fmt: skip
-    return [replace(a, instance=None) for a in made]
+    return [attempt(unit.family, unit.axes, config.seed, config.name, split, i, config.n_orders, training)
+            for i in range(start, stop)]  # fmt: skip
 
 
 class _Keeper:
@@ -91,13 +91,20 @@ class _Keeper:
     partition of the keys. It submits its cells' chunk tasks itself, so it owns their results (the driver never
     holds an attempt or a key), keeps each cell's attempts for the passes that decide it again, decides a cell
     by :class:`CellWalk` over them (more chunks when it kept too few, sized by its rate so far), and keeps the
-    keys each decision looked up, hashed into one part per keeper for the pass across cells."""
+    keys each decision looked up, hashed into one part per keeper for the pass across cells. Once a cell is
+    decided, its files are rendered from the instances the chunks brought (not made again) and written under
+    temporary names, while the other cells are decided; the driver renames those whose decision stands."""
 
-    def __init__(self, config: GenerationConfig, readings: tuple, part: int, parts: int, chunk_attempts: int):
+    def __init__(self, config: GenerationConfig, readings: tuple, part: int, parts: int, out: str, gold: bool):
         ray = _ray()
-        self.config, self.part, self.parts, self.chunk_attempts = config, part, parts, chunk_attempts
+        self.config, self.part, self.parts, self.out = config, part, parts, out
         self.config_ref, self.readings = ray.put(config), ray.put(readings)  # the driver's readings table
-        self.chunk = ray.remote(_adopting)
+        self.task = ray.remote(_adopting)
+        self.runs: dict[tuple[int, int], list[dict]] = {}  # a cell's files: name, start, size, withheld
+        for s, files in enumerate(_runs(config, gold).values()):
+            for run in files:
+                self.runs.setdefault((s, run["position"]), []).append(run)
+        self.written: dict[str, tuple[str, object]] = {}  # a file's decision digest and its write task
         self.peers: list = []
         self.attempts: dict[int, list[Attempt]] = {}  # a cell's attempts 0, 1, ... made so far
         self.pending: dict[int, list] = {}  # a cell's chunks submitted and not yet read (in attempt order)
@@ -131,10 +138,14 @@ class _Keeper:
             else:  # about half a bin's attempts are on the other side at first
                 rate = len(walk.kept) / walk.stats.attempts if walk.kept else 0.5
                 stop = min(budget, len(made) + max(1, math.ceil(1.2 * (count - len(walk.kept)) / rate)))
-                for start in range(len(made), stop, self.chunk_attempts):
-                    end = min(stop, start + self.chunk_attempts)
-                    pending.append(self.chunk.remote(self.readings, _chunk, self.config_ref, s, position, start, end))
+                for start in range(len(made), stop, CHUNK_ATTEMPTS):
+                    end = min(stop, start + CHUNK_ATTEMPTS)
+                    pending.append(self.task.remote(self.readings, _chunk, self.config_ref, s, position, start, end))
         self.looked[order] = buckets
+        if walk.done:
+            self._write(s, position, walk.kept)
+        # the instances are kept no longer than this decision (a later one makes its files again if it differs)
+        self.attempts[order] = [replace(a, instance=None) if a.instance is not None else a for a in made]
         return {
             "kept": [a.index for a in walk.kept],
             "attempts": walk.stats.attempts,
@@ -143,6 +154,32 @@ class _Keeper:
             "error": str(walk.error(f"{unit.family} {dict(unit.axes)}")) if walk.exhausted else None,
             "exclusions": _exclusion_digest([_keys_digest(keys) for keys in conflicts]),
         }
+
+    def _write(self, s: int, position: int, kept: list[Attempt]) -> None:
+        """The cell's files from its kept attempts' instances, each under a temporary name, unless written so."""
+        for run in self.runs[s, position]:
+            programs = kept[run["start"] : run["start"] + run["size"]]
+            attempts = [a.index for a in programs]
+            digest = _run_digest(attempts, run["withheld"])
+            if self.written.get(run["name"], ("",))[0] != digest and all(a.instance for a in programs):
+                instances = [a.instance for a in programs]
+                self.written[run["name"]] = digest, self.task.remote(
+                    self.readings, _write_file, self.config_ref, s, position, attempts, run["start"], self.out,
+                    run["name"], run["withheld"], instances,
+                )  # fmt: skip
+
+    async def files(self) -> dict[str, dict]:
+        """The files written from instances (each left under its temporary name), once written: name, rows,
+        bytes, hash, the temporary name and the decision digest; a write that failed is left to the driver."""
+        from ray.exceptions import RayError
+
+        files = {}
+        for name, (digest, ref) in self.written.items():
+            try:
+                files[name] = {**(await ref), "digest": digest}
+            except RayError:  # the driver makes the file again from its kept attempts
+                continue
+        return files
 
     async def meet(self) -> dict[int, str]:
         """This part of the pass across cells: every cell's looked-up keys hashed here (from every keeper); where a
@@ -202,17 +239,24 @@ def _write_file(
     out: str,
     name: str,
     withheld: bool,
+    instances: list | None = None,
 ) -> dict:
-    """One Parquet file of a unit's kept programs, rendered here, written under a temporary name and renamed."""
+    """One Parquet file of a unit's kept programs, rendered here, written under a temporary name and renamed.
+    The programs are the kept ``attempts`` made again, or their ``instances`` (a keeper's, writing as soon as it
+    has decided the cell): that file is left under its temporary name, returned, for the driver to rename."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from naf_bench.hub import withhold_gold
-    from naf_bench.rows import kept_rows
+    from naf_bench.rows import kept_rows, unit_rows
     from naf_bench.schema import features
 
     schema = features()
-    rows = kept_rows(config, config.splits[s], position, attempts, start)
+    split = config.splits[s]
+    if instances is None:
+        rows = kept_rows(config, split, position, attempts, start)
+    else:
+        rows = unit_rows(config, split, position, instances, start)
     if withheld:
         rows = [withhold_gold(row) for row in rows]
     table = pa.Table.from_pylist([schema.encode_example(row) for row in rows], schema=schema.arrow_schema)
@@ -220,8 +264,16 @@ def _write_file(
     final = f"{folder}/data/{config.name}/{name}"
     temporary = f"{folder}/data/{config.name}/.{name}.{uuid.uuid4().hex}.tmp"
     pq.write_table(table, temporary, filesystem=fs)
+    info = {"name": name, "rows": table.num_rows, "num_bytes": table.nbytes, **_file_digest(fs, temporary)}
+    if instances is not None:
+        return {**info, "temporary": temporary}
     fs.move(temporary, final)
-    return {"name": name, "rows": table.num_rows, "num_bytes": table.nbytes, **_file_digest(fs, final)}
+    return info
+
+
+def _run_digest(attempts: list[int], withheld: bool) -> str:
+    """What a file's rows depend on beside the config and its place: its kept attempts, and the gold withheld."""
+    return hashlib.sha256(json.dumps([attempts, withheld]).encode()).hexdigest()
 
 
 def _preflight(readings: tuple) -> dict:
@@ -358,12 +410,13 @@ def generate_on_ray(
             old = info.base_name.endswith(".parquet") or info.base_name == MANIFEST
             if info.base_name.endswith(".tmp") or (fresh and old):
                 fs.delete_file(info.path)  # a killed run's temporaries; in a fresh run, this config's old files
+        written: dict[str, dict] = {}  # files the keepers wrote under temporary names as they decided cells
         if fresh:
-            decision, passes = _decide_all(ray, generation, progress)
+            decision, passes, written = _decide_all(ray, generation, progress, out, include_test_gold)
             manifest = {**expected, "config": config, "include_test_gold": include_test_gold, "passes": passes,
                         "files": _plan(generation, decision, include_test_gold)}  # fmt: skip
             _write_text(fs, manifest_path, json.dumps(manifest, indent=1))
-        _write_files(ray, generation, manifest, out, fs, folder, manifest_path, split, progress)
+        _write_files(ray, generation, manifest, out, fs, folder, manifest_path, split, progress, written)
         _write_card(fs, folder, repo_id, generation)
         return manifest
     finally:
@@ -427,16 +480,19 @@ def node_problems(nodes: list[dict], reports: list[dict], here: dict) -> list[st
     return problems
 
 
-def _decide_all(ray, config: GenerationConfig, progress: bool) -> tuple[list[list[list[int]]], int]:
-    """The kept attempts of every cell (per split, per unit), exactly as the one-process walk keeps them, and how
-    many passes across cells that took (one: no cell met another's program). The cells' attempts and keys stay
-    in the keepers (:class:`_Keeper`); the driver reads summaries and digests."""
+def _decide_all(
+    ray, config: GenerationConfig, progress: bool, out: str, include_test_gold: bool
+) -> tuple[list[list[list[int]]], int, dict[str, dict]]:
+    """The kept attempts of every cell (per split, per unit), exactly as the one-process walk keeps them, how
+    many passes across cells that took (one: no cell met another's program), and the files the keepers wrote
+    under temporary names as they decided cells (:meth:`_Keeper.files`). The cells' attempts and keys stay in
+    the keepers (:class:`_Keeper`); the driver reads summaries and digests."""
     from naf_bench.generate.registry import FAMILIES
 
     count = max(1, min(MAX_KEEPERS, int(ray.cluster_resources().get("CPU", 1))))
     keeper = ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(_Keeper)
     readings = READINGS.portable()
-    keepers = [keeper.remote(config, readings, j, count, CHUNK_ATTEMPTS) for j in range(count)]
+    keepers = [keeper.remote(config, readings, j, count, out, include_test_gold) for j in range(count)]
     ray.get([k.meet_peers.remote(keepers) for k in keepers])
     units = config.units()
     cells = [
@@ -478,6 +534,7 @@ def _decide_all(ray, config: GenerationConfig, progress: bool) -> tuple[list[lis
             if bar is not None:
                 bar.update(-sum(len(cell.summary["kept"]) for cell in changed))
             run(changed)
+        written = {name: file for files in ray.get([k.files.remote() for k in keepers]) for name, file in files.items()}
     finally:
         for k in keepers:
             ray.kill(k)
@@ -487,31 +544,45 @@ def _decide_all(ray, config: GenerationConfig, progress: bool) -> tuple[list[lis
         if cell.summary["exhausted"]:
             raise ConfigError(cell.summary["error"])
     kept = [[cells[s * len(units) + p].summary["kept"] for p in range(len(units))] for s in range(len(config.splits))]
-    return kept, passes
+    return kept, passes, written
 
 
-def _plan(config: GenerationConfig, decision: list, include_test_gold: bool) -> dict:
-    """Each split's files in order: a unit's kept attempts in runs of at most :data:`FILE_PROGRAMS` programs."""
+def _runs(config: GenerationConfig, include_test_gold: bool) -> dict[str, list[dict]]:
+    """Each split's files in order, known before any decision (every cell keeps its count): a unit's programs
+    in runs of at most :data:`FILE_PROGRAMS`, each a name, the unit's position, the run's start and size, and
+    whether the gold is withheld."""
     from naf_bench.hub import WITHHELD
 
     plan = {}
     for s, split in enumerate(config.splits):
         runs = [
-            (position, start, kept[start : start + FILE_PROGRAMS])
-            for position, kept in enumerate(decision[s])
-            for start in range(0, len(kept), FILE_PROGRAMS)
+            (position, start, min(FILE_PROGRAMS, unit.counts[s] - start))
+            for position, unit in enumerate(config.units())
+            for start in range(0, unit.counts[s], FILE_PROGRAMS)
         ]
         withheld = not include_test_gold and split in WITHHELD.get(config.name, ())
         plan[split] = [
             {"name": f"{split}-{i:05d}-of-{len(runs):05d}.parquet", "position": position, "start": start,
-             "attempts": attempts, "withheld": withheld}
-            for i, (position, start, attempts) in enumerate(runs)
+             "size": size, "withheld": withheld}
+            for i, (position, start, size) in enumerate(runs)
         ]  # fmt: skip
     return plan
 
 
-def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, progress) -> None:
-    """Every planned file not already complete (its name, rows and hash as the manifest records them)."""
+def _plan(config: GenerationConfig, decision: list, include_test_gold: bool) -> dict:
+    """Each split's files in order (:func:`_runs`) with their kept attempts."""
+    plan = _runs(config, include_test_gold)
+    for s, runs in enumerate(plan.values()):
+        for run in runs:
+            size = run.pop("size")
+            run["attempts"] = decision[s][run["position"]][run["start"] : run["start"] + size]
+    return plan
+
+
+def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, progress, written) -> None:
+    """Every planned file not already complete (its name, rows and hash as the manifest records them): renamed
+    from ``written`` (the keepers' files, under temporary names) where it was written for the kept attempts the
+    decision kept, else made again from them."""
     write = ray.remote(_adopting)
     readings, config_ref = ray.put(READINGS.portable()), ray.put(config)
     todo = {}
@@ -519,13 +590,24 @@ def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, p
         if split is not None and name != split:
             continue
         for entry in manifest["files"][name]:
-            if "sha256" in entry and _complete(fs, f"{folder}/data/{config.name}/{entry['name']}", entry):
+            path = f"{folder}/data/{config.name}/{entry['name']}"
+            if "sha256" in entry and _complete(fs, path, entry):
                 continue
             for key in ("rows", "num_bytes", "sha256", "size"):
                 entry.pop(key, None)
+            made = written.pop(entry["name"], None)
+            if made is not None and made["digest"] == _run_digest(entry["attempts"], entry["withheld"]):
+                fs.move(made["temporary"], path)
+                entry.update({key: made[key] for key in ("rows", "num_bytes", "sha256", "size")})
+                continue
+            if made is not None:
+                written[entry["name"]] = made  # for a decision that did not stand: deleted below
             ref = write.remote(readings, _write_file, config_ref, s, entry["position"], entry["attempts"],
                                entry["start"], out, entry["name"], entry["withheld"])  # fmt: skip
             todo[ref] = entry
+    for made in written.values():
+        fs.delete_file(made["temporary"])
+    _write_text(fs, manifest_path, json.dumps(manifest, indent=1))
     bar = _bar(len(todo), "files", progress)
     while todo:
         ready, _ = ray.wait(list(todo), num_returns=1)

@@ -116,14 +116,32 @@ def min_saving_now() -> float:
     return seconds
 
 
-def processes(costs: list[float], num_proc: int | None, min_saving: float | None = None) -> int:
+def available_cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def gate(costs: list[float], num_proc: int, min_saving: float, cores: int) -> tuple[int, float, float]:
+    """(processes asked for, at most one per unit; the seconds of one core they would save over one process on
+    ``cores`` cores; the seconds that pay for starting them: ``min_saving`` for each round of start-ups, since
+    more workers than cores start a core's worth at a time)."""
+    count = min(num_proc, len(costs))
+    running = max(1, min(count, cores))
+    return count, saving(costs, running), min_saving * -(-count // running)
+
+
+def processes(
+    costs: list[float], num_proc: int | None, min_saving: float | None = None, cores: int | None = None
+) -> int:
     """How many processes generate units of these estimated costs (:func:`unit_seconds`) when ``num_proc`` are
-    asked for: all of them (at most one per unit) where that saves at least ``min_saving`` seconds of one core
-    over one process (by default :func:`min_saving_now`); else one."""
+    asked for: all of them (at most one per unit) where, on ``cores`` cores (by default :func:`available_cores`),
+    they save at least ``min_saving`` seconds of one core over one process (by default :func:`min_saving_now`)
+    for each round of worker start-ups (see :func:`gate`); else one."""
     if num_proc is None or num_proc <= 1 or len(costs) <= 1:
         return 1
     threshold = min_saving_now() if min_saving is None else min_saving
-    return min(num_proc, len(costs)) if saving(costs, num_proc) >= threshold else 1
+    count, saved, needed = gate(costs, num_proc, threshold, cores or available_cores())
+    return count if saved >= needed else 1
 
 
 def generate_units(
@@ -164,11 +182,12 @@ def generate_units(
         results = dict(zip(largest_first, run_jobs(unit_splits, jobs, count, names), strict=True))
     else:
         if parallel:
+            cores = available_cores()
+            asked, saved, needed = gate(list(costs.values()), num_proc, threshold, cores)
             warnings.warn(
                 f"num_proc={num_proc}: {config.name!r} is generated in one process ({len(positions)} units, an "
-                f"estimated {sum(costs.values()):.1f} s of one core; {num_proc} processes would save "
-                f"{saving(list(costs.values()), num_proc):.1f} s, less than the "
-                f"{threshold:g} s that pay for starting them)",
+                f"estimated {sum(costs.values()):.1f} s of one core; {asked} processes on {cores} cores would "
+                f"save {saved:.1f} s, less than the {needed:g} s that pay for starting them)",
                 stacklevel=2,
             )
         results = {position: unit_splits(config, position, render) for position in positions}

@@ -197,12 +197,12 @@ def ray_driver(cli: list[str]) -> None:
                         times, rss = child.cpu_times(), child.memory_info().rss // 1024
                 except psutil.Error:
                     continue
-                kind, _, peak = seen.get(child.pid, ("", 0.0, 0))
-                if not kind or kind == "tasks":  # a worker's title names its task; an actor's stays
-                    kind = "keepers" if title.startswith("ray::_Keeper") else "tasks"
-                    if not title.startswith("ray::") and child.name() != "swipl":
-                        kind = "ray"
-                seen[child.pid] = (kind, times.user + times.system, max(peak, rss))
+                kind, _, peak, _ = seen.get(child.pid, ("ray", 0.0, 0, ""))
+                if title.startswith("ray::_Keeper"):
+                    kind = "keepers"  # an actor's title stays; a worker's names its task, once it has one
+                elif kind != "keepers" and (title.startswith("ray::") or child.name() == "swipl"):
+                    kind = "tasks"
+                seen[child.pid] = (kind, times.user + times.system, max(peak, rss), title[:40])
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -211,9 +211,11 @@ def ray_driver(cli: list[str]) -> None:
     sampler.join()
     own = resource.getrusage(resource.RUSAGE_SELF)
     cpu = {"driver": own.ru_utime + own.ru_stime, "keepers": 0.0, "tasks": 0.0, "ray": 0.0}
-    for kind, seconds, _ in seen.values():
+    for kind, seconds, _, _ in seen.values():
         cpu[kind] += seconds
-    largest = max((peak for _, _, peak in seen.values()), default=0)
+    largest = max((peak for _, _, peak, _ in seen.values()), default=0)
+    if os.environ.get("BENCH_PIDS"):
+        print(json.dumps(seen))
     print(json.dumps({"peak": own.ru_maxrss, "largest": largest, "cpu": cpu}))
     sys.exit(status)
 

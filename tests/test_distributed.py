@@ -153,19 +153,23 @@ def test_resume_keeps_complete_files_and_makes_the_rest(main_run, tmp_path):
 
 
 def test_a_killed_driver_started_again_with_resume_keeps_the_complete_files(tmp_path):
-    """``naf-bench generate --engine ray`` killed (SIGKILL) while it writes, then the same command with
-    ``--resume``: every file the manifest had recorded complete is kept as it is, only the rest are made."""
+    """``naf-bench generate --engine ray --resume`` killed (SIGKILL) while it writes, then the same command again:
+    every file the manifest had recorded complete is kept as it is, only the rest are made."""
     out = tmp_path / "naf-bench"
     folder = out / "data" / "sft"
     address = ray.get_runtime_context().gcs_address  # this module's Ray: no second one started
     command = [sys.executable, "-m", "naf_bench.cli", "generate", "sft", "--engine", "ray", "--address", address,
-               "--set", "programs_per_cell=3", "--out", str(out)]  # fmt: skip
-    driver = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    recorded: dict[str, str] = {}
+               "--set", "programs_per_cell=3", "--out", str(out), "--resume"]  # fmt: skip
+    # a run whose files are then lost (a fresh run writes its files as it decides cells, renamed all at once)
+    assert subprocess.run(command, stdout=subprocess.DEVNULL, timeout=300).returncode == 0
+    for path in folder.glob("*.parquet"):
+        path.unlink()
+    driver = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # makes them again
+    complete: set[str] = set()
+    planned = {f["name"] for fl in _manifest(folder)["files"].values() for f in fl}
     deadline = time.monotonic() + 300
-    while not recorded and driver.poll() is None and time.monotonic() < deadline:
-        manifest = _manifest(folder)
-        recorded = {f["name"]: f["sha256"] for fl in manifest.get("files", {}).values() for f in fl if "sha256" in f}
+    while not 0 < len(complete) < len(planned) and driver.poll() is None and time.monotonic() < deadline:
+        complete = {f["name"] for fl in _manifest(folder)["files"].values() for f in fl if "sha256" in f}
         time.sleep(0.02)
     driver.send_signal(signal.SIGKILL)
     driver.wait(30)
@@ -176,7 +180,7 @@ def test_a_killed_driver_started_again_with_resume_keeps_the_complete_files(tmp_
     assert 0 < len(complete) < len(planned)
     kept = {name: (folder / name).stat().st_mtime_ns for name in complete}
     before = time.time_ns()
-    again = subprocess.run([*command, "--resume"], stdout=subprocess.PIPE, text=True, timeout=300)
+    again = subprocess.run(command, stdout=subprocess.PIPE, text=True, timeout=300)
     assert again.returncode == 0 and "wrote" in again.stdout
     assert {name: (folder / name).stat().st_mtime_ns for name in complete} == kept
     made = {path.name for path in folder.glob("*.parquet") if path.stat().st_mtime_ns >= before}
@@ -201,6 +205,7 @@ def test_hard_where_cells_meet_is_what_export_writes(tmp_path):
     out = tmp_path / "naf-bench"
     manifest = generate_on_ray("hard", f"file://{out}", progress=False)  # a pyarrow filesystem URL
     assert manifest["passes"] > 1  # loopy tiers of sizes 1 and 3 meet: later cells were decided again
+    assert not list((out / "data" / "hard").glob(".*.tmp"))  # files of decisions that did not stand are gone
     exported = export(tmp_path / "exported", ("hard",), str(tmp_path / "cache"))
     assert loaded(out, "hard", tmp_path) == loaded(exported, "hard", tmp_path / "e") == expected("hard")
     # both configs in one folder: main written next to hard keeps hard, and the card lists both

@@ -174,8 +174,12 @@ def _costs(name: str, **overrides) -> list[float]:
 def test_parallel_only_where_it_pays_and_said_once(monkeypatch):
     large = _costs("sft", **LARGE)
     assert saving(large, 2) > 10 * PARALLEL_MIN_SAVING  # ~120 s of one core estimated, half of it saved
-    assert processes(large, 2) == 2 and processes(large, 4) == 4
+    assert processes(large, 2, cores=2) == 2 and processes(large, 4, cores=2) == 4
     assert processes(large, None) == processes(large, 1) == 1
+    assert processes(large, 2, cores=1) == 1  # one core: processes only take turns
+    near = _costs("sft", programs_per_cell=70)  # 4 units, ~6.7 s: two processes save ~3.3 s, just enough
+    assert processes(near, 2, cores=2) == 2
+    assert processes(near, 4, cores=2) == 1  # four workers on two cores start in two rounds: 6 s needed
     for name in CONFIGS:  # every shipped config takes ~2 s or less in one process: workers would not pay
         assert processes(_costs(name), 2) == 1, name
     sweep = _costs("sweep")
