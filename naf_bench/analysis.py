@@ -62,76 +62,60 @@ coefficient, n, and 95 % bootstrap intervals of |β_width| − |β_depth| resamp
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from naf_bench.analysis_inputs import read_gold, read_runs, read_stored, score_items
 from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
-from naf_bench.readings import NAMED_CONDITIONS, gold_letter
-from naf_bench.scoring.audit import AUDIT_CLASSES, audit
-from naf_bench.scoring.labels import LETTERS, flip_rate_from_items
-from naf_bench.statistics import bootstrap_interval, mann_whitney, standardized_ols
+from naf_bench.readings import (
+    CONDITION_OF,
+    LETTER_OF,
+    LETTERS,
+    NAMED_CONDITIONS,
+    NO_SEMANTICS,
+    QUANTIFIER_OF,
+    SEMANTICS,
+    gold_letter,
+)
+from naf_bench.scoring.audit import audit
+from naf_bench.scoring.core import Scores, audit_by_correctness, program_cluster, score
+from naf_bench.statistics import bootstrap_interval, cluster_ci, mann_whitney, standardized_ols
 
 NAMED = NAMED_CONDITIONS
-DEFAULT_READINGS = ("cred", "skept", "wfs", "closed_world", "consensus")  # the default-reading table's columns
 POOLING_THRESHOLD = 0.92  # analyze_v3.py pools the runs below this accuracy ("non-saturated")
 
 
-def cluster_ci(items: list, cluster_of: Callable, statistic: Callable, n_bootstrap: int = 1000, seed: int = 0):
-    """95 % percentile interval of ``statistic(items)`` resampling whole clusters; None when undefined."""
-    clusters = defaultdict(list)
-    for item in items:
-        clusters[cluster_of(item)].append(item)
-    keys = sorted(clusters)
-    if not keys or n_bootstrap < 1:
-        return None
-    rng = random.Random(seed)
-    values = []
-    for _ in range(n_bootstrap):
-        value = statistic([item for key in rng.choices(keys, k=len(keys)) for item in clusters[key]])
-        if value is not None:
-            values.append(value)
-    if not values:
-        return None
-    values.sort()
-    return [values[int(0.025 * (len(values) - 1))], values[int(0.975 * (len(values) - 1))]]
-
-
-def _cluster(item: dict) -> str:
-    """The distinct program an item belongs to, for intervals (older gold rows have no ``cluster``)."""
-    return item.get("cluster") or item["program_id"]
-
-
-def _parsed_accuracy(items: list[dict]) -> float | None:
-    parsed = [i for i in items if i["answer"] is not None]
-    return sum(i["answer"] == i["gold"] for i in parsed) / len(parsed) if parsed else None
-
-
-def _cell(items: list[dict], n_bootstrap: int, majority: str | None = None) -> dict:
-    parsed = [i for i in items if i["answer"] is not None]
-    correct = sum(i["answer"] == i["gold"] for i in parsed)
-    golds = Counter(i["gold"] for i in items)
+def _cell(scores: Scores, indices: list[int], majority: str | None = None) -> dict:
+    """Table 1's cell of the items ``indices``: counts, accuracies, the interval clustered over programs."""
+    cell = scores.cell(indices)
     return {
-        "correct": correct,
-        "n_parsed": len(parsed),
-        "n": len(items),
-        "accuracy": correct / len(parsed) if parsed else None,
-        "strict_accuracy": correct / len(items) if items else None,
-        "ci95": cluster_ci(items, _cluster, _parsed_accuracy, n_bootstrap),
-        "baselines": {
-            **{f"constant_{x}": golds[x] / len(items) if items else None for x in LETTERS},
-            "majority": golds[majority] / len(items) if items and majority else None,
-        },
+        "correct": cell.correct,
+        "n_parsed": cell.n_parsed,
+        "n": cell.n,
+        "accuracy": cell.accuracy,
+        "strict_accuracy": cell.strict_accuracy,
+        "ci95": _interval(scores, indices, "cluster"),
+        "baselines": scores.baselines(indices, majority),
     }
 
 
+def _interval(scores: Scores, indices: list[int], cluster: str) -> list[float] | None:
+    """The 95 % interval of the accuracy over parsed answers, resampling ``cluster``s (see the core)."""
+    interval = scores.intervals(("accuracy",), cluster, indices).get("accuracy")
+    return list(interval) if interval else None
+
+
+def default_readings() -> tuple[str, ...]:
+    """The default-reading table's columns: each reading's condition in the table's order, then the consensus."""
+    return (*(CONDITION_OF[name] for name in SEMANTICS), "consensus")
+
+
 def reading_letters(labels: Mapping[str, str]) -> dict[str, str]:
-    """The letter each reading gives (closed world = SLDNF; consensus = the shared letter, else C)."""
+    """The letter each reading gives (closed world = SLDNF; consensus = the shared letter, else undefined's)."""
     letters = {reading: gold_letter(reading, labels) for reading in NAMED}
     shared = set(letters.values())
-    letters["consensus"] = shared.pop() if len(shared) == 1 else "C"
+    letters["consensus"] = shared.pop() if len(shared) == 1 else LETTER_OF["u"]
     return letters
 
 
@@ -143,12 +127,18 @@ def analyze_run(
     stored: Mapping[str, dict] | None = None,
 ) -> dict:
     """Every table of one run (see the module docstring)."""
-    items = score_items(rows, outputs, extractor, stored)
-    named = [i for i in items if i["gold"] is not None]
+    return _tables(score_items(rows, outputs, extractor, stored), outputs, extractor, n_bootstrap)
+
+
+def _tables(items: list[dict], outputs: Mapping[str, str], extractor: str, n_bootstrap: int) -> dict:
+    """Every table of one run from its scored items (each gold row with its text and decided answer)."""
     if not any(i["answer"] is not None for i in items):
         raise DataError("<run>", f"no parsable answer with the {extractor!r} extractor")
-    majority = Counter(i["gold"] for i in named).most_common(1)[0][0] if named else None
-    overall = _cell(named, n_bootstrap, majority)
+    scores = score(items, outputs, extractor=extractor, answers={i["id"]: i["answer"] for i in items},
+                   n_bootstrap=n_bootstrap)  # fmt: skip
+    named = [items[k] for k in scores.scored]
+    majority = scores.majority
+    overall = _cell(scores, scores.scored, majority)
     result = {
         "n_prompts": len(named),
         "n_parsed": overall["n_parsed"],
@@ -156,47 +146,43 @@ def analyze_run(
         "strict_accuracy": overall["strict_accuracy"],
         "ci95": overall["ci95"],
         "baselines": overall["baselines"],
-        "per_semantics": {
-            c: _cell([i for i in named if i["condition"] == c], n_bootstrap, majority)
-            for c in NAMED
-            if any(i["condition"] == c for i in named)
-        },
-        "default_correspondence": _default_correspondence(items),
+        "per_semantics": {c: _cell(scores, part, majority) for c in NAMED if (part := scores.where(condition=c))},
+        "default_correspondence": scores.default_correspondence,
     }
     by_bin: dict = defaultdict(dict)
-    for family in sorted({i["family"] for i in named}):
+    for family, part in scores.by("family").items():
         for condition in NAMED:
-            cell = [i for i in named if i["family"] == family and i["condition"] == condition]
-            if cell:
-                by_bin[family][condition] = _cell(cell, n_bootstrap)
-        by_bin[family]["all"] = _cell([i for i in named if i["family"] == family], n_bootstrap)
+            if cell := scores.where(family=family, condition=condition):
+                by_bin[family][condition] = _cell(scores, cell)
+        by_bin[family]["all"] = _cell(scores, part)
     result["by_bin"] = dict(by_bin)
     result["fisher"] = _fisher(named)
     # rule orders or framings give a (program, condition) several rows; without them no group can flip
-    rate, groups = flip_rate_from_items((i["program_id"], i["condition"], i["answer"]) for i in named)
+    rate, groups = scores.flip_rate()
     result["flip_rate"] = {"flipped": round(rate * groups) if rate is not None else 0, "groups": groups, "rate": rate}
     certified = [i for i in items if i.get("certificate")]
     certificates = {i["id"]: Certificate.from_json(i["certificate"]) for i in certified}
     result["wfs_undefined"] = _wfs_undefined(named, certificates)
-    untutored = [i for i in items if i["condition"] == "none"]
+    untutored = [i for i in items if i["condition"] == NO_SEMANTICS]
     if untutored and all(i["id"] in certificates for i in untutored):
         result["default_reading"] = _default_reading(untutored, certificates)
     if named and all(i["id"] in certificates for i in named):
         result["audit"] = _audit(named, certificates)
     if len({(i.get("depth"), i.get("width")) for i in named}) > 1 and all(i.get("depth") is not None for i in named):
-        result["size"] = _size(named, n_bootstrap, result.get("audit", {}).get("classes"))
+        result["size"] = _size(scores, n_bootstrap, result.get("audit", {}).get("classes"))
     framings = sorted({i["framing"] for i in named if i.get("framing")})
     if len(framings) > 1:
-        result["framing"] = {f: _cell([i for i in named if i.get("framing") == f], n_bootstrap) for f in framings}
+        result["framing"] = {f: _cell(scores, scores.where(framing=f)) for f in framings}
     mitigations = {i["mitigation"] for i in named if i.get("mitigation")}
     if mitigations:
-        result["mitigation"] = _mitigation(named, mitigations, n_bootstrap)
+        result["mitigation"] = _mitigation(scores, mitigations)
     return result
 
 
-def _mitigation(named: list[dict], mitigations: set[str], n_bootstrap: int) -> dict:
+def _mitigation(scores: Scores, mitigations: set[str]) -> dict:
     """Tables 6 and 14 for one run: parsed / strict accuracy, nulls, both intervals; T2S translation outcomes."""
-    cell = _cell(named, n_bootstrap)
+    named = [scores.rows[k] for k in scores.scored]
+    cell = _cell(scores, scores.scored)
     result = {
         "mitigation": ", ".join(sorted(mitigations)),
         "n": cell["n"],
@@ -206,8 +192,8 @@ def _mitigation(named: list[dict], mitigations: set[str], n_bootstrap: int) -> d
         "accuracy": cell["accuracy"],
         "strict_accuracy": cell["strict_accuracy"],
         "ci95": cell["ci95"],
-        "n_programs": len({_cluster(i) for i in named}),
-        "ci95_prompts": cluster_ci(named, lambda i: i["id"], _parsed_accuracy, n_bootstrap),
+        "n_programs": len({program_cluster(i) for i in named}),
+        "ci95_prompts": _interval(scores, scores.scored, "id"),
     }
     translated = [i for i in named if i.get("mitigation") == "t2s"]
     if translated:
@@ -285,22 +271,11 @@ def _regression(scored: dict[str, list[dict]], n_bootstrap: int) -> dict:
             "coefficients": coefficients,
             "width_minus_depth": gap(data, columns),
             "ci95_prompts": bootstrap_interval(data, lambda s, c=columns: gap(s, c), n_bootstrap),
-            "ci95_programs": bootstrap_interval(data, lambda s, c=columns: gap(s, c), n_bootstrap, cluster_of=_cluster),
+            "ci95_programs": bootstrap_interval(
+                data, lambda s, c=columns: gap(s, c), n_bootstrap, cluster_of=program_cluster
+            ),
         }
     return result
-
-
-def _default_correspondence(items: list[dict]) -> float | None:
-    default = {i["program_id"]: i["answer"] for i in items if i["condition"] == "none"}
-    wrong = [
-        i
-        for i in items
-        if i["gold"] is not None
-        and i["answer"] is not None
-        and i["answer"] != i["gold"]
-        and default.get(i["program_id"]) is not None
-    ]
-    return sum(i["answer"] == default[i["program_id"]] for i in wrong) / len(wrong) if wrong else None
 
 
 def _fisher(named: list[dict]) -> dict | None:
@@ -316,7 +291,7 @@ def _fisher(named: list[dict]) -> dict | None:
     finite = math.isfinite(odds)  # no errors on one side: the odds ratio is undefined (None), p still holds
     programs = defaultdict(list)
     for i in parsed:
-        programs[(i["family"] == "control", _cluster(i))].append(i["answer"] == i["gold"])
+        programs[(i["family"] == "control", program_cluster(i))].append(i["answer"] == i["gold"])
     per_program = {key: sum(v) / len(v) for key, v in programs.items()}
     return {
         "table": table,
@@ -338,7 +313,7 @@ def _wfs_undefined(named: list[dict], certificates: dict) -> dict | None:
     if not cell:
         return None
     parsed = [i for i in cell if i["answer"] is not None]
-    definite = sum(i["answer"] in ("A", "B") for i in parsed)
+    definite = sum(i["answer"] in (LETTER_OF["T"], LETTER_OF["F"]) for i in parsed)
     return {
         "n": len(cell),
         "n_parsed": len(parsed),
@@ -353,14 +328,14 @@ def _default_reading(untutored: list[dict], certificates: dict) -> dict:
     for i in untutored:
         by_bin[i["family"]][i["answer"] or "unparsed"] += 1
     letters = {i["id"]: reading_letters(certificates[i["id"]].labels) for i in untutored}
-    agreement = {r: sum(i["answer"] == letters[i["id"]][r] for i in untutored) for r in DEFAULT_READINGS}
+    columns = default_readings()
+    agreement = {r: sum(i["answer"] == letters[i["id"]][r] for i in untutored) for r in columns}
     baselines = {
-        f"constant_{x}": {r: sum(x == letters[i["id"]][r] for i in untutored) for r in DEFAULT_READINGS}
-        for x in LETTERS
+        f"constant_{x}": {r: sum(x == letters[i["id"]][r] for i in untutored) for r in columns} for x in LETTERS
     }
-    best = max(DEFAULT_READINGS, key=lambda r: agreement[r])
+    best = max(columns, key=lambda r: agreement[r])
     beats = all(agreement[best] > baselines[f"constant_{x}"][best] for x in LETTERS)
-    c_answers = [i for i in untutored if i["answer"] == "C"]
+    c_answers = [i for i in untutored if i["answer"] == LETTER_OF["u"]]
     earned = sum(
         audit(i["text"], certificates[i["id"]], "wfs")["checkpoints"]["cycle_registered"] is True for i in c_answers
     )
@@ -378,13 +353,7 @@ def _default_reading(untutored: list[dict], certificates: dict) -> dict:
 def _audit(named: list[dict], certificates: dict) -> dict:
     audits = {i["id"]: audit(i["text"], certificates[i["id"]], i["condition"]) for i in named}
     correct = {i["id"]: i["answer"] == i["gold"] for i in named}
-    by_correctness = {
-        key: {
-            name: sum(audits[i["id"]]["class"] == name for i in named if correct[i["id"]] == want)
-            for name in AUDIT_CLASSES
-        }
-        for key, want in (("correct", True), ("wrong", False))
-    }
+    by_correctness = audit_by_correctness([audits[i["id"]]["class"] for i in named], [correct[i["id"]] for i in named])
     counts = by_correctness["correct"]
     auditable = counts["sound"] + counts["contradicted"]
     sound_by_condition = {}
@@ -399,18 +368,19 @@ def _audit(named: list[dict], certificates: dict) -> dict:
                 "rate": sound / judged if judged else None,
             }
     divergent = [i for i in named if i["family"] != "control"]
+    entailment = {quantifier: condition for condition, quantifier in QUANTIFIER_OF.items()}  # some: cred, every: skept
     checkpoints = {}
     for name, keep in (
         ("cycle_registered", lambda i: True),
-        ("no_stable_model_stated", lambda i: i["condition"] in ("cred", "skept")),
-        ("several_models_considered", lambda i: i["condition"] == "skept"),
+        ("no_stable_model_stated", lambda i: i["condition"] in QUANTIFIER_OF),
+        ("several_models_considered", lambda i: QUANTIFIER_OF.get(i["condition"]) == "every"),
     ):
         flags = [audits[i["id"]]["checkpoints"].get(name) for i in divergent if keep(i)]
         flags = [f for f in flags if f is not None]
         checkpoints[name] = {"stated": sum(flags), "n": len(flags), "rate": sum(flags) / len(flags) if flags else None}
-    odd = {
-        c: [i for i in named if certificates[i["id"]].incoherent and i["condition"] == c and correct[i["id"]]]
-        for c in ("skept", "cred")
+    odd = {  # correct answers on programs with no stable model, per quantifier
+        q: [i for i in named if certificates[i["id"]].incoherent and i["condition"] == c and correct[i["id"]]]
+        for q, c in entailment.items()
     }
     return {
         "by_correctness": by_correctness,
@@ -421,11 +391,14 @@ def _audit(named: list[dict], certificates: dict) -> dict:
         },
         "sound_by_condition": sound_by_condition,
         "checkpoints": checkpoints,
-        "skeptical_odd": {"correct": len(odd["skept"]), "earned": sum(audits[i["id"]]["earned"] for i in odd["skept"])},
+        "skeptical_odd": {
+            "correct": len(odd["every"]),
+            "earned": sum(audits[i["id"]]["earned"] for i in odd["every"]),
+        },
         "credulous_odd": {
-            "correct": len(odd["cred"]),
+            "correct": len(odd["some"]),
             "no_model_stated": sum(
-                audits[i["id"]]["checkpoints"]["no_stable_model_stated"] is True for i in odd["cred"]
+                audits[i["id"]]["checkpoints"]["no_stable_model_stated"] is True for i in odd["some"]
             ),
         },
         "classes": {key: audits[key]["class"] for key in audits},
@@ -433,9 +406,11 @@ def _audit(named: list[dict], certificates: dict) -> dict:
     }
 
 
-def _size(named: list[dict], n_bootstrap: int, classes: dict | None) -> dict:
+def _size(scores: Scores, n_bootstrap: int, classes: dict | None) -> dict:
     import numpy as np
     import statsmodels.api as sm
+
+    named = [scores.rows[k] for k in scores.scored]
 
     columns = [c for c in ("depth", "width", "cycle_len") if len({i.get(c) for i in named}) > 1]
 
@@ -458,10 +433,7 @@ def _size(named: list[dict], n_bootstrap: int, classes: dict | None) -> dict:
             intervals[column] = cluster_ci(
                 named, lambda i: i["program_id"], lambda s, c=column: (fit(s) or {}).get(c), min(n_bootstrap, 200)
             )
-    slices = {
-        c: {str(v): _parsed_accuracy([i for i in named if i.get(c) == v]) for v in sorted({i[c] for i in named})}
-        for c in ("depth", "width")
-    }
+    slices = {c: {str(v): scores.cell(part).accuracy for v, part in scores.by(c).items()} for c in ("depth", "width")}
     best = {
         c: Counter(i["gold"] for i in named if i["condition"] == c).most_common(1)[0][0]
         for c in {i["condition"] for i in named}
@@ -469,12 +441,11 @@ def _size(named: list[dict], n_bootstrap: int, classes: dict | None) -> dict:
     cells = {}
     for column in ("depth", "width"):
         cells[column] = {}
-        for value in sorted({i[column] for i in named}):
-            cell = [i for i in named if i.get(column) == value]
-            cells[column][str(value)] = _cell(cell, n_bootstrap)
+        for value, part in scores.by(column).items():
+            cells[column][str(value)] = _cell(scores, part)
             cells[column][str(value)]["baselines"]["best_constant_per_condition"] = sum(
-                i["gold"] == best[i["condition"]] for i in cell
-            ) / len(cell)
+                scores.rows[k]["gold"] == best[scores.rows[k]["condition"]] for k in part
+            ) / len(part)
     result = {"standardised_ols": coefficients, "ci95": intervals, "accuracy_by": slices, "cells": cells}
     if classes:  # label against reasoning: the audit's sound share of auditable traces per slice
 
@@ -495,13 +466,17 @@ def analyze(run_paths, gold_path, extractor: str = "strict", n_bootstrap: int = 
     runs, sources, notes = read_runs(run_paths, {row["id"] for row in rows})
     stored = read_stored(run_paths)
     out = {"extractor": extractor, "gold": str(gold_path), "notes": notes, "runs": {}}
+    sweep = _is_sweep(rows)
+    scored = {}  # each run's items, kept for the pooled regression of a sweep
     for name, outputs in runs.items():
+        items = score_items(rows, outputs, extractor, stored.get(name))  # every answer decided once
         try:
-            out["runs"][name] = analyze_run(rows, outputs, extractor, n_bootstrap, stored.get(name))
+            out["runs"][name] = _tables(items, outputs, extractor, n_bootstrap)
         except DataError as exc:
             raise DataError(sources[name], exc.reason) from None
-    if _is_sweep(rows) and runs:
-        scored = {name: score_items(rows, outputs, extractor, stored.get(name)) for name, outputs in runs.items()}
+        if sweep:
+            scored[name] = items
+    if scored:
         out["regression"] = _regression(scored, n_bootstrap)
     perfect = [
         r["audit"]["contradicted_among_correct"]

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from naf_bench.errors import DataError
 from naf_bench.lm_eval_output import MITIGATION_TASKS, MULTIPLE_CHOICE_TASKS, read_output_folder
+from naf_bench.readings import LETTERS
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import LETTERS
 
 _GOLD_FIELDS = ("id", "program_id", "family", "condition", "gold")
 STORED = "stored"  # the extractor that reads the authors' stored letters (import-reference's run lines)

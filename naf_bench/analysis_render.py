@@ -8,11 +8,10 @@ import json
 from functools import partial
 from pathlib import Path
 
-from naf_bench.analysis import DEFAULT_READINGS
+from naf_bench.analysis import default_readings
 from naf_bench.formatting import percent, table_header
-from naf_bench.readings import NAMED_CONDITIONS
+from naf_bench.readings import LETTER_OF, LETTERS, NAMED_CONDITIONS, NO_SEMANTICS
 from naf_bench.scoring.audit import AUDIT_CLASSES
-from naf_bench.scoring.labels import LETTERS
 
 NAMED = NAMED_CONDITIONS
 
@@ -106,29 +105,30 @@ def markdown(result: dict) -> str:
     if defaults:
         lines += [
             "",
-            "## Tables 9–10: untutored answers (condition none)",
+            f"## Tables 9–10: untutored answers (condition {NO_SEMANTICS})",
             "",
-            "| run | bin | A | B | C | unparsed |",
-            "|---|---|---|---|---|---|",
+            *table_header(["run", "bin", *LETTERS, "unparsed"]),
         ]
         for name, d in defaults.items():
             lines += [
-                f"| {name} | {b} | {c['A']} | {c['B']} | {c['C']} | {c['unparsed']} |" for b, c in d["by_bin"].items()
+                f"| {name} | {b} | " + " | ".join(str(c[x]) for x in (*LETTERS, "unparsed")) + " |"
+                for b, c in d["by_bin"].items()
             ]
+        columns = default_readings()
         lines += [
             "",
-            *table_header(["run / baseline", *DEFAULT_READINGS, "best fit", "C answers naming the cycle"]),
+            *table_header(["run / baseline", *columns, "best fit", f"{LETTER_OF['u']} answers naming the cycle"]),
         ]
         for name, d in defaults.items():
             lines.append(
                 f"| {name} (of {d['n']}) | "
-                + " | ".join(str(d["agreement"][x]) for x in DEFAULT_READINGS)
+                + " | ".join(str(d["agreement"][x]) for x in columns)
                 + f" | {d['best_fit'] or 'none beats every constant'} | "
                 f"{d['earned_c']['cycle_named']}/{d['earned_c']['c_answers']} |"
             )
         first = next(iter(defaults.values()))
         for constant, agreement in first["baselines"].items():
-            lines.append(f"| *{constant}* | " + " | ".join(str(agreement[x]) for x in DEFAULT_READINGS) + " | | |")
+            lines.append(f"| *{constant}* | " + " | ".join(str(agreement[x]) for x in columns) + " | | |")
     audited = {n: r["audit"] for n, r in runs.items() if r.get("audit")}
     if audited:
         lines += [

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from naf_bench.certify import Certificate
-from naf_bench.syntax.analysis import dependencies, strongly_connected_components
+from naf_bench.readings import LETTER_OF
 from naf_bench.syntax.parse import parse_program
+from naf_bench.syntax.structure import dependencies, strongly_connected_components
 from naf_bench.verbalize.trace import Derived, Grammar, grammar, render_gold_trace
 
 
@@ -49,16 +50,17 @@ def forward_chainer(row: Mapping) -> dict:
     derived = forward_chain(program)
     holds = any(step.atom == row["query"] for step in derived)
     g = _grammar(row)
-    trace = g.render(derived, g.statement(row["query"], "T" if holds else "F"), None)
-    return {"prediction": f"ANSWER: {'A' if holds else 'B'}", "trace": trace}
+    value = "T" if holds else "F"
+    trace = g.render(derived, g.statement(row["query"], value), None)
+    return {"prediction": f"ANSWER: {LETTER_OF[value]}", "trace": trace}
 
 
 def wfs_collapse(row: Mapping) -> dict:
     certificate = Certificate.from_json(row["certificate"])
-    value = certificate.wfs_values.get(row["query"], "F")
+    value = "T" if certificate.wfs_values.get(row["query"], "F") == "T" else "F"
     g = _grammar(row)
-    trace = g.render((), g.statement(row["query"], "T" if value == "T" else "F"), None)
-    return {"prediction": f"ANSWER: {'A' if value == 'T' else 'B'}", "trace": trace}
+    trace = g.render((), g.statement(row["query"], value), None)
+    return {"prediction": f"ANSWER: {LETTER_OF[value]}", "trace": trace}
 
 
 def oracle(row: Mapping) -> dict:

@@ -11,9 +11,8 @@ from pathlib import Path
 
 from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
 from naf_bench.formatting import percent
-from naf_bench.readings import READINGS
+from naf_bench.readings import JOINT_CONDITIONS, READINGS
 from naf_bench.scoring.extract import EXTRACTORS
-from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
 # exit status of each error class at the command-line boundary (the first match in this order)
@@ -431,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", help="FILE.jsonl or FILE.parquet (default: print the row counts); with --engine ray a folder"
     )
     generate.add_argument("--cache-dir", help="datasets cache folder")
-    generate.add_argument("--num-proc", type=int, help="processes that certify and render (same rows)")
+    generate.add_argument("--num-proc", type=int, help="processes that certify and render where they pay (same rows)")
     generate.add_argument(
         "--shard", type=_shard, metavar="I/N",
         help="only the I-th of N ranges of cells (tiers), not cached: the N outputs, concatenated per split in "

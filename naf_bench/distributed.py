@@ -30,15 +30,18 @@ import hashlib
 import json
 import math
 import os
+import sys
 import time
 import uuid
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from naf_bench.errors import ConfigError, NafBenchError
 from naf_bench.generate.algorithm import Attempt, CellWalk, attempt
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
+from naf_bench.readings import READINGS
 
 CHUNK_ATTEMPTS = 24  # attempts a task makes: ~0.1 s of work, so a cell's chunks spread over the cluster
+MAX_KEEPERS = 16  # actors that keep the cells' attempts and keys (one per CPU up to this), one part of the pass each
 FILE_PROGRAMS = 500  # kept programs per Parquet file (at most; a file never spans two units)
 MANIFEST = "manifest.json"
 
@@ -66,39 +69,153 @@ def code_identity() -> dict:
 # ---------------------------------------------------------------------------------------------------- workers
 
 
+def _adopting(readings: tuple, function, *args):
+    """A task: ``function(*args)`` under the driver's readings table (``READINGS.portable()``, registered readings
+    included), which the worker (a process Ray reuses across tasks and runs) adopts first."""
+    READINGS.adopt(readings)
+    return function(*args)
+
+
 def _chunk(config: GenerationConfig, s: int, position: int, start: int, stop: int) -> list[Attempt]:
-    """Attempts ``start``..``stop - 1`` of a cell, without their instances (the decision needs only the rest)."""
+    """Attempts ``start``..``stop - 1`` of a cell, with their instances where they can be kept (the keeper renders
+    the cell's files from them once it has decided it)."""
     split = config.splits[s]
     unit = config.units()[position]
     training = config.is_training(split)
-    made = (attempt(unit.family, unit.axes, config.seed, config.name, split, i, config.n_orders, training)
-            for i in range(start, stop))  # fmt: skip
-    return [replace(a, instance=None) for a in made]
+    return [attempt(unit.family, unit.axes, config.seed, config.name, split, i, config.n_orders, training)
+            for i in range(start, stop)]  # fmt: skip
 
 
-def _decide(config: GenerationConfig, s: int, position: int, order: int, partitions: int, met: int, *parts):
-    """A cell's decision from its chunks (``parts`` after the ``met`` results of the last pass across cells): a
-    summary for the driver (the kept attempts, no keys), then the keys it looked up, in ``partitions`` parts."""
-    conflicts = [part.get(order, []) for part in parts[:met]]  # per partition, the keys earlier cells kept
-    unit = config.units()[position]
-    walk = CellWalk(unit.family, unit.counts[s], {key for keys in conflicts for key in keys})
-    buckets: list[list[tuple[str, int, bool]]] = [[] for _ in range(partitions)]
-    for chunk in parts[met:]:
-        for made in chunk:
-            if walk.done or walk.exhausted:
-                break
-            kept = walk.offer(made)
-            if made.on_side and made.accepted:  # the walk looked it up in ``seen``
-                buckets[_partition(made.key, partitions)].append((made.key, order, kept))
-    summary = {
-        "kept": [a.index for a in walk.kept],
-        "attempts": walk.stats.attempts,
-        "done": walk.done,
-        "exhausted": walk.exhausted,
-        "error": str(walk.error(f"{unit.family} {dict(unit.axes)}")) if walk.exhausted else None,
-        "exclusions": _exclusion_digest([_keys_digest(keys) for keys in conflicts]) if met else "",
-    }
-    return summary, *buckets
+class _Keeper:
+    """One keeper of the walk's cells (a Ray actor; cell ``order`` goes to keeper ``order % keepers``), and of one
+    partition of the keys. It submits its cells' chunk tasks itself, so it owns their results (the driver never
+    holds an attempt or a key), keeps each cell's attempts for the passes that decide it again, decides a cell
+    by :class:`CellWalk` over them (more chunks when it kept too few, sized by its rate so far), and keeps the
+    keys each decision looked up, hashed into one part per keeper for the pass across cells. Once a cell is
+    decided, its files are rendered from the instances the chunks brought (not made again) and written under
+    temporary names, while the other cells are decided; the driver renames those whose decision stands."""
+
+    def __init__(self, config: GenerationConfig, readings: tuple, part: int, parts: int, out: str, gold: bool):
+        ray = _ray()
+        self.config, self.part, self.parts, self.out = config, part, parts, out
+        self.config_ref, self.readings = ray.put(config), ray.put(readings)  # the driver's readings table
+        self.task = ray.remote(_adopting)
+        self.runs: dict[tuple[int, int], list[dict]] = {}  # a cell's files: name, start, size, withheld
+        for s, files in enumerate(_runs(config, gold).values()):
+            for run in files:
+                self.runs.setdefault((s, run["position"]), []).append(run)
+        self.written: dict[str, tuple[str, object]] = {}  # a file's decision digest and its write task
+        self.peers: list = []
+        self.attempts: dict[int, list[Attempt]] = {}  # a cell's attempts 0, 1, ... made so far
+        self.pending: dict[int, list] = {}  # a cell's chunks submitted and not yet read (in attempt order)
+        self.looked: dict[int, list[list[tuple[str, int, bool]]]] = {}  # a cell's looked-up keys, per part
+        self.conflicts: dict[int, list[str]] = {}  # this part's keys that cells earlier in the walk kept
+
+    async def meet_peers(self, peers: list) -> None:
+        self.peers = peers
+
+    async def decide(self, order: int, s: int, position: int, count: int, budget: int) -> dict:
+        """Cell ``order``'s decision against the keys earlier cells kept (the last pass's, from every part): a
+        summary for the driver (the kept attempts, counts, the exclusions' digest; no keys)."""
+        import asyncio
+
+        conflicts = await asyncio.gather(*(self._conflicts_of(j, order) for j in range(self.parts)))
+        unit = self.config.units()[position]
+        walk = CellWalk(unit.family, count, {key for keys in conflicts for key in keys})
+        made = self.attempts.setdefault(order, [])
+        pending = self.pending.setdefault(order, [])
+        buckets: list[list[tuple[str, int, bool]]] = [[] for _ in range(self.parts)]
+        offered = 0
+        while not (walk.done or walk.exhausted):
+            if offered < len(made):
+                attempt = made[offered]
+                offered += 1
+                kept = walk.offer(attempt)
+                if attempt.on_side and attempt.accepted:  # the walk looked it up in ``seen``
+                    buckets[_partition(attempt.key, self.parts)].append((attempt.key, order, kept))
+            elif pending:
+                made.extend(await pending.pop(0))
+            else:  # about half a bin's attempts are on the other side at first
+                rate = len(walk.kept) / walk.stats.attempts if walk.kept else 0.5
+                stop = min(budget, len(made) + max(1, math.ceil(1.2 * (count - len(walk.kept)) / rate)))
+                for start in range(len(made), stop, CHUNK_ATTEMPTS):
+                    end = min(stop, start + CHUNK_ATTEMPTS)
+                    pending.append(self.task.remote(self.readings, _chunk, self.config_ref, s, position, start, end))
+        self.looked[order] = buckets
+        if walk.done:
+            self._write(s, position, walk.kept)
+        # the instances are kept no longer than this decision (a later one makes its files again if it differs)
+        self.attempts[order] = [replace(a, instance=None) if a.instance is not None else a for a in made]
+        return {
+            "kept": [a.index for a in walk.kept],
+            "attempts": walk.stats.attempts,
+            "done": walk.done,
+            "exhausted": walk.exhausted,
+            "error": str(walk.error(f"{unit.family} {dict(unit.axes)}")) if walk.exhausted else None,
+            "exclusions": _exclusion_digest([_keys_digest(keys) for keys in conflicts]),
+        }
+
+    def _write(self, s: int, position: int, kept: list[Attempt]) -> None:
+        """The cell's files from its kept attempts' instances, each under a temporary name, unless written so."""
+        for run in self.runs[s, position]:
+            programs = kept[run["start"] : run["start"] + run["size"]]
+            attempts = [a.index for a in programs]
+            digest = _run_digest(attempts, run["withheld"])
+            if self.written.get(run["name"], ("",))[0] != digest and all(a.instance for a in programs):
+                instances = [a.instance for a in programs]
+                self.written[run["name"]] = digest, self.task.remote(
+                    self.readings, _write_file, self.config_ref, s, position, attempts, run["start"], self.out,
+                    run["name"], run["withheld"], instances,
+                )  # fmt: skip
+
+    async def files(self) -> dict[str, dict]:
+        """The files written from instances (each left under its temporary name), once written: name, rows,
+        bytes, hash, the temporary name and the decision digest; a write that failed is left to the driver."""
+        from ray.exceptions import RayError
+
+        files = {}
+        for name, (digest, ref) in self.written.items():
+            try:
+                files[name] = {**(await ref), "digest": digest}
+            except RayError:  # the driver makes the file again from its kept attempts
+                continue
+        return files
+
+    async def meet(self) -> dict[int, str]:
+        """This part of the pass across cells: every cell's looked-up keys hashed here (from every keeper); where a
+        key meets, the earliest cell in the walk that kept it keeps it, and each later cell that met it gets it
+        among its exclusions. Returns the digest of each cell's exclusions from this part."""
+        import asyncio
+
+        parts = await asyncio.gather(*(self._looked_up(i) for i in range(self.parts)))
+        entries: dict[str, list[tuple[int, bool]]] = {}
+        for part in parts:
+            for key, order, kept in part:
+                entries.setdefault(key, []).append((order, kept))
+        conflicts: dict[int, list[str]] = {}
+        for key, met in entries.items():
+            if len(met) > 1 and (kept := [order for order, k in met if k]):
+                for order in sorted({order for order, _ in met if order > min(kept)}):
+                    conflicts.setdefault(order, []).append(key)
+        self.conflicts = conflicts
+        return {order: _keys_digest(keys) for order, keys in conflicts.items()}
+
+    async def looked_up(self, part: int) -> list[tuple[str, int, bool]]:
+        """The keys this keeper's cells looked up that hash to ``part``."""
+        return [entry for buckets in self.looked.values() for entry in buckets[part]]
+
+    async def conflicts_of(self, order: int) -> list[str]:
+        return self.conflicts.get(order, [])
+
+    async def _looked_up(self, keeper: int):
+        """Keeper ``keeper``'s looked-up keys of this part."""
+        peer = self.peers[keeper]
+        return await (self.looked_up(self.part) if keeper == self.part else peer.looked_up.remote(self.part))
+
+    async def _conflicts_of(self, keeper: int, order: int):
+        """Cell ``order``'s exclusions from keeper ``keeper``'s part."""
+        peer = self.peers[keeper]
+        return await (self.conflicts_of(order) if keeper == self.part else peer.conflicts_of.remote(order))
 
 
 def _partition(key: str, partitions: int) -> int:
@@ -113,21 +230,6 @@ def _exclusion_digest(per_partition: list[str]) -> str:
     return hashlib.sha256("\x1f".join(per_partition).encode()).hexdigest()
 
 
-def _meet(*buckets) -> tuple[dict[int, list[str]], dict[int, str]]:
-    """One partition of the keys every cell looked up: for each cell, the keys a cell earlier in the walk's order
-    kept (the earliest that kept a key keeps it), and their digest per cell."""
-    entries: dict[str, list[tuple[int, bool]]] = {}
-    for bucket in buckets:
-        for key, order, kept in bucket:
-            entries.setdefault(key, []).append((order, kept))
-    conflicts: dict[int, list[str]] = {}
-    for key, met in entries.items():
-        if len(met) > 1 and (kept := [order for order, k in met if k]):
-            for order in sorted({order for order, _ in met if order > min(kept)}):
-                conflicts.setdefault(order, []).append(key)
-    return conflicts, {order: _keys_digest(keys) for order, keys in conflicts.items()}
-
-
 def _write_file(
     config: GenerationConfig,
     s: int,
@@ -137,17 +239,24 @@ def _write_file(
     out: str,
     name: str,
     withheld: bool,
+    instances: list | None = None,
 ) -> dict:
-    """One Parquet file of a unit's kept programs, rendered here, written under a temporary name and renamed."""
+    """One Parquet file of a unit's kept programs, rendered here, written under a temporary name and renamed.
+    The programs are the kept ``attempts`` made again, or their ``instances`` (a keeper's, writing as soon as it
+    has decided the cell): that file is left under its temporary name, returned, for the driver to rename."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from naf_bench.hub import withhold_gold
-    from naf_bench.rows import kept_rows
+    from naf_bench.rows import kept_rows, unit_rows
     from naf_bench.schema import features
 
     schema = features()
-    rows = kept_rows(config, config.splits[s], position, attempts, start)
+    split = config.splits[s]
+    if instances is None:
+        rows = kept_rows(config, split, position, attempts, start)
+    else:
+        rows = unit_rows(config, split, position, instances, start)
     if withheld:
         rows = [withhold_gold(row) for row in rows]
     table = pa.Table.from_pylist([schema.encode_example(row) for row in rows], schema=schema.arrow_schema)
@@ -155,12 +264,21 @@ def _write_file(
     final = f"{folder}/data/{config.name}/{name}"
     temporary = f"{folder}/data/{config.name}/.{name}.{uuid.uuid4().hex}.tmp"
     pq.write_table(table, temporary, filesystem=fs)
+    info = {"name": name, "rows": table.num_rows, "num_bytes": table.nbytes, **_file_digest(fs, temporary)}
+    if instances is not None:
+        return {**info, "temporary": temporary}
     fs.move(temporary, final)
-    return {"name": name, "rows": table.num_rows, "num_bytes": table.nbytes, **_file_digest(fs, final)}
+    return info
 
 
-def _preflight() -> dict:
-    """What a node has: SWI-Prolog, naf-bench's version and row code."""
+def _run_digest(attempts: list[int], withheld: bool) -> str:
+    """What a file's rows depend on beside the config and its place: its kept attempts, and the gold withheld."""
+    return hashlib.sha256(json.dumps([attempts, withheld]).encode()).hexdigest()
+
+
+def _preflight(readings: tuple) -> dict:
+    """What a node has: SWI-Prolog, naf-bench's version and row code under the driver's readings table
+    (``READINGS.portable()``), or why it cannot read that table (a registered reading's engine does not import)."""
     import socket
 
     from naf_bench.solvers.swipl import swipl_executable
@@ -169,7 +287,12 @@ def _preflight() -> dict:
         swipl = swipl_executable()
     except NafBenchError as exc:
         swipl = f"missing ({exc})"
-    return {"node": socket.gethostname(), "swipl": swipl, **code_identity()}
+    try:
+        READINGS.adopt(readings)
+        table = ""
+    except ConfigError as exc:
+        table = str(exc)
+    return {"node": socket.gethostname(), "swipl": swipl, "readings": table, **code_identity()}
 
 
 # ---------------------------------------------------------------------------------------------------- files
@@ -216,19 +339,14 @@ def _write_text(fs, path: str, text: str) -> None:
 
 @dataclass
 class _Cell:
-    """The driver's view of one cell: where it is in the walk, and references to its chunks and decision."""
+    """The driver's view of one cell: where it is in the walk, and its keeper's last summary of it."""
 
     order: int
     s: int
     position: int
     count: int
     budget: int
-    chunks: list = field(default_factory=list)
-    attempts: int = 0  # attempts asked of the workers so far
-    pending: object = None  # the decision task's summary reference
-    keys: object = None  # its candidate keys (a reference)
     summary: dict | None = None
-    exclusions: str = ""  # the digest of the exclusions it was last decided with
 
 
 def _manifest_problems(manifest: dict, expected: dict) -> list[str]:
@@ -286,16 +404,19 @@ def generate_on_ray(
         started = True
     try:
         _check_nodes(ray)
-        if manifest is None or "files" not in manifest:
-            fs.create_dir(f"{folder}/data/{config}", recursive=True)
-            for info in fs.get_file_info(_selector(f"{folder}/data/{config}")):
-                if info.base_name.endswith((".parquet", ".tmp")) or info.base_name == MANIFEST:
-                    fs.delete_file(info.path)  # a fresh run: this config's old files go
-            decision, passes = _decide_all(ray, generation, progress)
+        fresh = manifest is None or "files" not in manifest
+        fs.create_dir(f"{folder}/data/{config}", recursive=True)
+        for info in fs.get_file_info(_selector(f"{folder}/data/{config}")):
+            old = info.base_name.endswith(".parquet") or info.base_name == MANIFEST
+            if info.base_name.endswith(".tmp") or (fresh and old):
+                fs.delete_file(info.path)  # a killed run's temporaries; in a fresh run, this config's old files
+        written: dict[str, dict] = {}  # files the keepers wrote under temporary names as they decided cells
+        if fresh:
+            decision, passes, written = _decide_all(ray, generation, progress, out, include_test_gold)
             manifest = {**expected, "config": config, "include_test_gold": include_test_gold, "passes": passes,
                         "files": _plan(generation, decision, include_test_gold)}  # fmt: skip
             _write_text(fs, manifest_path, json.dumps(manifest, indent=1))
-        _write_files(ray, generation, manifest, out, fs, folder, manifest_path, split, progress)
+        _write_files(ray, generation, manifest, out, fs, folder, manifest_path, split, progress, written)
         _write_card(fs, folder, repo_id, generation)
         return manifest
     finally:
@@ -307,6 +428,7 @@ def local_ray_options() -> dict:
     """A local Ray capped to this machine: its CPUs, an object store of at most 1 GiB (an eighth of memory)."""
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     return {
+        "runtime_env": {"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}},  # workers import what we import
         "num_cpus": os.cpu_count(),
         "object_store_memory": min(1 << 30, memory // 8),
         "include_dashboard": False,
@@ -325,14 +447,16 @@ def _selector(path: str):
 
 
 def _check_nodes(ray) -> None:
-    """One task per alive node, before any work: each must have SWI-Prolog and this naf-bench's row code."""
+    """One task per alive node, before any work: each must have SWI-Prolog and this naf-bench's row code, and
+    import every reading's engine."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     here = code_identity()
+    readings = ray.put(READINGS.portable())
     nodes = [node for node in ray.nodes() if node.get("Alive")]
     task = ray.remote(num_cpus=0)(_preflight)
     reports = ray.get([
-        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote()
+        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote(readings)
         for node in nodes
     ])  # fmt: skip
     problems = node_problems(nodes, reports, here)
@@ -341,132 +465,149 @@ def _check_nodes(ray) -> None:
 
 
 def node_problems(nodes: list[dict], reports: list[dict], here: dict) -> list[str]:
-    """What each node (``ray.nodes()`` entries) lacks, from its preflight report: SWI-Prolog, or this row code."""
+    """What each node (``ray.nodes()`` entries) lacks, from its preflight report: SWI-Prolog, a reading's engine,
+    or this row code."""
     problems = []
     for node, report in zip(nodes, reports, strict=True):
         name = f"{report['node']} ({node['NodeManagerAddress']})"
         if report["swipl"].startswith("missing"):
             problems.append(f"{name}: SWI-Prolog {report['swipl']}")
-        if any(report[key] != here[key] for key in here):
+        if report["readings"]:
+            problems.append(f"{name}: {report['readings']}")
+        elif any(report[key] != here[key] for key in here):
             problems.append(f"{name}: naf-bench {report['naf_bench']} with row code {report['code_version']}, "
                             f"not {here['naf_bench']} with {here['code_version']}")  # fmt: skip
     return problems
 
 
-def _decide_all(ray, config: GenerationConfig, progress: bool) -> tuple[list[list[list[int]]], int]:
-    """The kept attempts of every cell (per split, per unit), exactly as the one-process walk keeps them, and how
-    many passes across cells that took (one: no cell met another's program)."""
+def _decide_all(
+    ray, config: GenerationConfig, progress: bool, out: str, include_test_gold: bool
+) -> tuple[list[list[list[int]]], int, dict[str, dict]]:
+    """The kept attempts of every cell (per split, per unit), exactly as the one-process walk keeps them, how
+    many passes across cells that took (one: no cell met another's program), and the files the keepers wrote
+    under temporary names as they decided cells (:meth:`_Keeper.files`). The cells' attempts and keys stay in
+    the keepers (:class:`_Keeper`); the driver reads summaries and digests."""
     from naf_bench.generate.registry import FAMILIES
 
-    partitions = max(1, int(ray.cluster_resources().get("CPU", 1)))  # a key's entries all meet in one of them
-    chunk = ray.remote(_chunk)
-    decide = ray.remote(num_returns=1 + partitions)(_decide)
-    meet = ray.remote(num_returns=2)(_meet)
+    count = max(1, min(MAX_KEEPERS, int(ray.cluster_resources().get("CPU", 1))))
+    keeper = ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(_Keeper)
+    readings = READINGS.portable()
+    keepers = [keeper.remote(config, readings, j, count, out, include_test_gold) for j in range(count)]
+    ray.get([k.meet_peers.remote(keepers) for k in keepers])
     units = config.units()
     cells = [
         _Cell(s * len(units) + p, s, p, unit.counts[s], FAMILIES[unit.family].attempts_per_item * unit.counts[s])
         for s in range(len(config.splits))
         for p, unit in enumerate(units)
     ]
-    config_ref = ray.put(config)
-    met: list = []  # the last pass's conflicts, one reference per partition
     bar = _bar(sum(cell.count for cell in cells), "programs kept", progress)
     started = time.perf_counter()
 
-    def submit(cell: _Cell, wanted: int) -> None:
-        """``wanted`` more attempts of the cell, then its decision over every chunk it has."""
-        stop = min(cell.budget, cell.attempts + wanted)
-        while cell.attempts < stop:
-            end = min(stop, cell.attempts + CHUNK_ATTEMPTS)
-            cell.chunks.append(chunk.remote(config_ref, cell.s, cell.position, cell.attempts, end))
-            cell.attempts = end
-        cell.pending, *cell.keys = decide.remote(config_ref, cell.s, cell.position, cell.order, partitions, len(met),
-                                                 *met, *cell.chunks)  # fmt: skip
-
     def run(todo: list[_Cell]) -> None:
-        for cell in todo:
-            cell.summary = None
-            submit(cell, 0 if cell.chunks else 2 * cell.count)  # about half a bin's attempts are on the other side
-        waiting = {cell.pending: cell for cell in todo}
+        waiting = {
+            keepers[cell.order % count].decide.remote(cell.order, cell.s, cell.position, cell.count, cell.budget): cell
+            for cell in todo
+        }
         while waiting:
             ready, _ = ray.wait(list(waiting), num_returns=1)
             cell = waiting.pop(ready[0])
-            summary = ray.get(ready[0])
-            if not summary["done"] and not summary["exhausted"]:
-                rate = max(len(summary["kept"]), 1) / summary["attempts"]
-                submit(cell, max(1, math.ceil(1.2 * (cell.count - len(summary["kept"])) / rate)))
-                waiting[cell.pending] = cell
-                continue
-            cell.summary, cell.exclusions = summary, summary["exclusions"]
+            cell.summary = ray.get(ready[0])
             if bar is not None:
-                bar.update(len(summary["kept"]))
+                bar.update(len(cell.summary["kept"]))
                 attempts = sum(c.summary["attempts"] for c in cells if c.summary)
                 bar.set_postfix_str(f"{attempts / (time.perf_counter() - started):.0f} attempts/s")
 
-    run(cells)
-    passes = 0
-    while True:
-        passes += 1
-        # the partitioned pass: every cell's entries of a key meet in the key's partition, one task each
-        results = [meet.remote(*[cell.keys[j] for cell in cells]) for j in range(partitions)]
-        met = [conflicts for conflicts, _ in results]
-        digests = ray.get([digest for _, digest in results])
-        changed = [
-            cell
-            for cell in cells
-            if _exclusion_digest([part.get(cell.order, "") for part in digests]) != cell.exclusions
-            and (cell.exclusions or any(cell.order in part for part in digests))
-        ]
-        if not changed:
-            break
-        if bar is not None:
-            bar.update(-sum(len(cell.summary["kept"]) for cell in changed))
-        run(changed)
+    try:
+        run(cells)
+        passes = 0
+        while True:
+            passes += 1
+            # the partitioned pass: every cell's looked-up keys meet in their key's part, one keeper each
+            digests = ray.get([k.meet.remote() for k in keepers])
+            changed = [
+                cell
+                for cell in cells
+                if _exclusion_digest([part.get(cell.order, "") for part in digests]) != cell.summary["exclusions"]
+            ]
+            if not changed:
+                break
+            if bar is not None:
+                bar.update(-sum(len(cell.summary["kept"]) for cell in changed))
+            run(changed)
+        written = {name: file for files in ray.get([k.files.remote() for k in keepers]) for name, file in files.items()}
+    finally:
+        for k in keepers:
+            ray.kill(k)
     if bar is not None:
         bar.close()
     for cell in cells:  # the walk stops at the first cell that runs out of attempts
         if cell.summary["exhausted"]:
             raise ConfigError(cell.summary["error"])
     kept = [[cells[s * len(units) + p].summary["kept"] for p in range(len(units))] for s in range(len(config.splits))]
-    return kept, passes
+    return kept, passes, written
 
 
-def _plan(config: GenerationConfig, decision: list, include_test_gold: bool) -> dict:
-    """Each split's files in order: a unit's kept attempts in runs of at most :data:`FILE_PROGRAMS` programs."""
+def _runs(config: GenerationConfig, include_test_gold: bool) -> dict[str, list[dict]]:
+    """Each split's files in order, known before any decision (every cell keeps its count): a unit's programs
+    in runs of at most :data:`FILE_PROGRAMS`, each a name, the unit's position, the run's start and size, and
+    whether the gold is withheld."""
     from naf_bench.hub import WITHHELD
 
     plan = {}
     for s, split in enumerate(config.splits):
         runs = [
-            (position, start, kept[start : start + FILE_PROGRAMS])
-            for position, kept in enumerate(decision[s])
-            for start in range(0, len(kept), FILE_PROGRAMS)
+            (position, start, min(FILE_PROGRAMS, unit.counts[s] - start))
+            for position, unit in enumerate(config.units())
+            for start in range(0, unit.counts[s], FILE_PROGRAMS)
         ]
         withheld = not include_test_gold and split in WITHHELD.get(config.name, ())
         plan[split] = [
             {"name": f"{split}-{i:05d}-of-{len(runs):05d}.parquet", "position": position, "start": start,
-             "attempts": attempts, "withheld": withheld}
-            for i, (position, start, attempts) in enumerate(runs)
+             "size": size, "withheld": withheld}
+            for i, (position, start, size) in enumerate(runs)
         ]  # fmt: skip
     return plan
 
 
-def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, progress) -> None:
-    """Every planned file not already complete (its name, rows and hash as the manifest records them)."""
-    write = ray.remote(_write_file)
-    config_ref = ray.put(config)
+def _plan(config: GenerationConfig, decision: list, include_test_gold: bool) -> dict:
+    """Each split's files in order (:func:`_runs`) with their kept attempts."""
+    plan = _runs(config, include_test_gold)
+    for s, runs in enumerate(plan.values()):
+        for run in runs:
+            size = run.pop("size")
+            run["attempts"] = decision[s][run["position"]][run["start"] : run["start"] + size]
+    return plan
+
+
+def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, progress, written) -> None:
+    """Every planned file not already complete (its name, rows and hash as the manifest records them): renamed
+    from ``written`` (the keepers' files, under temporary names) where it was written for the kept attempts the
+    decision kept, else made again from them."""
+    write = ray.remote(_adopting)
+    readings, config_ref = ray.put(READINGS.portable()), ray.put(config)
     todo = {}
     for s, name in enumerate(config.splits):
         if split is not None and name != split:
             continue
         for entry in manifest["files"][name]:
-            if "sha256" in entry and _complete(fs, f"{folder}/data/{config.name}/{entry['name']}", entry):
+            path = f"{folder}/data/{config.name}/{entry['name']}"
+            if "sha256" in entry and _complete(fs, path, entry):
                 continue
             for key in ("rows", "num_bytes", "sha256", "size"):
                 entry.pop(key, None)
-            ref = write.remote(config_ref, s, entry["position"], entry["attempts"], entry["start"], out, entry["name"],
-                               entry["withheld"])  # fmt: skip
+            made = written.pop(entry["name"], None)
+            if made is not None and made["digest"] == _run_digest(entry["attempts"], entry["withheld"]):
+                fs.move(made["temporary"], path)
+                entry.update({key: made[key] for key in ("rows", "num_bytes", "sha256", "size")})
+                continue
+            if made is not None:
+                written[entry["name"]] = made  # for a decision that did not stand: deleted below
+            ref = write.remote(readings, _write_file, config_ref, s, entry["position"], entry["attempts"],
+                               entry["start"], out, entry["name"], entry["withheld"])  # fmt: skip
             todo[ref] = entry
+    for made in written.values():
+        fs.delete_file(made["temporary"])
+    _write_text(fs, manifest_path, json.dumps(manifest, indent=1))
     bar = _bar(len(todo), "files", progress)
     while todo:
         ready, _ = ray.wait(list(todo), num_returns=1)

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
-from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import JOINT_CONDITIONS, majority_letter, score_answers
+from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.scoring.core import Scores, majority_letter, score
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
-from naf_bench.scoring.traces import compute_proof_metrics
 
 # Submissions may answer in words, as the reference leaderboard accepts ("yes", "cannot be determined").
 SUBMISSION_EXTRACTOR = "flexible"
@@ -140,7 +139,7 @@ class RunRecord(Record):
     extractor: str
     joint: float | None
     joint_ci95: tuple[float, float] | None
-    per_prompt_accuracy: float | None
+    per_prompt_accuracy: float | None  # the core's strict accuracy, under the reference leaderboard's name
     accuracy: float | None
     coverage: float | None
     format_valid_rate: float | None
@@ -167,120 +166,87 @@ def score_rows(
     Submissions are read like the reference leaderboard reads them (letters or words); model outputs from
     lm-eval are read with ``extractor="strict"``, as the tasks themselves read them.
     """
-    named = [row for row in rows if row["gold"] is not None]
-    # once each; a null prediction is unanswered, not a malformed answer
-    extracted = {
-        key: extract_answer(p["prediction"], extractor) for key, p in predictions.items() if p["prediction"] is not None
-    }
-    answers = [extracted.get(row["id"]) for row in named]
-    scores = score_answers(
-        answers,
-        [row["gold"] for row in named],
-        conditions=[row["condition"] for row in named],
-        program_ids=[row["program_id"] for row in named],
-        bins=[row["family"] for row in named],
+    return run_record(run_scores(rows, predictions, n_bootstrap, extractor), name)
+
+
+def run_scores(
+    rows: Sequence[Mapping],
+    predictions: Mapping[str, Mapping],
+    n_bootstrap: int = 1000,
+    extractor: str = SUBMISSION_EXTRACTOR,
+    answers: Mapping[str, str | None] | None = None,
+) -> Scores:
+    """The core's scores of ``predictions`` (id -> {"prediction", "trace"}) on the named-condition ``rows``;
+    ``answers`` (id -> letter or None), where given, are the answers already decided (not extracted)."""
+    return score(
+        [row for row in rows if row["gold"] is not None],
+        {key: p["prediction"] for key, p in predictions.items()},
+        {key: p["trace"] for key, p in predictions.items() if p.get("trace")},
         extractor=extractor,
+        answers=answers,
         n_bootstrap=n_bootstrap,
     )
+
+
+def run_record(scores: Scores, name: str) -> RunRecord:
+    """The result record view of a run's scores (its rows: the named-condition rows)."""
+    overall = scores.cell()
+    solved = scores.solved()
+    families = scores.by("family")
     record = {
         "name": name,
-        "n_prompts": len(named),
-        "extractor": extractor,
-        "joint": scores.joint,
-        "joint_ci95": scores.ci95.get("joint"),
-        "per_prompt_accuracy": scores.strict_accuracy,
-        "accuracy": scores.accuracy,
-        "coverage": scores.coverage,
-        "format_valid_rate": (
-            sum(answer is not None for answer in extracted.values()) / len(extracted) if extracted else None
-        ),
-        "per_semantics": {c: v["strict_accuracy"] for c, v in scores.per_condition.items()},
-        "by_bin_semantics": _by_bin_semantics(named, answers),
-        "joint_per_family": {},
-        "joint_solved": (_solved(scores.joint, named), len(_joint_programs(named))),
-        "joint_solved_per_family": {},
-        "reference_definitions": _reference_definitions(named, extracted),
+        "n_prompts": len(scores.rows),
+        "extractor": scores.extractor,
+        "joint": scores.joint(),
+        "joint_ci95": scores.intervals(("joint",)).get("joint"),
+        "per_prompt_accuracy": overall.strict_accuracy,
+        "accuracy": overall.accuracy,
+        "coverage": overall.coverage,
+        "format_valid_rate": scores.format_valid_rate,
+        "per_semantics": {c: scores.cell(part).strict_accuracy for c, part in scores.by("condition").items()},
+        "by_bin_semantics": _by_bin_semantics(scores, families),
+        "joint_per_family": {family: scores.joint(part) for family, part in families.items()},
+        "joint_solved": (sum(solved.values()), len(solved)),
+        "joint_solved_per_family": {
+            family: (sum(terms.values()), len(terms))
+            for family, terms in ((family, scores.solved(part)) for family, part in families.items())
+        },
+        "reference_definitions": _reference_definitions(scores),
     }
-    if named and all(row.get("distance") is not None for row in named):
-        record["by_distance_semantics"] = _by_bin_semantics(named, answers, column="distance")
-    for family in sorted({row["family"] for row in named}):
-        part = [i for i, row in enumerate(named) if row["family"] == family]
-        joint = score_answers(
-            [answers[i] for i in part],
-            [named[i]["gold"] for i in part],
-            conditions=[named[i]["condition"] for i in part],
-            program_ids=[named[i]["program_id"] for i in part],
-            extractor=extractor,
-            n_bootstrap=0,
-        ).joint
-        record["joint_per_family"][family] = joint
-        family_rows = [named[i] for i in part]
-        record["joint_solved_per_family"][family] = (_solved(joint, family_rows), len(_joint_programs(family_rows)))
-    traced = [i for i, row in enumerate(named) if predictions.get(row["id"], {}).get("trace")]
-    if traced and all("certificate" in named[i] for i in traced):
-
-        def trace(j: int) -> str:  # read from the submission when scored (a SubmittedTrace), or given as text
-            i = traced[j]
-            return str(predictions[named[i]["id"]]["trace"]) + "\nANSWER: " + (answers[i] or "")
-
-        proof = compute_proof_metrics(_Lazy(trace, len(traced)), [named[i] for i in traced], extractor)
+    if scores.rows and all(row.get("distance") is not None for row in scores.rows):
+        record["by_distance_semantics"] = _by_bin_semantics(scores, scores.by("distance"))
+    if scores.proofs is not None:
+        proof = scores.proofs
         keys = ("n", "n_checkable", "audit", "audit_by_correctness", "contradicted_among_correct", "reasoned_soundly",
                 "unearned_correct", "proof_accuracy", "rfwr")  # fmt: skip
-        record["traces"] = {key: proof[key] for key in keys}
-        correct = proof["audit_by_correctness"]["correct"]
+        record["traces"] = {key: getattr(proof, key) for key in keys}
+        correct = proof.audit_by_correctness["correct"]
         record["traces"]["reference_definitions"] = {  # the reference leaderboard's v1 trace-soundness shares
             "sound_among_correct": correct["sound"] / sum(correct.values()) if sum(correct.values()) else None,
-            "sound_of_traced": proof["audit"]["sound"] / proof["n"],
+            "sound_of_traced": proof.audit["sound"] / proof.n,
         }
     return RunRecord(**record)
 
 
-class _Lazy(Sequence):
-    """``make(0) … make(n - 1)``, each made when read: a submission's traces, one in memory at a time."""
-
-    def __init__(self, make, n: int):
-        self.make, self.n = make, n
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __getitem__(self, i: int):
-        if not 0 <= i < self.n:
-            raise IndexError(i)
-        return self.make(i)
-
-
-def _joint_programs(rows) -> set:
-    """The programs JOINT counts: those with a gold row under every JOINT condition."""
-    conditions: dict = {}
-    for row in rows:
-        conditions.setdefault(row["program_id"], set()).add(row["condition"])
-    return {program for program, seen in conditions.items() if seen.issuperset(JOINT_CONDITIONS)}
-
-
-def _solved(joint: float | None, rows) -> int:
-    """The number of programs JOINT counts as solved (JOINT is that number over the programs it counts)."""
-    return round(joint * len(_joint_programs(rows))) if joint is not None else 0
-
-
-def _reference_definitions(rows, extracted) -> dict[str, float | None]:
+def _reference_definitions(scores: Scores) -> dict[str, float | None]:
     """Coverage and format-valid rate as the reference leaderboard defines them: the share of scored rows
     answered (a non-null prediction), and the share of those answers that read as a letter."""
-    answered = [row["id"] for row in rows if row["id"] in extracted]
+    answered = [i for i in scores.scored if scores.answered[i]]
+    n = len(scores.scored)
     return {
-        "coverage": len(answered) / len(rows) if rows else None,
-        "format_valid_rate": sum(extracted[key] is not None for key in answered) / len(answered) if answered else None,
+        "coverage": len(answered) / n if n else None,
+        "format_valid_rate": (
+            sum(scores.answers[i] is not None for i in answered) / len(answered) if answered else None
+        ),
     }
 
 
-def _by_bin_semantics(rows, answers, column: str = "family") -> dict:
-    """Accuracy per (``column`` value: bin or distance) x condition."""
-    cells: dict = {}
-    for row, answer in zip(rows, answers, strict=True):
-        cell = cells.setdefault(row[column], {}).setdefault(row["condition"], [0, 0])
-        cell[0] += answer == row["gold"]
-        cell[1] += 1
-    return {family: {c: right / n for c, (right, n) in sorted(by.items())} for family, by in sorted(cells.items())}
+def _by_bin_semantics(scores: Scores, slices: Mapping) -> dict:
+    """Strict accuracy per slice (a bin or a distance: its rows) x condition."""
+    return {
+        value: {c: scores.cell(cell).strict_accuracy for c, cell in scores.by("condition", part).items()}
+        for value, part in slices.items()
+    }
 
 
 def constant_predictions(rows: Sequence[Mapping]) -> dict[str, dict[str, dict]]:

@@ -4,9 +4,10 @@
 without an ``if __name__ == "__main__":`` guard runs again in every worker (which then waits on the cache lock
 its parent holds, or fails in the "bootstrapping phase" while the pool restarts it), and a worker that dies is
 silently replaced while its task is lost. Here each worker is ``python -m naf_bench.pool``, a fresh interpreter
-given the caller's ``sys.path`` and nothing of its ``__main__``; it answers pickled jobs on its stdin with
-pickled results on its stdout, one at a time. A job's function must be importable by name (a module-level
-function, or a ``functools.partial`` of one). A worker that cannot start or dies fails the whole call at once
+given the caller's ``sys.path`` and readings table (readings registered at run time included) and nothing of
+its ``__main__``; it answers pickled jobs on its stdin with pickled results on its stdout, one at a time. A
+job's function must be importable by name (a module-level function, or a ``functools.partial`` of one), and so
+must a registered reading's engine. A worker that cannot start or dies fails the whole call at once
 with a :class:`~naf_bench.errors.WorkerError` naming the job, the exit status and the worker's last words; an
 exception raised by a job is raised again in the caller. Nothing waits forever.
 """
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from naf_bench.errors import WorkerError
+from naf_bench.readings import READINGS
 
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
@@ -38,13 +40,14 @@ def run_jobs(function: Callable, jobs: Sequence, num_proc: int, names: Sequence[
     pending: queue.SimpleQueue[int] = queue.SimpleQueue()
     for index in range(len(jobs)):
         pending.put(index)
+    readings = READINGS.portable()  # a ConfigError here, before any worker starts, names an engine workers lack
     results: list[Any] = [None] * len(jobs)
     failures: list[BaseException] = []  # the first is raised; the rest follow from killing the other workers
     workers: list[_Worker] = []
     done = False
     try:
         for _ in range(min(num_proc, len(jobs))):
-            workers.append(_Worker())
+            workers.append(_Worker(readings))
         threads = [
             threading.Thread(target=_serve, args=(w, function, jobs, names, pending, results, failures, workers))
             for w in workers
@@ -67,7 +70,7 @@ def run_jobs(function: Callable, jobs: Sequence, num_proc: int, names: Sequence[
 class _Worker:
     """One ``python -m naf_bench.pool`` process; its stderr goes on to ours, its last lines kept for an error."""
 
-    def __init__(self):
+    def __init__(self, readings: tuple):
         root = str(Path(__file__).resolve().parent.parent)  # this naf_bench, whatever the worker's cwd and path
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])])}
         try:
@@ -84,7 +87,8 @@ class _Worker:
         self._stderr = threading.Thread(target=self._relay, daemon=True)
         self._stderr.start()
         try:
-            pickle.dump(sys.path, self.process.stdin, _PROTOCOL)  # so jobs' functions import as they do here
+            # so that jobs' functions import, and the readings read, as they do here
+            pickle.dump((sys.path, readings), self.process.stdin, _PROTOCOL)
             self.process.stdin.flush()
         except OSError as exc:
             raise WorkerError(f"a worker process could not start: {self.death()}") from exc
@@ -160,14 +164,28 @@ def _stop(workers) -> None:
             worker.process.kill()
 
 
-def serve() -> None:
-    """A worker's loop: read ``sys.path``, then ``(function, job)`` requests until EOF, answering each with
-    ``(True, result)`` or ``(False, exception)``. Anything the jobs print goes to stderr, never into the replies."""
+def _import_igraph_without_matplotlib() -> None:
+    """python-igraph (the canonical key's labelling) imports matplotlib for plots, ~0.6 s of a worker's start-up
+    that no job uses: imported here while matplotlib cannot be found, igraph keeps its stand-in for plotting, and
+    matplotlib itself still imports as usual afterwards."""
+    sys.modules["matplotlib"] = None  # a fresh worker: "import matplotlib" now raises ImportError, as igraph expects
+    try:
+        import igraph  # noqa: F401
+    finally:
+        del sys.modules["matplotlib"]
+
+
+def worker_loop() -> None:
+    """A worker's loop: read ``sys.path`` and the readings table, then ``(function, job)`` requests until EOF,
+    answering each with ``(True, result)`` or ``(False, exception)``. Anything the jobs print goes to stderr, never
+    into the replies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the caller ends us
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     requests = sys.stdin.buffer
-    sys.path[:] = pickle.load(requests)
+    _import_igraph_without_matplotlib()  # before any job or reading's engine can import it
+    sys.path[:], readings = pickle.load(requests)
+    READINGS.adopt(readings)
     while True:
         try:
             function, job = pickle.load(requests)
@@ -186,4 +204,4 @@ def serve() -> None:
 
 
 if __name__ == "__main__":
-    serve()
+    worker_loop()

@@ -8,6 +8,9 @@ is ``READINGS.register(reading, engine)``; certification, the signature, rows, p
 the evaluate module and the lm-eval tasks (``scripts/lm_eval_tasks.py`` writes their reading-specific files)
 follow it.
 
+Worker processes (``naf_bench.pool``, Ray tasks) adopt the caller's table (:meth:`Readings.portable`,
+:meth:`Readings.adopt`), so a reading registered at run time reaches them where its engine imports by name.
+
 Nothing here is frozen at import time: :data:`CONDITIONS`, :data:`SEMANTICS`, :data:`READING_OF` and the other
 module-level names are live views that read the table on every use.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import inspect
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -30,7 +34,7 @@ class Reading:
     name: str  # the key of its label in Certificate.labels (and of the signature's part)
     title: str  # how the CLI names it
     condition: str  # the prompt condition naming it
-    letters: dict[str, str]  # label -> gold letter; its keys are the label alphabet
+    letters: dict[str, str]  # label -> gold letter (one upper-case character); its keys are the label alphabet
     position: int  # place among the named conditions in prompts and reports (C1-C4 of seed 000)
     joint: bool  # JOINT counts a program only if this reading's answer is correct too
     effort: tuple[str, ...]  # Certificate.effort keys its engine reports
@@ -77,6 +81,13 @@ class Readings:
             raise ConfigError(f"reading {reading.name!r} (condition {reading.condition!r}) is already in the table")
         if any(r.position == reading.position for r in self):
             raise ConfigError(f"position {reading.position} is taken; taken: {self.positions()}")
+        letter_of = {label: letter for r in self for label, letter in r.letters.items()}
+        for label, letter in reading.letters.items():  # a label is one option everywhere: the prompt words it once
+            if len(letter) != 1 or not letter.isupper() or letter_of.get(label, letter) != letter:
+                raise ConfigError(
+                    f"{reading.name}: label {label!r} as letter {letter!r}: a letter is one upper-case character, "
+                    f"and a label has one letter in every reading (the table's: {letter_of})"
+                )
         for label, other, other_label in reading.implies:
             known = {r.name: r for r in self} | {reading.name: reading}
             if label not in reading.letters or other not in known or other_label not in known[other].letters:
@@ -91,6 +102,43 @@ class Readings:
         del self._entries[name]
         self._fingerprint = None
         self.version += 1
+
+    def portable(self) -> tuple[tuple[Reading, str], ...]:
+        """Every entry in order, its engine as an importable reference ``module:qualname``: what a worker process
+        (``naf_bench.pool``, a Ray task) adopts to read the table this process reads, readings registered at run
+        time included. A ConfigError names a reading whose engine has no such reference (a lambda, a nested
+        function, a function of ``__main__``, which workers never import)."""
+        entries = []
+        for reading, engine in self._entries.values():
+            reference = _reference(engine)
+            if not _importable(reference, engine):
+                raise ConfigError(
+                    f"reading {reading.name!r}: its engine {engine!r} cannot reach worker processes, which import it "
+                    "by name: define it at the top level of an importable module (not in __main__), or generate in "
+                    "one process"
+                )
+            entries.append((reading, reference))
+        return tuple(entries)
+
+    def adopt(self, entries: Sequence[tuple[Reading, str]]) -> None:
+        """Make the table exactly ``entries`` (as :meth:`portable` gives them), importing their engines; nothing
+        changes where it is that table already."""
+        if tuple(entries) == tuple((reading, _reference(engine)) for reading, engine in self._entries.values()):
+            return
+        engines = []
+        for reading, reference in entries:  # every engine first: a table is replaced whole or not at all
+            try:
+                engine = _resolve(reference)
+            except ImportError as exc:
+                engine, reason = None, f"{type(exc).__name__}: {exc}"
+            else:
+                reason = "no such function"
+            if not callable(engine):
+                raise ConfigError(f"reading {reading.name!r}: its engine {reference} does not import here ({reason})")
+            engines.append((reading, engine))
+        self._entries = {}
+        for reading, engine in engines:
+            self.register(reading, engine)
 
     def positions(self) -> list[int]:
         return [r.position for r in self]
@@ -138,6 +186,29 @@ class Readings:
                 digest.update(inspect.getsource(engine).encode())
         self._fingerprint = digest.hexdigest()[:16]
         return self._fingerprint
+
+
+def _reference(engine: Engine) -> str:
+    return f"{getattr(engine, '__module__', None)}:{getattr(engine, '__qualname__', '')}"
+
+
+def _importable(reference: str, engine: Engine) -> bool:
+    module, _, qualname = reference.partition(":")
+    if module in ("None", "__main__") or "<" in qualname:
+        return False
+    try:
+        return _resolve(reference) is engine
+    except ImportError:
+        return False
+
+
+def _resolve(reference: str) -> Any:
+    """The object an importable reference ``module:qualname`` names (None where the module has no such name)."""
+    module, _, qualname = reference.partition(":")
+    value: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        value = getattr(value, part, None)
+    return value
 
 
 _VIEWS: dict[Callable, tuple[int, Any]] = {}  # per process (a pickled view carries no value of its own)
@@ -398,6 +469,10 @@ def _letters() -> tuple[str, ...]:
     return READINGS.letters
 
 
+def _letter_of() -> dict[str, str]:
+    return {label: letter for reading in READINGS for label, letter in reading.letters.items()}
+
+
 SEMANTICS = _Live(_semantics)
 LABEL_KEYS = SEMANTICS
 EFFORT_KEYS = _Live(_effort_keys)
@@ -409,6 +484,7 @@ CONDITION_OF = _LiveMapping(_condition_of)
 JOINT_CONDITIONS = _Live(_joint_conditions)
 QUANTIFIER_OF = _LiveMapping(_quantifier_of)
 LETTERS = _Live(_letters)
+LETTER_OF = _LiveMapping(_letter_of)  # label -> its letter (T: A, F: B, u and loop: C)
 
 
 def gold_letter(condition: str, labels: dict[str, str]) -> str | None:

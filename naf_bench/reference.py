@@ -35,10 +35,10 @@ from naf_bench.certify import Certificate, certify
 from naf_bench.errors import DataError, NafBenchError, ParseError
 from naf_bench.leaderboard.importer import has_leaderboard, import_leaderboard
 from naf_bench.readings import CONDITIONS, NO_SEMANTICS, gold_letter
-from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.ast import Literal, Program, Rule
 from naf_bench.syntax.parse import parse_program
 from naf_bench.syntax.render import render_asp
+from naf_bench.syntax.structure import canonical_key
 
 LAYOUTS = {  # row layout -> the fields every record must have
     "binned": ("task_id", "rec_id", "cond", "divergence_bin", "gold", "labels", "prompt"),

@@ -10,12 +10,12 @@ from collections import defaultdict
 from functools import partial
 from pathlib import Path
 
-from naf_bench.evaluation import score_rows
+from naf_bench.evaluation import run_record, run_scores
 from naf_bench.formatting import percent, table_header
 from naf_bench.lm_eval_output import MITIGATION_TASKS, read_output_folder
+from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import constraints_of_samples
-from naf_bench.scoring.labels import JOINT_CONDITIONS
 
 FIGSIZE, DPI = (10, 4), 100  # every plot is 1000 x 400 pixels
 
@@ -83,14 +83,14 @@ def _scored(name: str, runs, filter_name: str, extractor: str, task: str | None 
     rows = {row["id"]: row for row, _ in prompts if row.get("gold")}
     if not rows:
         return {"name": name}
-    if task == "naf_bench_wfs44_t2s":
+    predictions = {row["id"]: {"prediction": response} for row, response in prompts}
+    answers = None
+    if task == "naf_bench_wfs44_t2s":  # the letter our reader and certifier give each translation
         from naf_bench.scoring.translation import answer_from_translation
 
-        answers = {row["id"]: answer_from_translation(response, row["condition"]) for row, response in prompts}
-        predictions = {key: {"prediction": answer.letter or ""} for key, answer in answers.items()}
-    else:
-        predictions = {row["id"]: {"prediction": response} for row, response in prompts}
-    return score_rows(list(rows.values()), predictions, name, extractor=extractor).to_dict()
+        answers = {row["id"]: answer_from_translation(response, row["condition"]).letter for row, response in prompts}
+    scores = run_scores(list(rows.values()), predictions, extractor=extractor, answers=answers)
+    return run_record(scores, name).to_dict()
 
 
 def _prompts(sample) -> list[tuple[dict, str]]:

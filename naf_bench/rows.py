@@ -4,6 +4,7 @@ processes) and merged into exactly the rows one process makes, and each program'
 from __future__ import annotations
 
 import json
+import os
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -13,7 +14,8 @@ from naf_bench.generate.algorithm import CellStats, Instance, attempt, generate
 from naf_bench.generate.bins import distance
 from naf_bench.generate.config import GenerationConfig, Unit
 from naf_bench.generate.registry import FAMILIES
-from naf_bench.readings import EFFORT_KEYS, gold_letter
+from naf_bench.generate.seeds import item_rng
+from naf_bench.readings import EFFORT_KEYS, NO_SEMANTICS, gold_letter
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import render_prompt
 from naf_bench.verbalize.trace import render_gold_trace
@@ -50,28 +52,96 @@ def unit_splits(
     return results
 
 
-def work(unit: Unit) -> int:
-    """A unit's rough cost (programs x size; ~1.5-2.5 ms of one core each on the development machine), to start
-    the largest units first, so that the processes end together, and to judge whether processes pay."""
-    return sum(unit.counts) * (1 + sum(unit.axes.values()))
+# A program's estimated seconds of one core, from its rules (R), its rows (W) and its rule orders (O):
+# COST[0] + R x (COST[1] + COST[2] x W + COST[3] x (O - 1)), for its attempts (a bin's, half of them on the other
+# side of the canonical-key partition), their certification under every order and its rows. Fitted to every shipped
+# config and some larger ones (127 units, mean absolute error 14 %) by ``scripts/calibrate_parallel.py --larger
+# --fit`` on the 2-core development machine at load average ~7, which makes it ~1.2x the quiet machine's.
+COST = (1.3e-3, 8.4e-5, 1.9e-5, 7.5e-5)
+
+# Parallel generation runs only where it is estimated to save at least this many seconds of one core over one
+# process, about 1.5 times what a worker takes to start (an interpreter, naf-bench, ``datasets``, python-igraph and
+# SWI-Prolog, and the first unit's imports: ~2 s at the load the constants were fitted under, ~1 s on idle cores).
+# The environment variable NAF_BENCH_PARALLEL_MIN_SAVING sets another (0: processes wherever there are 2+ units).
+PARALLEL_MIN_SAVING = 3.0
 
 
-# Parallel generation runs only where it saves at least this much work over one process (~1 s or more of one
-# core): less than that, starting the workers (~0.5 s each, an interpreter, naf-bench and SWI-Prolog) eats it.
-PARALLEL_MIN_SAVING = 500
+def rows_per_program(config: GenerationConfig) -> int:
+    """The rows of one program of ``config`` (as :func:`instance_rows` makes them)."""
+    variants = config.n_orders * len(config.framings)
+    return sum(1 if condition == NO_SEMANTICS else variants for condition in config.conditions)
 
 
-def processes(units: list[Unit], num_proc: int | None, min_saving: int = PARALLEL_MIN_SAVING) -> int:
-    """How many processes generate ``units`` when ``num_proc`` are asked for: all of them (at most one per
-    unit) where that saves at least ``min_saving`` of :func:`work` over one process, given that the largest
-    units go first; else one."""
-    if num_proc is None or num_proc <= 1 or len(units) <= 1:
-        return 1
-    count = min(num_proc, len(units))
-    loads = [0] * count
-    for cost in sorted((work(unit) for unit in units), reverse=True):
+def program_rules(config: GenerationConfig, unit: Unit, samples: int = 3) -> float:
+    """The mean number of rules of a unit's first ``samples`` attempts' programs, assembled only (neither keyed
+    nor certified: well under a millisecond each)."""
+    family = FAMILIES[unit.family]
+    coordinates = (config.seed, config.name, config.splits[0], *family.coordinates(unit.axes))
+    programs = (family.assemble(item_rng(*coordinates, index), **unit.axes)[0] for index in range(samples))
+    return sum(len(program.rules) for program in programs) / samples
+
+
+def cost_terms(config: GenerationConfig, unit: Unit) -> tuple[float, float, float, float]:
+    """What :data:`COST` weighs, per program of ``unit``: 1, R, R x W and R x (O - 1)."""
+    rules = program_rules(config, unit)
+    return 1.0, rules, rules * rows_per_program(config), rules * (config.n_orders - 1)
+
+
+def unit_seconds(config: GenerationConfig, unit: Unit) -> float:
+    """The estimated seconds of one core to generate, certify and render ``unit``'s programs (every split)."""
+    return sum(unit.counts) * sum(weight * term for weight, term in zip(COST, cost_terms(config, unit), strict=True))
+
+
+def saving(costs: list[float], num_proc: int) -> float:
+    """The seconds of one core that ``num_proc`` processes save over one on units of these costs, the largest
+    first, each to the least loaded process (so that the processes end together)."""
+    loads = [0.0] * max(1, min(num_proc, len(costs)))
+    for cost in sorted(costs, reverse=True):
         loads[loads.index(min(loads))] += cost
-    return count if sum(loads) - max(loads) >= min_saving else 1
+    return sum(loads) - max(loads)
+
+
+def min_saving_now() -> float:
+    """:data:`PARALLEL_MIN_SAVING`, or the seconds that the environment variable NAF_BENCH_PARALLEL_MIN_SAVING
+    sets."""
+    text = os.environ.get("NAF_BENCH_PARALLEL_MIN_SAVING")
+    if text is None:
+        return PARALLEL_MIN_SAVING
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0:  # a negative number, NaN or not a number
+        raise ConfigError(f"NAF_BENCH_PARALLEL_MIN_SAVING={text!r}: expected seconds >= 0")
+    return seconds
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def gate(costs: list[float], num_proc: int, min_saving: float, cores: int) -> tuple[int, float, float]:
+    """(processes asked for, at most one per unit; the seconds of one core they would save over one process on
+    ``cores`` cores; the seconds that pay for starting them: ``min_saving`` for each round of start-ups, since
+    more workers than cores start a core's worth at a time)."""
+    count = min(num_proc, len(costs))
+    running = max(1, min(count, cores))
+    return count, saving(costs, running), min_saving * -(-count // running)
+
+
+def processes(
+    costs: list[float], num_proc: int | None, min_saving: float | None = None, cores: int | None = None
+) -> int:
+    """How many processes generate units of these estimated costs (:func:`unit_seconds`) when ``num_proc`` are
+    asked for: all of them (at most one per unit) where, on ``cores`` cores (by default :func:`available_cores`),
+    they save at least ``min_saving`` seconds of one core over one process (by default :func:`min_saving_now`)
+    for each round of worker start-ups (see :func:`gate`); else one."""
+    if num_proc is None or num_proc <= 1 or len(costs) <= 1:
+        return 1
+    threshold = min_saving_now() if min_saving is None else min_saving
+    count, saved, needed = gate(costs, num_proc, threshold, cores or available_cores())
+    return count if saved >= needed else 1
 
 
 def generate_units(
@@ -79,7 +149,7 @@ def generate_units(
     render: Render = as_instances,
     num_proc: int | None = None,
     shard: tuple[int, int] | None = None,
-    min_saving: int = PARALLEL_MIN_SAVING,
+    min_saving: float | None = None,
 ) -> tuple[dict[str, list], list[tuple[str, Unit, CellStats]]]:
     """Each split's units in order, as ``render`` makes them (by default their instances), and each (split, unit)'s
     statistics, exactly as one process makes them.
@@ -99,19 +169,25 @@ def generate_units(
         if not 0 <= index < total:
             raise ConfigError(f"shard {index}/{total}: expected 0 <= i < N")
         positions = positions[index * len(units) // total : (index + 1) * len(units) // total]
-    count = processes([units[p] for p in positions], num_proc, min_saving)
+    parallel = num_proc is not None and num_proc > 1
+    costs = {position: unit_seconds(config, units[position]) for position in positions} if parallel else {}
+    threshold = min_saving_now() if min_saving is None else min_saving
+    count = processes(list(costs.values()), num_proc, threshold)
     if count > 1:
         from naf_bench.pool import run_jobs
 
-        largest_first = sorted(positions, key=lambda p: -work(units[p]))
+        largest_first = sorted(positions, key=lambda p: -costs[p])
         jobs = [(config, position, render) for position in largest_first]
         names = [f"unit {p} of {config.name!r} ({units[p].family} {units[p].axes})" for p in largest_first]
         results = dict(zip(largest_first, run_jobs(unit_splits, jobs, count, names), strict=True))
     else:
-        if num_proc is not None and num_proc > 1:
+        if parallel:
+            cores = available_cores()
+            asked, saved, needed = gate(list(costs.values()), num_proc, threshold, cores)
             warnings.warn(
-                f"num_proc={num_proc}: {config.name!r} is generated in one process ({len(positions)} units; "
-                "more processes would save less than starting them costs)",
+                f"num_proc={num_proc}: {config.name!r} is generated in one process ({len(positions)} units, an "
+                f"estimated {sum(costs.values()):.1f} s of one core; {asked} processes on {cores} cores would "
+                f"save {saved:.1f} s, less than the {needed:g} s that pay for starting them)",
                 stacklevel=2,
             )
         results = {position: unit_splits(config, position, render) for position in positions}
@@ -170,7 +246,7 @@ def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> I
     render = render_traced_prompt if config.traced else render_prompt
     certificates = {}  # an order's certificate as JSON, asked for by every condition and framing
     for condition in config.conditions:
-        for order_id, framing in variants if condition != "none" else variants[:1]:
+        for order_id, framing in variants if condition != NO_SEMANTICS else variants[:1]:
             program, certificate = instance.orders[order_id]
             prompt = render(program, instance.query, condition, config.language, framing)
             gold_trace = render_gold_trace(program, certificate, condition, framing, config.language)

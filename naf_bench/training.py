@@ -26,9 +26,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
+from naf_bench.readings import LETTER_OF
 from naf_bench.scoring import label_columns
 from naf_bench.scoring.consistency import compile_formula, compute_consistency, semantic_loss
-from naf_bench.scoring.constraints import FAMILIES, LETTERS, constraint_formulas, constraints_of_samples, row_events
+from naf_bench.scoring.constraints import (
+    CONSTRAINT_FAMILIES,
+    LETTERS,
+    constraint_formulas,
+    constraints_of_samples,
+    row_events,
+)
 
 ANSWER_PREFIX = "ANSWER:"
 # "certified" would repeat the LM loss's target
@@ -176,7 +183,7 @@ def answer_log_probs(model, tokenizer, rows: Sequence[dict]):
     return torch.stack(out)
 
 
-def letter_probabilities(model, tokenizer, rows: Sequence[dict]):
+def answer_letter_probs(model, tokenizer, rows: Sequence[dict]):
     """The A/B/C probabilities after each row's chat prompt and 'ANSWER:', shape (rows, 3)."""
     from naf_bench.scoring.lm import first_token_ids
 
@@ -201,7 +208,7 @@ def semantic_loss_of_letters(rows: Sequence[dict], letters, families: Sequence[s
 
 def group_semantic_loss(model, tokenizer, rows: Sequence[dict], families: Sequence[str] = SEMANTIC_FAMILIES):
     """The semantic loss of one program's rows under the model, its graph over every prompt at once."""
-    return semantic_loss_of_letters(rows, letter_probabilities(model, tokenizer, rows), families)
+    return semantic_loss_of_letters(rows, answer_letter_probs(model, tokenizer, rows), families)
 
 
 def accumulate_semantic_gradient(
@@ -226,13 +233,13 @@ def accumulate_semantic_gradient(
     with torch.no_grad():
         for row, seed in zip(rows, seeds, strict=True):
             torch.manual_seed(seed)
-            letters.append(letter_probabilities(model, tokenizer, [row])[0])
+            letters.append(answer_letter_probs(model, tokenizer, [row])[0])
     leaf = torch.stack(letters).requires_grad_()
     value = semantic_loss_of_letters(rows, leaf, families)
     (weights,) = torch.autograd.grad(value, leaf)
     for row, seed, weight in zip(rows, seeds, weights, strict=True):
         torch.manual_seed(seed)
-        backward(scale * (letter_probabilities(model, tokenizer, [row])[0] * weight).sum())
+        backward(scale * (answer_letter_probs(model, tokenizer, [row])[0] * weight).sum())
     return value.item()
 
 
@@ -305,7 +312,7 @@ def letter_consistency(samples: Sequence[tuple[dict, dict]]) -> dict:
     """Mean rho and CAcc of every NAF-Bench constraint over (row, letter probabilities) pairs, and per family."""
     constraints = constraints_of_samples(samples)
     out: dict = {"n_constraints": len(constraints)}
-    for family in (None, *FAMILIES):
+    for family in (None, *CONSTRAINT_FAMILIES):
         chosen = [(f, e) for fam, f, e in constraints if family in (None, fam)]
         if chosen:
             scores = compute_consistency([f for f, _ in chosen], [e for _, e in chosen])
@@ -358,46 +365,32 @@ def answer_report(rows: Sequence[dict], texts: Sequence[str], extractor: str) ->
     beside the best constant of each condition and the JOINT of answering those constants; the share of C
     answers per condition (never right under credulous and skeptical readings)."""
     from naf_bench.readings import JOINT_CONDITIONS
-    from naf_bench.scoring.extract import extract_answer
-    from naf_bench.scoring.labels import score_answers
+    from naf_bench.scoring.core import score
 
-    answers = [extract_answer(text, extractor) for text in texts]
     constants = best_constants(rows)
-
-    def scores(chosen: Sequence[str | None]) -> dict:
-        return score_answers(
-            chosen,
-            [row["gold"] for row in rows],
-            conditions=[row["condition"] for row in rows],
-            program_ids=[row["program_id"] for row in rows],
-            extractor=extractor,
-        ).to_dict()
-
-    model, constant = scores(answers), scores([constants[row["condition"]] for row in rows])
+    indexed = [{**row, "id": k} for k, row in enumerate(rows)]
+    run = score(indexed, dict(enumerate(texts)), extractor=extractor)
+    constant = score(indexed, {}, answers={k: constants[row["condition"]] for k, row in enumerate(rows)})
     report: dict = {"conditions": {}, "extractor": extractor}
     for condition, letter in constants.items():
         chosen = [k for k, row in enumerate(rows) if row["condition"] == condition]
-        alone = score_answers(
-            [answers[k] for k in chosen],
-            [rows[k]["gold"] for k in chosen],
-            conditions=[condition] * len(chosen),
-            program_ids=[rows[k]["program_id"] for k in chosen],
-        ).to_dict()
+        alone = run.cell(chosen)
         report["conditions"][condition] = {
-            "accuracy": alone["strict_accuracy"],
-            "ci95": alone["ci95"].get("strict_accuracy"),
-            "coverage": alone["coverage"],
-            "c_rate": sum(answers[k] == "C" for k in chosen) / len(chosen),
+            "accuracy": alone.strict_accuracy,
+            "ci95": run.intervals(("strict_accuracy",), indices=chosen).get("strict_accuracy"),
+            "coverage": alone.coverage,
+            "c_rate": sum(run.answers[k] == LETTER_OF["u"] for k in chosen) / len(chosen),  # "cannot be determined"
             "best_constant": letter,
-            "best_constant_accuracy": constant["per_condition"][condition]["strict_accuracy"],
+            "best_constant_accuracy": constant.cell(chosen).strict_accuracy,
             "n": len(chosen),
         }
-    report["accuracy"] = {"value": model["strict_accuracy"], "ci95": model["ci95"].get("strict_accuracy")}
+    intervals = run.intervals(("strict_accuracy", "joint"))
+    report["accuracy"] = {"value": run.cell().strict_accuracy, "ci95": intervals.get("strict_accuracy")}
     if all(condition in constants for condition in JOINT_CONDITIONS):
         report["joint"] = {
-            "value": model["joint"],
-            "ci95": model["ci95"].get("joint"),
-            "best_constant": constant["joint"],
+            "value": run.joint(),
+            "ci95": intervals.get("joint"),
+            "best_constant": constant.joint(),
             "n_programs": len({row["program_id"] for row in rows}),
         }
     return report
@@ -677,7 +670,7 @@ def parser() -> argparse.ArgumentParser:
         default=[0.0],
         help="sft only; several: one run per weight (and seed), compared in DIR/summary.json",
     )
-    p.add_argument("--semantic-families", nargs="+", choices=FAMILIES, default=list(SEMANTIC_FAMILIES))
+    p.add_argument("--semantic-families", nargs="+", choices=CONSTRAINT_FAMILIES, default=list(SEMANTIC_FAMILIES))
     p.add_argument("--seed", type=int, nargs="+", default=[0], help="several: one run each in DIR/seed-S/")
     p.add_argument("--device", default="auto", help="auto (cuda, else mps, else cpu), cpu, cuda, mps")
     p.add_argument("--learning-rate", type=float, default=2e-4)

@@ -35,16 +35,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from naf_bench.certify import certify
-from naf_bench.cli import _overrides
-from naf_bench.dataset import load_dataset
-from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.rows import generate_units
-from naf_bench.syntax.analysis import canonical_key
-from naf_bench.syntax.parse import parse_program
-
 
 def main() -> None:
+    from naf_bench.certify import certify
+    from naf_bench.cli import _overrides
+    from naf_bench.dataset import load_dataset
+    from naf_bench.generate.config import CONFIGS, get_config
+    from naf_bench.rows import generate_units
+    from naf_bench.syntax.parse import parse_program
+    from naf_bench.syntax.structure import canonical_key
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="main", choices=sorted(CONFIGS))
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. depths=2,8")
@@ -57,6 +57,8 @@ def main() -> None:
     config = get_config(args.config, **overrides)
     certify("a :- not b.", "a")  # start the engines (and the labelling library) outside the timing
     canonical_key(parse_program("a :- not b."), "a")
+    with tempfile.TemporaryDirectory() as cache:  # and the datasets builder and writer (~1-2 s on first use)
+        load_dataset("framing", cache_dir=cache, programs_per_cell=1)
     print(f"{args.config}: {len(config.units())} units x {len(config.splits)} "
           f"splits; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before")  # fmt: skip
     programs = sum(sum(unit.counts) for unit in config.units())
@@ -67,12 +69,13 @@ def main() -> None:
             start, before = time.perf_counter(), _cpu()
             dataset = load_dataset(args.config, num_proc=num_proc, cache_dir=cache, **overrides)
             elapsed = time.perf_counter() - start
-            main_cpu, workers_cpu = (after - then for after, then in zip(_cpu(), before, strict=True))
+            main_cpu, engine_cpu, workers_cpu = (after - then for after, then in zip(_cpu(), before, strict=True))
             tables = {split: part.data.table for split, part in dataset.items()}
             rows = sum(part.num_rows for part in dataset.values())
-            # CPU seconds: this process (the serial part) and its finished workers; on num_proc idle cores the
-            # wall time would be about serial + workers / num_proc, whatever the load now
-            idle = main_cpu + workers_cpu / num_proc
+            # CPU seconds: this process and its SWI-Prolog worker (the serial part) and its finished workers (with
+            # theirs); on num_proc idle cores the wall time would be about serial + workers / num_proc, whatever the
+            # load now
+            idle = main_cpu + engine_cpu + workers_cpu / num_proc
             if first is None:
                 first = (elapsed, tables, idle)
             timings[num_proc] = elapsed
@@ -81,7 +84,8 @@ def main() -> None:
                 f"  num_proc={num_proc}: {rows} rows ({', '.join(f'{s} {t.num_rows}' for s, t in tables.items())}) in "
                 f"{elapsed:.1f} s = {rows / elapsed:.0f} rows/s; speed-up {first[0] / elapsed:.2f}x; "
                 f"{'same rows' if same else 'DIFFERENT ROWS'}; load average {os.getloadavg()[0]:.2f}; CPU s: main "
-                f"{main_cpu:.1f} + workers {workers_cpu:.1f} -> on idle cores ~{idle:.1f} s, {first[2] / idle:.2f}x",
+                f"{main_cpu:.1f} + its SWI-Prolog {engine_cpu:.1f} + workers {workers_cpu:.1f} -> on idle cores "
+                f"~{idle:.1f} s, {first[2] / idle:.2f}x",
                 flush=True,
             )
             if not same:
@@ -114,9 +118,11 @@ def _baseline_key_run(config: str, overrides: dict, programs: int) -> float:
     from check_canonical_key import reference_key  # beside this script
 
     import naf_bench.generate.algorithm as algorithm
+    from naf_bench.dataset import load_dataset
+    from naf_bench.syntax.structure import canonical_key
 
     with tempfile.TemporaryDirectory() as cache:
-        start, before = time.perf_counter(), _cpu()[0]
+        start, before = time.perf_counter(), _cpu()[0]  # this process alone, as in the README's figures
         algorithm.canonical_key = reference_key
         try:
             load_dataset(config, cache_dir=cache, **overrides)
@@ -129,39 +135,110 @@ def _baseline_key_run(config: str, overrides: dict, programs: int) -> float:
 
 
 def _ray_run(args, programs: int, first, timings: dict[int, float]) -> None:
-    """``naf-bench generate --engine ray`` in a fresh process: its wall time, rows, driver memory, decision."""
+    """``naf-bench generate --engine ray`` in a fresh process: its wall time, rows, CPU seconds, driver memory and
+    decision."""
     import datasets
 
     with tempfile.TemporaryDirectory() as out:
         cli = ["generate", args.config, "--engine", "ray", "--out", out, *(f"--set={pair}" for pair in args.set)]
-        # the driver's own peak resident memory (the Ray processes it starts are not its own)
-        driver = (f"import resource, sys; from naf_bench.cli import main; status = main({cli!r}); "
-                  "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(status)")  # fmt: skip
+        driver = f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import bench_generate; " \
+                 f"bench_generate.ray_driver({cli!r})"  # fmt: skip
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", driver], stdout=subprocess.PIPE, text=True)
         elapsed = time.perf_counter() - start
         if done.returncode:
             raise SystemExit(f"naf-bench generate --engine ray failed (status {done.returncode})")
-        peak = int(done.stdout.split("peak ")[-1])
+        report = json.loads(done.stdout.splitlines()[-1])
         manifest = json.loads((Path(out) / "data" / args.config / "manifest.json").read_text())
         decision = len(json.dumps([entry["attempts"] for files in manifest["files"].values() for entry in files]))
         dataset = datasets.load_dataset(out, args.config, cache_dir=str(Path(out) / "hf"))
         same = first is None or all(dataset[split].data.table.equals(table) for split, table in first[1].items())
         ratios = ", ".join(f"{timings[n] / elapsed:.2f}x num_proc={n}" for n in timings)
+        cpu = report["cpu"]
+        cpus = os.cpu_count()
+        # on idle cores the wall time would be about the CPU seconds of every process over the CPUs (the work
+        # is chunks and files of every cell at once), against one process's CPU seconds
+        idle = sum(cpu.values()) / cpus
+        against = f", {first[2] / idle:.2f}x one process's ~{first[2]:.1f} s" if first is not None else ""
         print(
-            f"  ray ({os.cpu_count()} CPUs): {elapsed:.1f} s; {ratios}; {'same rows' if same else 'DIFFERENT ROWS'}; "
-            f"{manifest['passes']} passes across cells; driver peak memory {peak / 1024:.0f} MiB for "
-            f"{programs} programs; the decision {decision / programs:.1f} bytes per kept program; load average "
-            f"{os.getloadavg()[0]:.2f}",
+            f"  ray ({cpus} CPUs): {elapsed:.1f} s; {ratios}; {'same rows' if same else 'DIFFERENT ROWS'}; "
+            f"{manifest['passes']} passes across cells; CPU s: driver {cpu['driver']:.1f} + keepers "
+            f"{cpu['keepers']:.1f} + tasks {cpu['tasks']:.1f} + Ray's own processes {cpu['ray']:.1f} -> on idle "
+            f"cores ~{idle:.1f} s{against}; driver peak memory {report['peak'] / 1024:.0f} MiB (the largest Ray "
+            f"process {report['largest'] / 1024:.0f} MiB) for {programs} programs; the decision "
+            f"{decision / programs:.1f} bytes per kept program; load average {os.getloadavg()[0]:.2f}",
             flush=True,
         )
         if not same:
             raise SystemExit("generation on Ray changed the rows")
 
 
-def _cpu() -> tuple[float, float]:
+def ray_driver(cli: list[str]) -> None:
+    """The Ray run's driver: ``naf-bench generate`` with ``cli``, then (the last line, JSON) its own peak resident
+    memory in KiB, the largest peak among the processes of the local Ray it starts, and the CPU seconds of
+    itself and of those processes: the keepers, the tasks' workers with their SWI-Prolog children, and Ray's
+    own (raylet, GCS, ...), each process read every 0.5 s until it ends (a worker's last fraction of a
+    second may be missed)."""
+    import threading
+
+    import psutil
+
+    from naf_bench.cli import main as generate
+
+    seen: dict[int, tuple[str, float, int]] = {}  # pid: kind, CPU seconds, peak RSS in KiB
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.wait(0.5):
+            for child in psutil.Process().children(recursive=True):
+                try:
+                    with child.oneshot():
+                        title = " ".join(child.cmdline()[:1]) or child.name()
+                        times, rss = child.cpu_times(), child.memory_info().rss // 1024
+                except psutil.Error:
+                    continue
+                kind, _, peak, _ = seen.get(child.pid, ("ray", 0.0, 0, ""))
+                if title.startswith("ray::_Keeper"):
+                    kind = "keepers"  # an actor's title stays; a worker's names its task, once it has one
+                elif kind != "keepers" and (title.startswith("ray::") or child.name() == "swipl"):
+                    kind = "tasks"
+                seen[child.pid] = (kind, times.user + times.system, max(peak, rss), title[:40])
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    status = generate(cli)
+    stop.set()
+    sampler.join()
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = {"driver": own.ru_utime + own.ru_stime, "keepers": 0.0, "tasks": 0.0, "ray": 0.0}
+    for kind, seconds, _, _ in seen.values():
+        cpu[kind] += seconds
+    largest = max((peak for _, _, peak, _ in seen.values()), default=0)
+    if os.environ.get("BENCH_PIDS"):
+        print(json.dumps(seen))
+    print(json.dumps({"peak": own.ru_maxrss, "largest": largest, "cpu": cpu}))
+    sys.exit(status)
+
+
+def _cpu() -> tuple[float, float, float]:
+    """CPU seconds of this process, of its live children (its SWI-Prolog worker) and of its finished children
+    (the worker processes, their SWI-Prolog workers included)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime, live_children_cpu(), children.ru_utime + children.ru_stime
+
+
+def live_children_cpu() -> float:
+    """CPU seconds of this process's children that are still running, read from /proc (0 where there is none)."""
+    seconds, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    tasks = Path("/proc/self/task")
+    for task in tasks.iterdir() if tasks.exists() else ():
+        for pid in (task / "children").read_text().split():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # it ended meanwhile
+                continue
+            seconds += (int(fields[11]) + int(fields[12])) / tick
+    return seconds
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from pathlib import Path
 from naf_bench.evaluation import gold_rows, score_rows
 from naf_bench.leaderboard.local import Server
 from naf_bench.leaderboard.store import Store
-from naf_bench.scoring.labels import JOINT_CONDITIONS
+from naf_bench.readings import JOINT_CONDITIONS
 
 METADATA = {"model_name": "probe", "track": "standard", "prompt_setting": "zero-shot", "reasoning_mode": "direct",
             "external_tools": False, "temperature": 0, "samples_per_item": 1}  # fmt: skip

@@ -23,9 +23,9 @@ from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_rng
 from naf_bench.rows import generate_units
-from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.render import render_asp
+from naf_bench.syntax.structure import canonical_key
 
 
 def main() -> None:

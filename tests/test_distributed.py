@@ -4,10 +4,12 @@ A local Ray with 2 CPUs, started once for the module; skipped when Ray is not in
 """
 
 import functools
+import hashlib
 import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -19,23 +21,27 @@ import pytest
 from naf_bench.cli import main
 from naf_bench.generate.config import get_config
 from naf_bench.hub import export, withhold_gold
+from naf_bench.readings import READINGS
 from naf_bench.rows import build_rows, rows_json
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'naf-bench[ray]')")
 psutil = pytest.importorskip("psutil", reason="psutil (a Ray dependency) is not installed")
+
+from test_fifth_reading import WFS2, two_valued  # noqa: E402
 
 from naf_bench.distributed import (  # noqa: E402
     ManifestError,
     _preflight,
     code_identity,
     generate_on_ray,
+    local_ray_options,
     node_problems,
 )
 
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
-    ray.init(num_cpus=2, object_store_memory=150 * 2**20, include_dashboard=False, log_to_driver=False)
+    ray.init(**{**local_ray_options(), "num_cpus": 2, "object_store_memory": 150 * 2**20})
     yield
     ray.shutdown()
 
@@ -90,13 +96,13 @@ def test_the_folder_uploads_as_it_is(main_run, capsys):
 
 def test_a_node_without_swipl_or_with_other_code_is_named(monkeypatch):
     here = code_identity()
-    ready = ray.get(ray.remote(_preflight).remote())  # what every run asks each node first
+    ready = ray.get(ray.remote(_preflight).remote(READINGS.portable()))  # what every run asks each node first
     assert (
         ready["swipl"] == shutil.which("swipl")
         and node_problems([{"NodeManagerAddress": "10.0.0.7"}], [ready], here) == []
     )
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent))  # a node whose PATH has Python but no swipl
-    bare = _preflight()
+    bare = _preflight(READINGS.portable())
     assert bare["swipl"].startswith("missing (SWI-Prolog ('swipl') was not found on PATH")
     older = {**ready, "code_version": "0" * 16}
     nodes = [{"NodeManagerAddress": "10.0.0.8"}, {"NodeManagerAddress": "10.0.0.9"}]
@@ -105,6 +111,24 @@ def test_a_node_without_swipl_or_with_other_code_is_named(monkeypatch):
         f"{older['node']} (10.0.0.9): naf-bench {here['naf_bench']} with row code {'0' * 16}, not "
         f"{here['naf_bench']} with {here['code_version']}",
     ]
+
+
+def test_a_registered_reading_reaches_every_node_or_is_named(tmp_path):
+    READINGS.register(WFS2, two_valued)  # the table travels with every task; its engine imports on the workers
+    try:
+        out = tmp_path / "naf-bench"
+        generate_on_ray("main", str(out), {"programs_per_cell": 2}, progress=False)
+        rows = loaded(out, "main", tmp_path)
+        assert rows == {"test": rows_json(build_rows(get_config("main", programs_per_cell=2))["test"])}
+        assert rows["test"].count('"condition": "wfs2"') == 8
+        table = READINGS.portable()
+        report = ray.get(ray.remote(_preflight).remote((*table[:-1], (WFS2, "only_here:two_valued"))))
+        assert node_problems([{"NodeManagerAddress": "10.0.0.7"}], [report], code_identity()) == [
+            f"{report['node']} (10.0.0.7): reading 'wfs2': its engine only_here:two_valued does not import here "
+            "(ModuleNotFoundError: No module named 'only_here')"
+        ]
+    finally:
+        READINGS.unregister("wfs2")
 
 
 def test_resume_keeps_complete_files_and_makes_the_rest(main_run, tmp_path):
@@ -128,10 +152,60 @@ def test_resume_keeps_complete_files_and_makes_the_rest(main_run, tmp_path):
         generate_on_ray("main", str(out), resume=True, progress=False)
 
 
+def test_a_killed_driver_started_again_with_resume_keeps_the_complete_files(tmp_path):
+    """``naf-bench generate --engine ray --resume`` killed (SIGKILL) while it writes, then the same command again:
+    every file the manifest had recorded complete is kept as it is, only the rest are made."""
+    out = tmp_path / "naf-bench"
+    folder = out / "data" / "sft"
+    address = ray.get_runtime_context().gcs_address  # this module's Ray: no second one started
+    command = [sys.executable, "-m", "naf_bench.cli", "generate", "sft", "--engine", "ray", "--address", address,
+               "--set", "programs_per_cell=3", "--out", str(out), "--resume"]  # fmt: skip
+    # a run whose files are then lost (a fresh run writes its files as it decides cells, renamed all at once)
+    assert subprocess.run(command, stdout=subprocess.DEVNULL, timeout=300).returncode == 0
+    for path in folder.glob("*.parquet"):
+        path.unlink()
+    driver = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # makes them again
+    complete: set[str] = set()
+    planned = {f["name"] for fl in _manifest(folder)["files"].values() for f in fl}
+    deadline = time.monotonic() + 300
+    while not 0 < len(complete) < len(planned) and driver.poll() is None and time.monotonic() < deadline:
+        complete = {f["name"] for fl in _manifest(folder)["files"].values() for f in fl if "sha256" in f}
+        time.sleep(0.02)
+    driver.send_signal(signal.SIGKILL)
+    driver.wait(30)
+    assert driver.returncode == -signal.SIGKILL, "the driver ended before it could be killed mid-write"
+    manifest = _manifest(folder)  # what the killed driver had recorded last
+    complete = {f["name"] for fl in manifest["files"].values() for f in fl if "sha256" in f}
+    planned = {f["name"] for fl in manifest["files"].values() for f in fl}
+    assert 0 < len(complete) < len(planned)
+    kept = {name: (folder / name).stat().st_mtime_ns for name in complete}
+    before = time.time_ns()
+    again = subprocess.run(command, stdout=subprocess.PIPE, text=True, timeout=300)
+    assert again.returncode == 0 and "wrote" in again.stdout
+    assert {name: (folder / name).stat().st_mtime_ns for name in complete} == kept
+    made = {path.name for path in folder.glob("*.parquet") if path.stat().st_mtime_ns >= before}
+    assert made == planned - complete
+    assert not list(folder.glob(".*.tmp"))  # the killed run's temporaries are gone
+    final = {f["name"]: f["sha256"] for fl in _manifest(folder)["files"].values() for f in fl}
+    digests = {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in planned}
+    assert final == digests and {name: final[name] for name in complete} == {
+        f["name"]: f["sha256"] for fl in manifest["files"].values() for f in fl if "sha256" in f
+    }
+    assert loaded(out, "sft", tmp_path) == expected("sft", programs_per_cell=3)
+
+
+def _manifest(folder: Path) -> dict:
+    try:
+        return json.loads((folder / "manifest.json").read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {}
+
+
 def test_hard_where_cells_meet_is_what_export_writes(tmp_path):
     out = tmp_path / "naf-bench"
     manifest = generate_on_ray("hard", f"file://{out}", progress=False)  # a pyarrow filesystem URL
     assert manifest["passes"] > 1  # loopy tiers of sizes 1 and 3 meet: later cells were decided again
+    assert not list((out / "data" / "hard").glob(".*.tmp"))  # files of decisions that did not stand are gone
     exported = export(tmp_path / "exported", ("hard",), str(tmp_path / "cache"))
     assert loaded(out, "hard", tmp_path) == loaded(exported, "hard", tmp_path / "e") == expected("hard")
     # both configs in one folder: main written next to hard keeps hard, and the card lists both

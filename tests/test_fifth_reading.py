@@ -4,6 +4,8 @@ scored through ``score``, the evaluate module and the lm-eval aggregation, with 
 
 import importlib.util
 import json
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,10 @@ import pytest
 import naf_bench.scoring
 from naf_bench import certify
 from naf_bench.dataset import code_version, load_dataset
+from naf_bench.errors import ConfigError, WorkerError
+from naf_bench.generate.config import get_config
 from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS, NAMED_CONDITIONS, READINGS, Reading, gold_letter
+from naf_bench.rows import generate_units, rows_json, unit_rows
 from naf_bench.scoring.steps import FLAGS, check_row
 
 ROOT = Path(__file__).parent.parent
@@ -124,3 +129,40 @@ def test_the_task_files_are_the_tables():
     spec.loader.exec_module(task_files)
     assert task_files.drift() == []
     assert task_files.main(["--check"]) == 0
+
+
+def _rows(num_proc=None):
+    splits, _ = generate_units(get_config("main", programs_per_cell=1), unit_rows, num_proc, min_saving=0)
+    return rows_json([row for unit in splits["test"] for row in unit])
+
+
+def test_a_registered_reading_reaches_the_worker_processes(fifth):
+    rows = _rows(num_proc=2)  # the workers adopt this process's table, the fifth reading included
+    assert rows == _rows() and rows.count('"condition": "wfs2"') == 4
+    assert READINGS.portable()[-1] == (WFS2, "test_fifth_reading:two_valued")
+
+
+def test_an_engine_workers_cannot_import_is_refused_naming_its_reading():
+    READINGS.register(WFS2, lambda solved, query: two_valued(solved, query))
+    try:
+        assert '"condition": "wfs2"' in _rows()  # one process needs no reference to its engine
+        with pytest.raises(ConfigError, match=r"^reading 'wfs2': its engine <function .*<lambda>.* cannot reach"):
+            _rows(num_proc=2)
+    finally:
+        READINGS.unregister("wfs2")
+    module = types.ModuleType("only_here")  # imports here, but from no path a worker has
+    exec(
+        "def two_valued(solved, query):\n    return ('T' if solved.wfs.value(query) == 'T' else 'F'), {}", vars(module)
+    )
+    sys.modules["only_here"] = module
+    READINGS.register(WFS2, module.two_valued)
+    try:
+        with pytest.raises(
+            WorkerError,
+            match=r"(?s)ConfigError: reading 'wfs2': its engine only_here:two_valued does "
+            r"not import here \(ModuleNotFoundError: No module named 'only_here'\)",
+        ):
+            _rows(num_proc=2)
+    finally:
+        READINGS.unregister("wfs2")
+        del sys.modules["only_here"]

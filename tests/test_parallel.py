@@ -15,14 +15,26 @@ from pathlib import Path
 
 import pytest
 
-from naf_bench.errors import WorkerError
-from naf_bench.generate.config import get_config
+from naf_bench.errors import ConfigError, WorkerError
+from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.pool import run_jobs
-from naf_bench.rows import build_rows, generate_units, processes, rows_json
+from naf_bench.rows import (
+    PARALLEL_MIN_SAVING,
+    build_rows,
+    generate_units,
+    processes,
+    rows_json,
+    rows_per_program,
+    saving,
+    unit_seconds,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-# sweep: 36 cells, ~2.5 s in one process, enough that two processes pay (it is generated in parallel)
+# sweep: 36 cells, ~0.5 s in one process, too little for processes to pay; the subprocesses below are told to use
+# them wherever there are units to share (NAF_BENCH_PARALLEL_MIN_SAVING=0), and are seen doing so
 CONFIG = "sweep"
+# The README's 8,000-program sft run (98 s in one process on the quiet development machine, 1.8x with two)
+LARGE = {"depths": (8, 10, 12, 14, 16), "widths": (4, 6), "programs_per_cell": 100}
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +60,7 @@ def _run(command: list[str], cwd: Path, kill_a_worker: bool = False, timeout: fl
     """Run ``command`` with this checkout first on the path, watching its worker processes (killing the first
     seen, if asked); its exit status, stderr and the worker pids seen."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    env.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+    env.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", NAF_BENCH_PARALLEL_MIN_SAVING="0")
     process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     seen: set[int] = set()
     deadline = time.monotonic() + timeout
@@ -154,12 +166,43 @@ def test_an_exception_in_a_job_is_raised_again_here():
         run_jobs(json.loads, [("[1]",), ("not json",)], 2)
 
 
-def test_parallel_only_where_it_pays_and_said_once():
-    assert processes(get_config("sweep").units(), 2) == 2
-    assert processes(get_config("hard").units(), 4) == 4
-    assert processes(get_config("sweep").units(), None) == processes(get_config("sweep").units(), 1) == 1
-    assert processes(get_config("wfs44").units(), 2) == 1  # 12 small cells: ~0.2 s in one process
-    with pytest.warns(UserWarning, match=r"num_proc=2: 'wfs44' is generated in one process \(12 units;") as caught:
+def _costs(name: str, **overrides) -> list[float]:
+    config = get_config(name, **overrides)
+    return [unit_seconds(config, unit) for unit in config.units()]
+
+
+def test_parallel_only_where_it_pays_and_said_once(monkeypatch):
+    large = _costs("sft", **LARGE)
+    assert saving(large, 2) > 10 * PARALLEL_MIN_SAVING  # ~120 s of one core estimated, half of it saved
+    assert processes(large, 2, cores=2) == 2 and processes(large, 4, cores=2) == 4
+    assert processes(large, None) == processes(large, 1) == 1
+    assert processes(large, 2, cores=1) == 1  # one core: processes only take turns
+    near = _costs("sft", programs_per_cell=70)  # 4 units, ~6.7 s: two processes save ~3.3 s, just enough
+    assert processes(near, 2, cores=2) == 2
+    assert processes(near, 4, cores=2) == 1  # four workers on two cores start in two rounds: 6 s needed
+    for name in CONFIGS:  # every shipped config takes ~2 s or less in one process: workers would not pay
+        assert processes(_costs(name), 2) == 1, name
+    sweep = _costs("sweep")
+    assert processes(sweep, 2, min_saving=0) == 2
+    monkeypatch.setenv("NAF_BENCH_PARALLEL_MIN_SAVING", "0")
+    assert processes(sweep, 2) == 2
+    monkeypatch.setenv("NAF_BENCH_PARALLEL_MIN_SAVING", "soon")
+    with pytest.raises(ConfigError, match="NAF_BENCH_PARALLEL_MIN_SAVING='soon': expected seconds >= 0"):
+        processes(sweep, 2)
+    monkeypatch.delenv("NAF_BENCH_PARALLEL_MIN_SAVING")
+    message = r"num_proc=2: 'wfs44' is generated in one process \(12 units, an estimated 0\.\d s of one core; 2 proc"
+    with pytest.warns(UserWarning, match=message) as caught:
         two = build_rows(get_config("wfs44"), num_proc=2)
     assert len(caught) == 1
     assert rows_json(two["test"]) == rows_json(build_rows(get_config("wfs44"))["test"])
+
+
+def test_the_estimate_grows_with_programs_rules_rows_and_orders():
+    config = get_config("order", programs_per_cell=1)
+    rows = build_rows(config)["test"]
+    assert rows_per_program(config) == len(rows) // len({row["program_id"] for row in rows}) == 16
+    base = sum(_costs("main"))
+    assert sum(_costs("main", programs_per_cell=60)) == pytest.approx(2 * base)
+    assert sum(_costs("main", depths=(16,), widths=(8,))) > 1.4 * base  # ~48 rules a program against ~27
+    assert sum(_costs("main", framings=("abstract", "sensor"), conditions=("wfs",))) < base  # 2 rows, not 5
+    assert sum(_costs("main", n_orders=4)) > 2 * base  # each order certified, and 4 times the named rows

@@ -1,5 +1,7 @@
 """The readings table: every floor above reads it, so its entries must be complete and consistent."""
 
+from dataclasses import replace
+
 import pytest
 
 from naf_bench.errors import ConfigError
@@ -7,13 +9,15 @@ from naf_bench.readings import (
     CONDITIONS,
     EFFORT_KEYS,
     JOINT_CONDITIONS,
+    LETTER_OF,
+    LETTERS,
     NO_SEMANTICS,
     READING_OF,
     READINGS,
     SEMANTICS,
     gold_letter,
 )
-from naf_bench.verbalize.templates import LANGUAGES
+from naf_bench.verbalize.templates import LANGUAGES, listed_letters, option_lines
 
 
 def test_every_reading_has_an_instruction_and_verdicts_in_every_language():
@@ -49,3 +53,19 @@ def test_gold_letter_reads_each_readings_alphabet():
     assert [gold_letter(c, labels) for c in CONDITIONS] == [None, "C", "A", "B", "C"]
     with pytest.raises(ConfigError, match="unknown condition"):
         gold_letter("brave", labels)
+
+
+def test_letters_are_the_tables_and_a_label_has_one_letter():
+    assert LETTERS == ("A", "B", "C") and dict(LETTER_OF) == {"T": "A", "F": "B", "u": "C", "loop": "C"}
+    assert option_lines("en") == ["  A. Definitely yes", "  B. Definitely no", "  C. Cannot be determined"]
+    assert listed_letters("en") == "A, B, or C" and listed_letters("zh") == "A、B 或 C"
+    wfs = READING_OF["wfs"]
+    for letters, why in (
+        ({"T": "A", "F": "C"}, "label 'F' as letter 'C'"),
+        ({"T": "a", "F": "B"}, "label 'T' as letter 'a'"),
+    ):
+        with pytest.raises(ConfigError, match=f"wfs3: {why}"):
+            READINGS.register(
+                replace(wfs, name="wfs3", condition="wfs3", position=9, letters=letters, implies=()), None
+            )
+    assert "wfs3" not in READINGS.names

@@ -2,8 +2,9 @@ import random
 
 import pytest
 
+from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import JOINT_CONDITIONS, compute_label_metrics
+from naf_bench.scoring.labels import compute_label_metrics
 
 
 @pytest.mark.parametrize(
@@ -98,13 +99,16 @@ def test_bad_inputs_raise(kwargs, message):
 
 
 def test_solved_programs_are_the_terms_of_joint():
-    from naf_bench.scoring.labels import score_answers, solved_programs
+    from naf_bench.scoring.core import score
+    from naf_bench.scoring.labels import score_answers
 
     conditions = ["closed_world", "cred", "skept", "wfs"] * 3 + ["wfs"]
     programs = ["p"] * 4 + ["q"] * 4 + ["r"] * 4 + ["s"]  # s has no row for three readings: JOINT leaves it out
     references = [*"ABCA" * 3, "A"]
     answers = list("ABCA") + list("ABCB") + [None, "B", "C", "A"] + ["A"]
-    solved = solved_programs(answers, references, conditions, programs)
+    rows = [{"id": i, "gold": g, "condition": c, "program_id": p}
+            for i, (g, c, p) in enumerate(zip(references, conditions, programs, strict=True))]  # fmt: skip
+    solved = score(rows, dict(enumerate(answers)), extractor="flexible").solved()
     assert solved == {"p": True, "q": False, "r": False}
     joint = score_answers(answers, references, conditions=conditions, program_ids=programs, n_bootstrap=0).joint
     assert joint == sum(solved.values()) / len(solved) == 1 / 3

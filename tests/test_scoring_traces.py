@@ -5,7 +5,8 @@ import pytest
 from naf_bench import certify, parse_program
 from naf_bench.generate.bins import BINS, assemble
 from naf_bench.scoring.audit import audit
-from naf_bench.scoring.traces import check_steps, compute_proof_metrics
+from naf_bench.scoring.steps import check_steps
+from naf_bench.scoring.traces import compute_proof_metrics
 from naf_bench.verbalize.trace import render_gold_trace
 
 NAMED = ("closed_world", "cred", "skept", "wfs")

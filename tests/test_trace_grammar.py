@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from naf_bench import ConfigError, Literal, ParseError, Program, Rule, certify, parse_program
 from naf_bench.solvers.wfs import solve_wfs
-from naf_bench.verbalize.mitigation import VERIFY_SCAFFOLDS, render_translation_prompt, render_verify_prompt
+from naf_bench.verbalize.mitigation import render_translation_prompt, render_verify_prompt, verify_scaffold
 from naf_bench.verbalize.prompt import build_prompt, render_prompt, rule_sentences
 from naf_bench.verbalize.trace import (
     RENDERINGS,
@@ -208,8 +208,9 @@ def test_prompt_is_typed_and_letter_only_prompts_stay_unnumbered():
     assert user.startswith("规则：\n如果命题 a 不为真") and user.endswith("问题：命题 q 为真吗？")
     verify = render_verify_prompt(PROGRAM, "q", "wfs", "audit")
     assert "Rules:\n1. The override is granted if auditor a does not approve.\n" in verify
-    assert verify.endswith(VERIFY_SCAFFOLDS["en"]) and "citing the numbers of the rules" in verify
-    assert render_verify_prompt(PROGRAM, "q", "wfs", language="zh").endswith(VERIFY_SCAFFOLDS["zh"])
+    assert verify.endswith(verify_scaffold("en")) and "citing the numbers of the rules" in verify
+    assert render_verify_prompt(PROGRAM, "q", "wfs", language="zh").endswith(verify_scaffold("zh"))
+    assert verify_scaffold("zh").endswith("（X 为 A、B 或 C）。")
 
 
 def test_traced_prompt_numbers_rules_and_shows_a_worked_example_in_the_same_words():

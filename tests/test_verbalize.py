@@ -111,10 +111,10 @@ def test_translate_then_solve():
 
 
 def test_verify_scaffold_replaces_the_final_instruction():
-    from naf_bench.verbalize.mitigation import VERIFY_SCAFFOLD, render_verify_prompt
+    from naf_bench.verbalize.mitigation import render_verify_prompt, verify_scaffold
 
     prompt = render_verify_prompt(FIGURE1, "a", "wfs")
-    assert prompt.endswith(VERIFY_SCAFFOLD)
+    assert prompt.endswith(verify_scaffold("en")) and prompt.endswith("a line 'ANSWER: X' where X is A, B, or C.")
     assert "Use the well-founded semantics" in prompt
     assert prompt.count("ANSWER: X") == 1
 

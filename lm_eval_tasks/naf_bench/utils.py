@@ -8,10 +8,11 @@ from lm_eval.api.task import ConfigurableTask
 
 from naf_bench import parse_program
 from naf_bench.dataset import task_dataset
-from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NAMED_CONDITIONS
+from naf_bench.readings import LETTERS, NAMED_CONDITIONS
 from naf_bench.scoring import lm
+from naf_bench.scoring.core import constant_hits, program_solved
+from naf_bench.scoring.core import flip_rate as core_flip_rate
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import constant_hits, flip_rate_from_items
 from naf_bench.scoring.steps import check_row
 from naf_bench.scoring.translation import answer_from_translation
 from naf_bench.verbalize.mitigation import render_translation_prompt, render_verify_prompt
@@ -105,9 +106,9 @@ def process_default(doc, results):  # condition none: no gold; which reading doe
 def process_program(doc, results):
     answers = [_answer(result) for result in results]
     correct = [answer == row["gold"] for answer, row in zip(answers, doc["rows"], strict=True)]
-    joint = [right for row, right in zip(doc["rows"], correct, strict=True) if row["condition"] in JOINT_CONDITIONS]
+    by_condition = {row["condition"]: answer for answer, row in zip(answers, doc["rows"], strict=True)}
     return {
-        "joint": all(joint),
+        "joint": program_solved(by_condition, {row["condition"]: row["gold"] for row in doc["rows"]}) is True,
         "acc": sum(correct) / len(correct),
         "coverage": sum(answer is not None for answer in answers) / len(answers),
     } | {f"acc_{row['condition']}": right for row, right in zip(doc["rows"], correct, strict=True)}
@@ -121,7 +122,7 @@ def process_variants(doc, results):  # rule orders or framings of one (program, 
 
 
 def flip_rate(items):
-    return _defined(flip_rate_from_items(items)[0])
+    return _defined(core_flip_rate(items)[0])
 
 
 def process_sweep(doc, results):

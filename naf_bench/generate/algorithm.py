@@ -10,9 +10,9 @@ from naf_bench.certify import Certificate, certify
 from naf_bench.errors import CertificationError, ConfigError
 from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_rng, item_seed
-from naf_bench.syntax.analysis import canonical_key
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.sample import reorder
+from naf_bench.syntax.structure import canonical_key
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from naf_bench.errors import ConfigError
 from naf_bench.generate.bins import BINS, SEED_BINS
 from naf_bench.generate.registry import FAMILIES
-from naf_bench.readings import CONDITIONS, NAMED_CONDITIONS
+from naf_bench.readings import CONDITIONS, NAMED_CONDITIONS, NO_SEMANTICS
 from naf_bench.verbalize.framing import FRAMINGS
 from naf_bench.verbalize.templates import LANGUAGES
 
@@ -209,7 +209,7 @@ CONFIGS: dict[str, GenerationConfig] = {
             bins=("control", "control_false", "even_conjunctive", "even_both_sided"),
             even_cycle_lens=(2, 4, 6),
             programs_per_bin=(10, 10, 12, 12),
-            conditions=("none", "wfs"),
+            conditions=(NO_SEMANTICS, "wfs"),
         ),
         GenerationConfig(
             "sft",

@@ -121,7 +121,7 @@ def board_table(board: dict, baselines: list[dict]):
     """The board as the page's table (a pandas frame): teams in rank order, then the baselines, marked."""
     import pandas as pd
 
-    from naf_bench.scoring.labels import JOINT_CONDITIONS
+    from naf_bench.readings import JOINT_CONDITIONS
 
     full = board["full_scores"]
     records = []

@@ -1,7 +1,7 @@
 """The board: every submission of a folder scored against one gold file, ranked per track by JOINT.
 
 A thin view over the scoring core: :func:`score_submission` reads a submission with
-:func:`naf_bench.evaluation.read_submission`, scores it with :func:`naf_bench.evaluation.score_rows`, and keeps
+:func:`naf_bench.evaluation.read_submission`, scores it with the core (:func:`naf_bench.evaluation.run_scores`), keeps
 the columns the board shows; the baselines (constant letters, the best constant per condition, the majority
 letter, the oracle) are scored by the same function as marked reference rows. A board row holds aggregates
 only: no id, gold letter, label or certificate of a gold row, and no maintainer-only metadata (the contact).
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from naf_bench.errors import DataError
 from naf_bench.leaderboard.metadata import (
@@ -20,6 +21,9 @@ from naf_bench.leaderboard.metadata import (
     read_metadata,
     validate_metadata,
 )
+
+if TYPE_CHECKING:
+    from naf_bench.scoring.core import Scores
 
 BOARD_FORMAT = 1
 METADATA_SUFFIX = ".metadata.json"
@@ -88,6 +92,18 @@ def score_submission(
     name: str | None = None,
     n_bootstrap: int = 1000,
 ) -> dict:
+    """:func:`scored_submission`'s board row."""
+    return scored_submission(submission, gold, metadata=metadata, name=name, n_bootstrap=n_bootstrap)[0]
+
+
+def scored_submission(
+    submission: str | Path,
+    gold: str | Path | Sequence[Mapping],
+    *,
+    metadata: Mapping | str | Path | None = None,
+    name: str | None = None,
+    n_bootstrap: int = 1000,
+) -> tuple[dict, Scores]:
     """The board row of one submission file (``{id, prediction, trace?}`` JSONL) against ``gold`` (a gold
     JSONL path, or its rows).
 
@@ -96,7 +112,7 @@ def score_submission(
     duplicate ids is refused (:class:`DataError`, naming its lines); ids the gold does not have and gold ids
     without a prediction are counted in the row (``n_unknown_ids``, ``n_missing``: unanswered).
     """
-    from naf_bench.evaluation import read_submission, score_rows
+    from naf_bench.evaluation import read_submission, run_record, run_scores
 
     submission = Path(submission)
     name = name or submission.name.removesuffix(".jsonl")
@@ -114,8 +130,8 @@ def score_submission(
         "n_unknown_ids": sum(key not in known for key in entries),
         "n_missing": sum(row["id"] not in entries for row in _named(rows)),
     }
-    record = score_rows(rows, entries, name=name, n_bootstrap=n_bootstrap)
-    return _row(record, name=name, baseline=False, metadata=metadata, problems=counts)
+    scores = run_scores(rows, entries, n_bootstrap=n_bootstrap)
+    return _row(run_record(scores, name), name=name, baseline=False, metadata=metadata, problems=counts), scores
 
 
 def baseline_rows(gold: Sequence[Mapping], n_bootstrap: int = 1000) -> list[dict]:
@@ -131,7 +147,7 @@ def baseline_rows(gold: Sequence[Mapping], n_bootstrap: int = 1000) -> list[dict
     ]
 
 
-def dataset_info(gold: Sequence[Mapping], name: str | None = None) -> dict:
+def dataset_summary(gold: Sequence[Mapping], name: str | None = None) -> dict:
     """What the board was scored on: the set's name, its configs, sizes and families, and the code version."""
     from naf_bench import __version__
     from naf_bench.dataset import code_version
@@ -192,5 +208,5 @@ def build_board(
             refused[name] = [("metadata" if exc.path.endswith(METADATA_SUFFIX) else "submission", exc.reason)]
     if dataset_name is None:
         dataset_name = gold.parent.name if gold.name == "gold.jsonl" else gold.name.removesuffix(".jsonl")
-    board = assemble_board(scored, baseline_rows(rows, n_bootstrap), dataset_info(rows, dataset_name))
+    board = assemble_board(scored, baseline_rows(rows, n_bootstrap), dataset_summary(rows, dataset_name))
     return board, refused

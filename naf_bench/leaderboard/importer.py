@@ -27,7 +27,7 @@ from naf_bench.errors import DataError, NafBenchError
 from naf_bench.readings import CONDITIONS, gold_letter
 from naf_bench.syntax.render import render_asp
 
-LAYOUTS = {  # name: the fields every record has
+LEADERBOARD_LAYOUTS = {  # name: the fields every record has
     "hard": ("id", "rec_id", "axis", "difficulty", "cond", "gold", "labels", "prompt"),
     "dev": ("id", "cond", "divergence_bin", "gold", "prompt"),
 }
@@ -52,13 +52,13 @@ def _records(path: Path) -> list:
 
 def _layout(records: list) -> str:
     """The name of the layout every record has, or a DataError-worthy reason."""
-    for name, fields in LAYOUTS.items():
+    for name, fields in LEADERBOARD_LAYOUTS.items():
         if records and all(isinstance(r, dict) and all(key in r for key in fields) for r in records):
             return name
     first = records[0] if records and isinstance(records[0], dict) else {}
     raise ValueError(
         f"unknown row layout (fields {sorted(first)[:12]}): expected "
-        + " or ".join(f"{{{', '.join(fields)}}}" for fields in LAYOUTS.values())
+        + " or ".join(f"{{{', '.join(fields)}}}" for fields in LEADERBOARD_LAYOUTS.values())
     )
 
 

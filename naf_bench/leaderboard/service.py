@@ -22,14 +22,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from naf_bench.evaluation import SUBMISSION_EXTRACTOR, gold_rows, read_submission
+from naf_bench.evaluation import gold_rows, read_submission
 from naf_bench.leaderboard.board import baseline_rows as board_baselines
-from naf_bench.leaderboard.board import score_submission
+from naf_bench.leaderboard.board import score_submission, scored_submission
 from naf_bench.leaderboard.ladder import wilson_interval
 from naf_bench.leaderboard.metadata import TRACKS
 from naf_bench.leaderboard.store import Accepted, Store, StoreError, Team
-from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.labels import solved_programs
 
 HIDDEN, DEV = "test", "dev"
 MAX_REASONS = 50  # a refusal lists this many reasons, then says how many more there were
@@ -103,8 +101,8 @@ class Service:
         meta, meta_bytes, reasons = self._check_metadata(Path(metadata))
         if reasons:
             return refused(reasons)
-        record = score_submission(submission, self.golds[split], metadata=meta, name=team.name, n_bootstrap=0)
-        solved = self._solved(split, entries)
+        record, scores = scored_submission(submission, self.golds[split], metadata=meta, name=team.name, n_bootstrap=0)
+        solved = scores.solved()  # JOINT per program: what the Ladder compares
         named = [row for row in self.golds[split] if row["gold"] is not None]
         try:
             outcome = self.store.accept(
@@ -137,14 +135,6 @@ class Service:
             "shown": shown,
             "notes": notes,
         }
-
-    def _solved(self, split: str, entries: Mapping[str, Mapping]) -> dict[str, bool]:
-        """JOINT per program (what the Ladder compares), answers read as the scoring core reads them."""
-        named = [row for row in self.golds[split] if row["gold"] is not None]
-        answers = [_answer(entries.get(row["id"])) for row in named]
-        return solved_programs(
-            answers, [r["gold"] for r in named], [r["condition"] for r in named], [r["program_id"] for r in named]
-        )
 
     def full_scores(self, split: str) -> bool:
         """Whether a board of ``split`` publishes every column (the dev set; the hidden set once frozen)."""
@@ -245,12 +235,6 @@ def shown_row(row: Mapping, solved: int, n_programs: int, full: bool) -> dict:
     return shown
 
 
-def _answer(entry: Mapping | None) -> str | None:
-    if entry is None or entry.get("prediction") is None:
-        return None
-    return extract_answer(entry["prediction"], SUBMISSION_EXTRACTOR)
-
-
 def _hours(window: timedelta) -> str:
     hours = window.total_seconds() / 3600
     return f"{hours:g} hours" if hours != 1 else "1 hour"
@@ -270,7 +254,7 @@ def export_board(
     the Ladder's JOINT with Wilson's interval for the hidden set until it is frozen; every column, with the
     program-clustered interval of the kept file re-scored, for the dev set and for the hidden set once frozen.
     The dev set's site is ``OUT/dev``."""
-    from naf_bench.leaderboard.board import assemble_board, dataset_info
+    from naf_bench.leaderboard.board import assemble_board, dataset_summary
     from naf_bench.leaderboard.site import write_site
 
     service = Service(data_dir, gold, dev_gold)
@@ -288,7 +272,7 @@ def export_board(
                 board_rows.append(row)
         baselines = service.baseline_rows(split) if not full else board_baselines(rows, n_bootstrap)
         name = Path(gold if split == HIDDEN else dev_gold)
-        board = assemble_board(board_rows, baselines, dataset_info(rows, _set_name(name)))
+        board = assemble_board(board_rows, baselines, dataset_summary(rows, _set_name(name)))
         board["live"] = {"frozen": service.store.frozen_at(), "full_scores": full}
         written += write_site(board, Path(out) if split == HIDDEN else Path(out) / DEV)
     return written

@@ -17,9 +17,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
-from naf_bench.readings import CONDITION_OF, LETTERS, READING_OF, READINGS, SEMANTICS_OF
+from naf_bench.readings import CONDITION_OF, LETTERS, NO_SEMANTICS, READING_OF, READINGS, SEMANTICS_OF
 
-FAMILIES = ("one_letter", "alphabet", "invariance", "inclusion", "certified")
+CONSTRAINT_FAMILIES = ("one_letter", "alphabet", "invariance", "inclusion", "certified")
 
 
 def inclusions() -> list[tuple[tuple[str, str], tuple[str, str]]]:
@@ -45,7 +45,7 @@ def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
             formulas.append(("certified", f"r{k}_{row['gold']}"))
     groups: dict[str, list[int]] = {}
     for k, row in enumerate(rows):
-        if row["condition"] != "none":
+        if row["condition"] != NO_SEMANTICS:
             groups.setdefault(row["condition"], []).append(k)
     for members in groups.values():
         for first, other in itertools.pairwise(members):

@@ -1,4 +1,5 @@
-"""Answer extraction from model text: A (definitely yes), B (definitely no), C (cannot be determined).
+"""Answer extraction from model text: the option letters of the readings table (A: definitely yes, B: definitely
+no, C: cannot be determined), each a truth value's letter there (true, false, undefined).
 
 Three named modes (lm-eval calls them filters); each returns the letter or None, and None is counted as
 unanswered, never as a wrong letter:
@@ -22,34 +23,70 @@ unanswered, never as a wrong letter:
     ``<think>`` blocks are removed, as theirs does.
 
 Every mode runs in time linear in the text: patterns are anchored on literals, whitespace runs are single
-character classes, and lines are scanned one by one.
+character classes, and lines are scanned one by one. The letters are the table's (:data:`LETTERS`); words name
+truth values (``T``, ``F``, ``u``), whose letters the table gives (:data:`LETTER_OF`).
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import dataclass
+
+from naf_bench.readings import LETTER_OF, LETTERS
 
 EXTRACTORS = ("strict", "flexible", "reference")
 
-# (keyword, letter): a lower-case letter counts only after an upper-case ANSWER ("we answer: a cycle…" is prose)
-_ANSWER = re.compile(r"(answer)[ \t]*:[\s*_]*\(?([ABC])\b", re.IGNORECASE)
-_FINAL = re.compile(r"(final answer)[ \t]*(?:is|:)[\s:*_]*\(?([ABC])\b", re.IGNORECASE)
-_LETTER_ONLY = re.compile(r"[*_(\[]*([ABCabc])[*_)\].:]*")
-_OPTION_LINE = re.compile(r"[#>*_ \t-]*\(?([ABC])(?:\)|\.|:|\*\*|[ \t]*$)[*_ \t]*(.*)")
-_PHRASE = re.compile(r"\bthe answer is[ \t]*[*_(]*([ABC])(?![A-Za-z])", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
+# truth value -> the option's wording (the prompt's, in every language, and its variants)
 _OPTION_WORDS = {
-    "A": ("definitely yes", "一定是"),
-    "B": ("definitely no", "一定否"),
-    "C": ("cannot be determined", "can't be determined", "无法确定", "不能确定"),
+    "T": ("definitely yes", "一定是"),
+    "F": ("definitely no", "一定否"),
+    "u": ("cannot be determined", "can't be determined", "无法确定", "不能确定"),
 }
 # yes / no count only as the sentence's first word standing alone ("No, …"), never inside prose ("no idea")
 _KEYWORDS = (
-    ("C", re.compile(r"cannot be determined|can't be determined|undetermined|undefined|unknown|无法确定")),
-    ("B", re.compile(r"\bfalse\b|^\W*no\b(?![ \t]*\w)")),
-    ("A", re.compile(r"\btrue\b|^\W*yes\b(?![ \t]*\w)")),
+    ("u", re.compile(r"cannot be determined|can't be determined|undetermined|undefined|unknown|无法确定")),
+    ("F", re.compile(r"\bfalse\b|^\W*no\b(?![ \t]*\w)")),
+    ("T", re.compile(r"\btrue\b|^\W*yes\b(?![ \t]*\w)")),
 )
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    """The patterns that name a letter, over one alphabet (compiled once per alphabet the table has had)."""
+
+    letters: tuple[str, ...]
+    answer: re.Pattern  # (keyword, letter): a lower-case letter counts only after an upper-case ANSWER
+    final: re.Pattern
+    letter_only: re.Pattern
+    option_line: re.Pattern
+    phrase: re.Pattern
+    ref_answer: re.Pattern
+    ref_phrase: re.Pattern
+    ref_sole: re.Pattern
+
+
+@functools.cache
+def _compiled(letters: tuple[str, ...]) -> _Patterns:
+    upper = "".join(re.escape(letter) for letter in letters)
+    one, either = f"[{upper}]", f"[{upper}{upper.lower()}]"  # e.g. [ABC] and [ABCabc]
+    return _Patterns(
+        letters,
+        answer=re.compile(rf"(answer)[ \t]*:[\s*_]*\(?({one})\b", re.IGNORECASE),
+        final=re.compile(rf"(final answer)[ \t]*(?:is|:)[\s:*_]*\(?({one})\b", re.IGNORECASE),
+        letter_only=re.compile(rf"[*_(\[]*({either})[*_)\].:]*"),
+        option_line=re.compile(rf"[#>*_ \t-]*\(?({one})(?:\)|\.|:|\*\*|[ \t]*$)[*_ \t]*(.*)"),
+        phrase=re.compile(rf"\bthe answer is[ \t]*[*_(]*({one})(?![A-Za-z])", re.IGNORECASE),
+        ref_answer=re.compile(rf"ANSWER:\s*\(?({one})\)?(?![A-Za-z])", re.IGNORECASE),
+        ref_phrase=re.compile(rf"\b(?:final\s+)?answer\b\s*(?:is|:|=|->)\s*\(?({one})\)?\b", re.IGNORECASE),
+        ref_sole=re.compile(rf"\s*\(?({one})\)?[.):]?\s*"),
+    )
+
+
+def _patterns() -> _Patterns:
+    return _compiled(LETTERS[:])  # one look-up of the live view
 
 
 def strip_thinking(text: str, keep_lines: bool = False) -> str:
@@ -89,43 +126,43 @@ def _boxed(text: str, end_at_first_brace: bool) -> str | None:
     return last
 
 
-def _word_letter(word: str) -> str | None:
+def _word_letter(word: str, patterns: _Patterns) -> str | None:
     """A letter for a short answer: the letter itself, an option's wording, or a truth word."""
     word = word.replace("\\text{", "").replace("\\textbf{", "").replace("{", "").replace("}", "")
     bare = word.strip().strip("*_.():$ ").upper()
-    if bare in ("A", "B", "C"):
+    if bare in patterns.letters:
         return bare
     return _keyword_letter(word.lower())
 
 
 def _keyword_letter(text: str) -> str | None:
-    for letter, words in _OPTION_WORDS.items():
+    for value, words in _OPTION_WORDS.items():
         if any(w in text for w in words):
-            return letter
-    for letter, pattern in _KEYWORDS:
+            return LETTER_OF[value]
+    for value, pattern in _KEYWORDS:
         if pattern.search(text):
-            return letter
+            return LETTER_OF[value]
     return None
 
 
-def _strict(visible: str) -> str | None:
-    for pattern in (_ANSWER, _FINAL):
+def _strict(visible: str, patterns: _Patterns) -> str | None:
+    for pattern in (patterns.answer, patterns.final):
         letters = [letter for keyword, letter in pattern.findall(visible) if letter.isupper() or keyword.isupper()]
         if letters:
             return letters[-1].upper()
     for line in reversed(visible.split("\n")):
-        if match := _LETTER_ONLY.fullmatch(line.strip()):
+        if match := patterns.letter_only.fullmatch(line.strip()):
             return match.group(1).upper()
     return None
 
 
-def _flexible(visible: str) -> str | None:
+def _flexible(visible: str, patterns: _Patterns) -> str | None:
     boxed = _boxed(visible, end_at_first_brace=False)
-    if boxed is not None and (letter := _word_letter(boxed)):
+    if boxed is not None and (letter := _word_letter(boxed, patterns)):
         return letter
     named, prose = set(), []
     for line in visible.split("\n"):
-        match = _OPTION_LINE.match(line)
+        match = patterns.option_line.match(line)
         if match and (not match.group(2) or _keyword_letter(match.group(2).lower()) in (None, match.group(1))):
             named.add(match.group(1))
         else:
@@ -133,19 +170,16 @@ def _flexible(visible: str) -> str | None:
     if len(named) == 1:
         return named.pop()
     rest = "\n".join(prose)  # option lines naming several letters restate the options: not a conclusion
-    if matches := _PHRASE.findall(rest):
+    if matches := patterns.phrase.findall(rest):
         return matches[-1].upper()
     sentences = [s for s in _SENTENCE_END.split(rest.strip()) if s.strip()]
     return _keyword_letter(sentences[-1].lower()) if sentences else None
 
 
-_REF_ANSWER = re.compile(r"ANSWER:\s*\(?([ABC])\)?(?![A-Za-z])", re.IGNORECASE)
-_REF_PHRASE = re.compile(r"\b(?:final\s+)?answer\b\s*(?:is|:|=|->)\s*\(?([ABC])\)?\b", re.IGNORECASE)
-_REF_SOLE = re.compile(r"\s*\(?([ABC])\)?[.):]?\s*")
 _REF_CUE = re.compile(r"(?:final answer|answer|conclusion)\b", re.IGNORECASE)
-_REF_KEYS = (
+_REF_KEYS = (  # (truth value, phrases, patterns), in the order the reference reads them
     (
-        "C",
+        "u",
         (
             "cannot be determined",
             "cannot determine",
@@ -159,8 +193,8 @@ _REF_KEYS = (
         ),
         (),
     ),
-    ("B", ("not true", "is false", "does not hold", "cannot be true"), (r"\bfalse\b", r"\bno\b")),
-    ("A", ("is true", "holds", "must be true", "definitely yes"), (r"\btrue\b", r"\byes\b")),
+    ("F", ("not true", "is false", "does not hold", "cannot be true"), (r"\bfalse\b", r"\bno\b")),
+    ("T", ("is true", "holds", "must be true", "definitely yes"), (r"\btrue\b", r"\byes\b")),
 )
 
 
@@ -177,14 +211,14 @@ def _strip_closed_thinking(text: str) -> str:
     return "".join(kept)
 
 
-def _reference(text: str, query: str) -> str | None:
+def _reference(text: str, query: str, patterns: _Patterns) -> str | None:
     visible = _strip_closed_thinking(text)
-    for pattern in (_REF_ANSWER, _REF_PHRASE):
+    for pattern in (patterns.ref_answer, patterns.ref_phrase):
         for source in (visible, text):
             if matches := pattern.findall(source):
                 return matches[-1].upper()
     for line in reversed(visible.splitlines()):
-        if match := _REF_SOLE.fullmatch(line):
+        if match := patterns.ref_sole.fullmatch(line):
             return match.group(1).upper()
     if not text:
         return None
@@ -201,13 +235,13 @@ def _reference(text: str, query: str) -> str | None:
     else:
         candidate = visible[-200:]
     bare = candidate.strip().strip(".):(").upper()
-    if bare in ("A", "B", "C"):
+    if bare in patterns.letters:
         return bare
     lowered = candidate.lower()
-    for letter, phrases, patterns in _REF_KEYS:
-        if any(p in lowered for p in phrases) or any(re.search(p, lowered) for p in patterns):
-            return letter
-    return "A" if re.search(rf"\b{re.escape(query)}\b", candidate) else None
+    for value, phrases, keys in _REF_KEYS:
+        if any(p in lowered for p in phrases) or any(re.search(p, lowered) for p in keys):
+            return LETTER_OF[value]
+    return LETTER_OF["T"] if re.search(rf"\b{re.escape(query)}\b", candidate) else None
 
 
 def extract_answer(text: str | None, extractor: str = "strict", *, query: str = "q") -> str | None:
@@ -220,10 +254,11 @@ def extract_answer(text: str | None, extractor: str = "strict", *, query: str = 
         raise ValueError(f"extractor must be one of {EXTRACTORS}, got {extractor!r}")
     if text is None:
         return None
+    patterns = _patterns()
     if extractor == "reference":
-        return _reference(text, query)
+        return _reference(text, query, patterns)
     visible = strip_thinking(text)
-    letter = _strict(visible)
+    letter = _strict(visible, patterns)
     if letter is None and extractor == "flexible":
-        letter = _flexible(visible)
+        letter = _flexible(visible, patterns)
     return letter

@@ -1,20 +1,18 @@
-"""Label metrics: accuracy and coverage, per condition and bin, JOINT, flip rate, default correspondence,
-majority and constant-answer baselines on the same slices, and program-clustered bootstrap intervals.
+"""Label metrics of columns (the evaluate module's ``label`` config): accuracy and coverage, per condition and
+bin, JOINT, flip rate, default correspondence, majority and constant-answer baselines on the same slices, and
+program-clustered bootstrap intervals; a view over :mod:`naf_bench.scoring.core`, whose definitions they are.
 
-Definitions follow seed 000 and the reference leaderboard: a program counts towards JOINT only if its
-``closed_world``, ``cred``, ``skept`` and ``wfs`` answers are all present and correct; rows whose reference
-is None (condition ``none``) are never scored.
+A column not given (None) leaves out the scores that need it: no program ids or no conditions, no JOINT, flip
+rate or default correspondence, and intervals over rows; with variants, the flip rate instead of JOINT.
 """
 
 from __future__ import annotations
 
-import random
-from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS, LETTERS
-from naf_bench.scoring.extract import extract_answer
+from naf_bench.readings import CONDITIONS, LETTERS, NO_SEMANTICS
+from naf_bench.scoring.core import Cell, Scores, score
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
 
@@ -57,74 +55,6 @@ def _validate(references, conditions) -> None:
             raise ValueError(f"conditions[{i}] must be one of {CONDITIONS}, got {condition!r}")
 
 
-def _accuracy(pairs: list[tuple[str | None, str]]) -> dict:
-    """pairs of (parsed answer or None, gold) for scored rows."""
-    n = len(pairs)
-    parsed = [(a, g) for a, g in pairs if a is not None]
-    correct = sum(a == g for a, g in parsed)
-    return {
-        "accuracy": correct / len(parsed) if parsed else None,
-        "strict_accuracy": correct / n if n else None,
-        "coverage": len(parsed) / n if n else None,
-        "n": n,
-    }
-
-
-def flip_rate_from_items(items) -> tuple[float | None, int]:
-    """(flip rate, groups) from (program_id, condition, answer) tuples: among (program, condition) groups
-    with at least two parsed answers, the share whose answer is not constant."""
-    groups = defaultdict(list)
-    for program_id, condition, answer in items:
-        if answer is not None:
-            groups[(program_id, condition)].append(answer)
-    flippable = [g for g in groups.values() if len(g) >= 2]
-    return (sum(len(set(g)) > 1 for g in flippable) / len(flippable) if flippable else None), len(flippable)
-
-
-def _solved(answers: dict, golds: dict) -> dict:
-    """answers/golds: program -> {condition: letter}; for each program with a gold row for every reading,
-    whether all four readings are answered correctly."""
-    programs = [p for p in golds if all(c in golds[p] for c in JOINT_CONDITIONS)]
-    return {
-        p: all(answers[p].get(c) is not None and answers[p][c] == golds[p][c] for c in JOINT_CONDITIONS)
-        for p in programs
-    }
-
-
-def _joint(answers: dict, golds: dict) -> float | None:
-    """Share of programs with all four readings correct, over the programs that have a gold row for every
-    reading (None when none has: e.g. wfs44 asks only under wfs)."""
-    solved = _solved(answers, golds)
-    return sum(solved.values()) / len(solved) if solved else None
-
-
-def solved_programs(answers: Sequence[str | None], references, conditions, program_ids) -> dict:
-    """``{program id: bool}``: the per-program terms of JOINT (the programs JOINT counts, and which it counts
-    as solved); the leaderboard's Ladder compares submissions program by program on these."""
-    _check(len(answers), references, conditions, program_ids)
-    answer_table, gold_table = _tables(answers, references, conditions, program_ids, range(len(answers)))
-    return _solved(answer_table, gold_table)
-
-
-def majority_letter(golds) -> str | None:
-    """The most frequent gold letter (the first seen among equals), None when no row has gold."""
-    counts = Counter(gold for gold in golds if gold is not None)
-    return counts.most_common(1)[0][0] if counts else None
-
-
-def constant_hits(gold: str | None) -> dict[str, bool]:
-    """Whether each constant answer is right on one row; their means are the constant baselines."""
-    return {f"constant_{x}": gold == x for x in LETTERS}
-
-
-def constant_baselines(golds: list[str], majority: str | None) -> dict:
-    """The accuracy of each constant answer on the gold letters, and of the majority letter."""
-    hits = [constant_hits(gold) for gold in golds]
-    out = {key: (sum(hit[key] for hit in hits) / len(hits) if hits else None) for key in constant_hits(None)}
-    out["majority"] = out[f"constant_{majority}"] if majority else None
-    return out
-
-
 def compute_label_metrics(
     predictions: Sequence[str | None],
     references: Sequence[str | None],
@@ -138,137 +68,73 @@ def compute_label_metrics(
 ) -> dict:
     """Scores of model responses against gold letters (see the module docstring)."""
     _check(len(predictions), references, conditions, program_ids, variants, bins)
-    answers = [extract_answer(p, extractor) for p in predictions]
-    return _scores(answers, references, conditions, program_ids, variants, bins, extractor, n_bootstrap, seed).to_dict()
+    rows = _rows(references, conditions, program_ids, variants, bins)
+    scores = score(rows, dict(enumerate(predictions)), extractor=extractor, n_bootstrap=n_bootstrap, seed=seed)
+    return _label_scores(scores, conditions, program_ids, variants, bins).to_dict()
 
 
-def score_answers(answers: Sequence[str | None], references: Sequence[str | None], **options) -> LabelScores:
+def score_answers(answers: Sequence[str | None], references: Sequence[str | None], conditions=None,
+                  program_ids=None, variants=None, bins=None, extractor: str = "strict", n_bootstrap: int = 1000,
+                  seed: int = 0) -> LabelScores:  # fmt: skip
     """``compute_label_metrics`` of answers already extracted (None: unanswered), with its options (``extractor``
     names the extractor the answers were read with)."""
-    _check(len(answers), references, **options)
-    return _scores(answers, references, **options)
+    _check(len(answers), references, conditions, program_ids, variants, bins)
+    rows = _rows(references, conditions, program_ids, variants, bins)
+    given = dict(enumerate(answers))
+    scores = score(rows, given, answers=given, extractor=extractor, n_bootstrap=n_bootstrap, seed=seed)
+    return _label_scores(scores, conditions, program_ids, variants, bins)
 
 
-def _check(n: int, references, conditions=None, program_ids=None, variants=None, bins=None, **_) -> None:
+def _check(n: int, references, conditions=None, program_ids=None, variants=None, bins=None) -> None:
     _check_lengths(
         n, references=references, conditions=conditions, program_ids=program_ids, variants=variants, bins=bins
     )
     _validate(references, conditions)
 
 
-def _scores(answers, references, conditions=None, program_ids=None, variants=None, bins=None, extractor="strict",
-            n_bootstrap=1000, seed=0) -> LabelScores:  # fmt: skip
-    n = len(answers)
-    scored = [i for i in range(n) if references[i] is not None]
-    result = _accuracy([(answers[i], references[i]) for i in scored])
-    result.update(
-        n_rows=n, n_scored=len(scored), n_unparsed=sum(answers[i] is None for i in scored), extractor=extractor
-    )
-    majority = majority_letter(references)
-    result["majority_letter"] = majority
-    result["baselines"] = constant_baselines([references[i] for i in scored], majority)
-    for name, column in (("condition", conditions), ("bin", bins)):
-        if column is None:
-            continue
-        slices = defaultdict(list)
-        for i in scored:
-            slices[column[i]].append(i)
-        result[f"per_{name}"] = {
-            key: {
-                **_accuracy([(answers[i], references[i]) for i in rows]),
-                "baselines": constant_baselines([references[i] for i in rows], majority),
+def _rows(references, conditions, program_ids, variants, bins) -> list[dict]:
+    """The columns as gold rows (ids: row numbers), a column not given read as None."""
+    columns = {"condition": conditions, "program_id": program_ids, "variant": variants, "family": bins}
+    return [
+        {"id": i, "gold": gold, **{key: column[i] if column is not None else None for key, column in columns.items()}}
+        for i, gold in enumerate(references)
+    ]
+
+
+def _label_scores(scores: Scores, conditions, program_ids, variants, bins) -> LabelScores:
+    """The label view of a run's scores: the slices its given columns allow."""
+    majority = scores.majority
+    overall = scores.cell()
+    result = {
+        **_accuracy(overall),
+        "n_rows": len(scores.rows),
+        "n_scored": overall.n,
+        "n_unparsed": overall.n - overall.n_parsed,
+        "extractor": scores.extractor,
+        "majority_letter": majority,
+        "baselines": scores.baselines(majority=majority),
+    }
+    for name, column, key in (("condition", conditions, "condition"), ("bin", bins, "family")):
+        if column is not None:
+            result[f"per_{name}"] = {
+                value: {**_accuracy(scores.cell(rows)), "baselines": scores.baselines(rows, majority)}
+                for value, rows in scores.by(key).items()
             }
-            for key, rows in sorted(slices.items())
-        }
     if program_ids is not None and conditions is not None:
-        result.update(_program_metrics(answers, references, conditions, program_ids, variants, majority))
-        result["ci95"] = _bootstrap(answers, references, conditions, program_ids, n_bootstrap, seed)
+        if variants is None:
+            result["joint"] = scores.joint()
+            result["baselines_joint"] = {f"constant_{x}": scores.joint(answer=x) for x in LETTERS}
+            constants = result["baselines_joint"]
+            constants["majority"] = constants[f"constant_{majority}"] if majority else None
+        else:
+            result["flip_rate"], result["n_flip_groups"] = scores.flip_rate()
+        if NO_SEMANTICS in conditions:
+            result["default_correspondence"] = scores.default_correspondence
+        result["ci95"] = scores.intervals(("strict_accuracy", "joint"), "program")
     else:
-        result["ci95"] = _bootstrap(answers, references, None, list(range(n)), n_bootstrap, seed)
+        result["ci95"] = scores.intervals(("strict_accuracy",), "row")
     return LabelScores(**result)
 
 
-def _tables(answers, references, conditions, program_ids, rows):
-    answer_table: dict = defaultdict(dict)
-    gold_table: dict = defaultdict(dict)
-    for i in rows:
-        if references[i] is not None:
-            gold_table[program_ids[i]][conditions[i]] = references[i]
-            answer_table[program_ids[i]][conditions[i]] = answers[i]
-    return answer_table, gold_table
-
-
-def _program_metrics(answers, references, conditions, program_ids, variants, majority) -> dict:
-    out = {}
-    answer_table, gold_table = _tables(answers, references, conditions, program_ids, range(len(answers)))
-    if variants is None:
-        out["joint"] = _joint(answer_table, gold_table)
-        out["baselines_joint"] = {
-            f"constant_{x}": _joint({p: dict.fromkeys(g, x) for p, g in gold_table.items()}, gold_table)
-            for x in LETTERS
-        }
-        out["baselines_joint"]["majority"] = out["baselines_joint"][f"constant_{majority}"] if majority else None
-    else:
-        out["flip_rate"], out["n_flip_groups"] = flip_rate_from_items(
-            (program_ids[i], conditions[i], answer) for i, answer in enumerate(answers) if references[i] is not None
-        )
-    default = {program_ids[i]: answers[i] for i in range(len(answers)) if conditions[i] == "none"}
-    if default:
-        wrong = [
-            i
-            for i in range(len(answers))
-            if references[i] is not None
-            and answers[i] is not None
-            and answers[i] != references[i]
-            and default.get(program_ids[i]) is not None
-        ]
-        out["default_correspondence"] = (
-            sum(answers[i] == default[program_ids[i]] for i in wrong) / len(wrong) if wrong else None
-        )
-    return out
-
-
-def _bootstrap(answers, references, conditions, clusters, n_bootstrap: int, seed: int) -> dict:
-    """95% percentile intervals, resampling whole programs (clusters) with replacement: resample ``b`` draws
-    the clusters ``random.Random(seed).choices(sorted clusters, k=len(clusters))`` would draw on its ``b``-th
-    call, read from the same Mersenne Twister stream by numpy in blocks of resamples, and scores each from
-    per-cluster counts (so the intervals are those of resampling row by row, at array speed)."""
-    import numpy as np
-
-    by_cluster = defaultdict(list)
-    for i, cluster in enumerate(clusters):
-        if references[i] is not None:
-            by_cluster[cluster].append(i)
-    keys = sorted(by_cluster)
-    if not keys or n_bootstrap < 1:
-        return {}
-    members = [by_cluster[key] for key in keys]
-    size = np.array([len(rows) for rows in members])
-    right = np.array([sum(answers[i] == references[i] for i in rows) for rows in members])
-    if conditions is not None:  # a cluster's JOINT terms: counted (every reading has gold), solved
-        terms = [
-            _solved({0: {conditions[i]: answers[i] for i in rows}}, {0: {conditions[i]: references[i] for i in rows}})
-            for rows in members
-        ]
-        counted = np.array([0 in term for term in terms])
-        solved = np.array([term.get(0, False) for term in terms])
-    generator = np.random.RandomState()
-    state = random.Random(seed).getstate()[1]  # 624 words and a position: random.Random's very stream
-    generator.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), state[-1]))
-    n = len(keys)
-    samples: dict[str, list] = defaultdict(list)
-    block = max(1, 2**21 // n)  # resamples at a time: 16 MB of draws
-    for start in range(0, n_bootstrap, block):
-        # choices(): population[floor(random() * n)], k at a time
-        draws = np.floor(generator.random_sample((min(block, n_bootstrap - start), n)) * n).astype(np.intp)
-        samples["strict_accuracy"].append(right[draws].sum(axis=1) / size[draws].sum(axis=1))
-        if conditions is not None:
-            programs = counted[draws].sum(axis=1)
-            samples["joint"].append(solved[draws].sum(axis=1)[programs > 0] / programs[programs > 0])
-    intervals = {name: np.concatenate(parts) for name, parts in samples.items()}
-    return {name: _percentiles(values.tolist()) for name, values in intervals.items() if len(values)}
-
-
-def _percentiles(values: list[float]) -> tuple[float, float]:
-    ordered = sorted(values)
-    return ordered[int(0.025 * (len(ordered) - 1))], ordered[int(0.975 * (len(ordered) - 1))]
+def _accuracy(cell: Cell) -> dict:
+    return {"accuracy": cell.accuracy, "strict_accuracy": cell.strict_accuracy, "coverage": cell.coverage, "n": cell.n}

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from naf_bench.errors import SolverError
 from naf_bench.solvers.swipl_worker import Request, ask
-from naf_bench.syntax.analysis import relevant_atoms
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.render import PROLOG_PREFIX, render_prolog_clause
+from naf_bench.syntax.structure import relevant_atoms
 
 INFERENCE_LIMIT = 10_000
 _LABELS = {"true": "T", "false": "F", "loop": "loop"}

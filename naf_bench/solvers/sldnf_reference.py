@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from naf_bench.errors import SolverError
-from naf_bench.syntax.analysis import relevant_atoms
 from naf_bench.syntax.ast import Program
+from naf_bench.syntax.structure import relevant_atoms
 
 OMEGA = -1  # infinitely many successes
 

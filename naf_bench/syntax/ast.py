@@ -93,7 +93,7 @@ class Program:
     def components(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
         """Strongly connected components of ``dependencies``, dependencies first, each with whether it is
         recursive; computed once per program (the stable-model check and the exact SLDNF procedure share it)."""
-        from naf_bench.syntax.analysis import is_recursive, strongly_connected_components  # analysis imports ast
+        from naf_bench.syntax.structure import is_recursive, strongly_connected_components  # structure imports ast
 
         deps = self.dependencies
         return tuple((component, is_recursive(component, deps)) for component in strongly_connected_components(deps))

@@ -9,7 +9,7 @@ from naf_bench.errors import ConfigError
 from naf_bench.readings import CONDITIONS, NO_SEMANTICS, instruction
 from naf_bench.syntax.ast import Program, Rule
 from naf_bench.verbalize.framing import FRAMINGS, render_framed_rules
-from naf_bench.verbalize.templates import LANGUAGES, Language
+from naf_bench.verbalize.templates import LANGUAGES, Language, listed_letters, option_lines
 
 # Words that would reveal a certified answer if they appeared in the rules or the question.
 LEAKY_WORDS = {
@@ -97,9 +97,10 @@ def build_prompt(
         raise ConfigError(f"unknown condition {condition!r}; expected one of {CONDITIONS}")
     rules, question = rule_sentences(program, query, language, framing)
     check_leakage("\n".join(rules) + "\n" + question, language)
-    options = words.options_title + "\n" + "\n".join(words.options)
+    options = words.options_title + "\n" + "\n".join(option_lines(language))
     said = words.no_semantics if condition == NO_SEMANTICS else instruction(condition, language)
-    return Prompt(said, words.intro, rules, question, options, words.final, numbered)
+    final = words.final.format(letters=listed_letters(language))
+    return Prompt(said, words.intro, rules, question, options, final, numbered)
 
 
 def render_prompt(program: Program, query: str, condition: str, language: str = "en", framing: str = "abstract") -> str:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from naf_bench.errors import ConfigError
+from naf_bench.readings import LETTER_OF, LETTERS
+
 
 @dataclass(frozen=True)
 class Language:
@@ -16,8 +19,9 @@ class Language:
     intro: str
     question: str  # {q}
     options_title: str
-    options: tuple[str, str, str]
-    final: str
+    options: dict[str, str]  # label -> the wording of the option the table gives it (readings.LETTER_OF)
+    letter_seps: tuple[str, str]  # between the letters an instruction lists, and before the last
+    final: str  # {letters}: the table's letters, listed
     no_semantics: str  # the instruction of condition none, which names no reading
 
 
@@ -30,8 +34,9 @@ ENGLISH = Language(
     intro="Rules:",
     question="Question: Is proposition {q} true?",
     options_title="Choose exactly one:",
-    options=("  A. Definitely yes", "  B. Definitely no", "  C. Cannot be determined"),
-    final="Think step by step, then end with a line 'ANSWER: X' where X is A, B, or C.",
+    options={"T": "Definitely yes", "F": "Definitely no", "u": "Cannot be determined"},
+    letter_seps=(", ", ", or "),
+    final="Think step by step, then end with a line 'ANSWER: X' where X is {letters}.",
     no_semantics="Answer the question about the rules below.",
 )
 
@@ -44,9 +49,28 @@ CHINESE = Language(
     intro="规则：",
     question="问题：命题 {q} 为真吗？",
     options_title="请选择一项：",
-    options=("  A. 一定是", "  B. 一定否", "  C. 无法确定"),
-    final="请逐步推理，最后单独用一行 'ANSWER: X' 给出答案（X 为 A、B 或 C）。",
+    options={"T": "一定是", "F": "一定否", "u": "无法确定"},
+    letter_seps=("、", " 或 "),
+    final="请逐步推理，最后单独用一行 'ANSWER: X' 给出答案（X 为 {letters}）。",
     no_semantics="请回答关于以下规则的问题。",
 )
 
 LANGUAGES = {"en": ENGLISH, "zh": CHINESE}
+
+
+def listed_letters(language: str) -> str:
+    """The table's letters as an instruction lists them ("A, B, or C")."""
+    between, before_last = LANGUAGES[language].letter_seps
+    *first, last = LETTERS
+    return between.join(first) + before_last + last if first else last
+
+
+def option_lines(language: str) -> list[str]:
+    """The options, one line per letter of the table, each worded by the labels it stands for."""
+    wording: dict[str, str] = {}
+    for label, text in LANGUAGES[language].options.items():
+        if label in LETTER_OF:
+            wording.setdefault(LETTER_OF[label], text)
+    if missing := [letter for letter in LETTERS if letter not in wording]:
+        raise ConfigError(f"no wording in {language!r} for the option(s) {missing}: add it to the options of its label")
+    return [f"  {letter}. {wording[letter]}" for letter in LETTERS]

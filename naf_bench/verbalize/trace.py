@@ -40,9 +40,9 @@ from functools import cache
 from typing import ClassVar
 
 from naf_bench.errors import ConfigError, ParseError
-from naf_bench.readings import NO_SEMANTICS, QUANTIFIER_OF, READINGS, gold_letter
-from naf_bench.syntax.analysis import relevant_atoms
+from naf_bench.readings import LETTERS, NO_SEMANTICS, QUANTIFIER_OF, READINGS, gold_letter
 from naf_bench.syntax.ast import Literal, Program, Rule
+from naf_bench.syntax.structure import relevant_atoms
 from naf_bench.verbalize.framing import FRAMINGS
 
 ATOM = r"[a-z][A-Za-z0-9_]*"
@@ -65,7 +65,7 @@ class Words:
     verdict: str
     claims: dict[str, tuple[str, str]]  # abstract: value (or "many") -> (template on {x}, phrase form)
     negative: str  # abstract: {a}
-    trace_request: str  # the final instruction of a traced prompt
+    trace_request: str  # the final instruction of a traced prompt; {letters}: the table's letters, listed
     example: tuple[str, str]  # headings of the worked example: its rules, its trace
 
 
@@ -91,7 +91,7 @@ WORDS = {
         trace_request=(
             "Reason in a trace, one sentence per line, written exactly like the worked example below: first steps "
             "that settle, one by one, what the question depends on, each citing the numbers of the rules it uses "
-            "and only what earlier steps settled; then the verdict; then a line 'ANSWER: X' where X is A, B, or C."
+            "and only what earlier steps settled; then the verdict; then a line 'ANSWER: X' where X is {letters}."
         ),
         example=("Worked example. Rules:", "Trace:"),
     ),
@@ -115,7 +115,7 @@ WORDS = {
         negative="非 {a}",
         trace_request=(
             "请按下面示例的格式逐行写出推理轨迹，每行一句：先逐步确定问题所依赖的命题，每一步引用所用规则的编号，"
-            "且只使用前面步骤已确定的内容；然后写出结论；最后单独用一行 'ANSWER: X' 给出答案（X 为 A、B 或 C）。"
+            "且只使用前面步骤已确定的内容；然后写出结论；最后单独用一行 'ANSWER: X' 给出答案（X 为 {letters}）。"
         ),
         example=("示例。规则：", "推理轨迹："),
     ),
@@ -571,9 +571,10 @@ def parse_trace(text: str, g: Grammar | None = None, rule_texts: Sequence[str] =
         if verdict_text is not None and not line.startswith("ANSWER:"):
             raise ParseError("nothing but 'ANSWER: X' may follow the verdict", line_no, 1, raw)
         if line.startswith("ANSWER:"):
-            match = re.fullmatch(r"ANSWER: ?([ABC])", line)
+            match = re.fullmatch(rf"ANSWER: ?([{re.escape(''.join(LETTERS))}])", line)
             if not match:
-                raise ParseError("expected 'ANSWER: A', 'ANSWER: B' or 'ANSWER: C'", line_no, 1, raw)
+                *first, last = (f"'ANSWER: {letter}'" for letter in LETTERS)
+                raise ParseError(f"expected {', '.join(first)} or {last}", line_no, 1, raw)
             answer = match.group(1)
             continue
         if line.startswith(words.verdict):

@@ -21,6 +21,7 @@ from naf_bench.readings import NO_SEMANTICS, READINGS
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_program
 from naf_bench.verbalize.prompt import Prompt, build_prompt
+from naf_bench.verbalize.templates import listed_letters
 from naf_bench.verbalize.trace import WORDS, render_gold_trace
 
 # Every step kind appears: facts and bodies, no rule, every rule fails, an unfounded pair, undefined atoms.
@@ -42,13 +43,13 @@ def traced_prompt(
 ) -> Prompt:
     """The row's prompt with numbered rules, asking for a trace with a worked example in the same words."""
     if condition == NO_SEMANTICS:
-        raise ConfigError("a traced prompt needs a named condition; 'none' has no verdict to trace")
+        raise ConfigError(f"a traced prompt needs a named condition; {NO_SEMANTICS!r} has no verdict to trace")
     words = WORDS[language]
     example = build_prompt(EXAMPLE, "q", condition, language, framing, numbered=True)
     trace = render_gold_trace(EXAMPLE, _example_certificate(READINGS.fingerprint()), condition, framing, language)
     rules_heading, trace_heading = words.example
     parts = [
-        words.trace_request,
+        words.trace_request.format(letters=listed_letters(language)),
         rules_heading + "\n" + example.rules_text(),
         example.question,
         trace_heading + "\n" + trace,

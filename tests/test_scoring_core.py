@@ -1,0 +1,97 @@
+"""The scoring core: the views (``score``'s record, the evaluate module's label scores, ``analyze``'s tables)
+read one record, and its intervals are those of resampling whole clusters with ``random.Random.choices``."""
+
+import random
+
+import pytest
+
+from naf_bench import certify
+from naf_bench.analysis import analyze_run
+from naf_bench.evaluation import score_rows
+from naf_bench.readings import gold_letter
+from naf_bench.scoring.core import score
+from naf_bench.scoring.labels import compute_label_metrics
+from naf_bench.statistics import cluster_ci
+
+READINGS = ("closed_world", "cred", "skept", "wfs")
+
+
+def _run(seed: int, n_programs: int = 60):
+    """Gold rows of ``n_programs`` programs (a none row each, four readings, two families) and answers: right,
+    wrong, in words, unanswered."""
+    rng = random.Random(seed)
+    rows, outputs = [], {}
+    for p in range(n_programs):
+        for condition in ("none", *READINGS):
+            key = f"p{p}::{condition}"
+            gold = None if condition == "none" else rng.choice("ABC")
+            rows.append({"id": key, "gold": gold, "condition": condition, "program_id": f"p{p}",
+                         "family": f"f{p % 2}"})  # fmt: skip
+            answer = rng.choice([gold or "A", gold or "B", "A", "C", None])
+            outputs[key] = f"Some reasoning.\nANSWER: {answer}" if answer else "I cannot tell."
+    return rows, outputs
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_the_views_read_one_record(seed):
+    rows, outputs = _run(seed)
+    record = score_rows(rows, {key: {"prediction": text} for key, text in outputs.items()}, extractor="strict")
+    labels = compute_label_metrics(
+        [outputs[r["id"]] for r in rows], [r["gold"] for r in rows], [r["condition"] for r in rows],
+        [r["program_id"] for r in rows], bins=[r["family"] for r in rows],
+    )  # fmt: skip
+    tables = analyze_run(rows, outputs, "strict", n_bootstrap=0)
+    named = [r for r in rows if r["gold"] is not None]
+    right = [outputs[r["id"]].endswith(f"ANSWER: {r['gold']}") for r in named]
+    assert record.per_prompt_accuracy == labels["strict_accuracy"] == tables["strict_accuracy"]
+    assert tables["strict_accuracy"] == sum(right) / len(named)
+    assert record.joint == labels["joint"] and record.joint_ci95 == labels["ci95"]["joint"]
+    solved = [all(outputs[f"p{p}::{c}"].endswith(f"ANSWER: {r['gold']}") for c in READINGS for r in named
+                  if r["id"] == f"p{p}::{c}") for p in range(60)]  # fmt: skip
+    assert record.joint == sum(solved) / 60 and record.joint_solved == (sum(solved), 60)
+    for condition in READINGS:
+        cell = tables["per_semantics"][condition]
+        assert record.per_semantics[condition] == labels["per_condition"][condition]["strict_accuracy"]
+        assert record.per_semantics[condition] == cell["correct"] / cell["n"]
+    for family in ("f0", "f1"):
+        assert labels["per_bin"][family]["strict_accuracy"] == tables["by_bin"][family]["all"]["strict_accuracy"]
+        for condition in READINGS:
+            assert record.by_bin_semantics[family][condition] == tables["by_bin"][family][condition]["strict_accuracy"]
+    assert labels["default_correspondence"] == tables["default_correspondence"]
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_parsed_accuracy_intervals_resample_clusters_with_random_choices(seed):
+    rows, outputs = _run(seed, n_programs=120)
+    scores = score(rows, outputs, n_bootstrap=200, seed=seed)
+    named = scores.scored
+    clusters = sorted({rows[i]["program_id"] for i in named})
+    members = {c: [i for i in named if rows[i]["program_id"] == c] for c in clusters}
+    rng, values = random.Random(seed), []
+    for _ in range(200):  # written out: each resample draws whole programs, then scores their parsed answers
+        picked = [i for c in rng.choices(clusters, k=len(clusters)) for i in members[c]]
+        parsed = [i for i in picked if scores.answers[i] is not None]
+        if parsed:
+            values.append(sum(scores.answers[i] == rows[i]["gold"] for i in parsed) / len(parsed))
+    values.sort()
+    expected = (values[int(0.025 * 199)], values[int(0.975 * 199)])
+    assert scores.intervals(("accuracy",), "program")["accuracy"] == expected
+
+    def parsed_accuracy(items):
+        parsed = [i for i in items if scores.answers[i] is not None]
+        return sum(scores.answers[i] == rows[i]["gold"] for i in parsed) / len(parsed) if parsed else None
+
+    assert cluster_ci(named, lambda i: rows[i]["program_id"], parsed_accuracy, 200, seed) == list(expected)
+
+
+def test_an_unanswered_trace_is_not_right_whatever_its_text_says():
+    # the answer is read once, from the prediction: a trace that states an answer does not answer for it
+    certificate = certify("q :- not p. p :- not q.")
+    rows = [{"id": c, "gold": gold_letter(c, certificate.labels), "condition": c, "program_id": "even",
+             "family": "even", "certificate": certificate.to_json()} for c in READINGS]  # fmt: skip
+    traces = {row["id"]: f"q is true.\nANSWER: {row['gold']}" for row in rows}
+    answered = score(rows, {row["id"]: row["gold"] for row in rows}, traces, extractor="flexible")
+    unanswered = score(rows, dict.fromkeys(traces), traces, extractor="flexible")
+    assert answered.proofs.label_accuracy == 1.0 and answered.joint() == 1.0
+    assert unanswered.proofs.label_accuracy == 0.0 and unanswered.joint() == 0.0
+    assert unanswered.proofs.n == 4 and unanswered.cell().coverage == 0.0
