@@ -135,8 +135,8 @@ class _Keeper:
                     buckets[_partition(attempt.key, self.parts)].append((attempt.key, order, kept))
             elif pending:
                 made.extend(await pending.pop(0))
-            else:  # about half a bin's attempts are on the other side at first
-                rate = len(walk.kept) / walk.stats.attempts if walk.kept else 0.5
+            else:  # as many as it wants at first, then sized by its rate (attempts made and not offered are lost)
+                rate = max(len(walk.kept), 1) / walk.stats.attempts if walk.stats.attempts else 1.0
                 stop = min(budget, len(made) + max(1, math.ceil(1.2 * (count - len(walk.kept)) / rate)))
                 for start in range(len(made), stop, CHUNK_ATTEMPTS):
                     end = min(stop, start + CHUNK_ATTEMPTS)
