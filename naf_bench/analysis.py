@@ -64,6 +64,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping
+from dataclasses import replace
 
 from naf_bench.analysis_inputs import read_gold, read_runs, read_stored, score_items
 from naf_bench.certify import Certificate
@@ -161,7 +162,7 @@ def _tables(items: list[dict], outputs: Mapping[str, str], extractor: str, n_boo
     result["flip_rate"] = {"flipped": round(rate * groups) if rate is not None else 0, "groups": groups, "rate": rate}
     certified = [i for i in items if i.get("certificate")]
     certificates = {i["id"]: Certificate.from_json(i["certificate"]) for i in certified}
-    result["wfs_undefined"] = _wfs_undefined(named, certificates)
+    result["wfs_undefined"] = _wfs_undefined(scores, certificates)
     untutored = [i for i in items if i["condition"] == NO_SEMANTICS]
     if untutored and all(i["id"] in certificates for i in untutored):
         result["default_reading"] = _default_reading(untutored, certificates)
@@ -195,11 +196,12 @@ def _mitigation(scores: Scores, mitigations: set[str]) -> dict:
         "n_programs": len({program_cluster(i) for i in named}),
         "ci95_prompts": _interval(scores, scores.scored, "id"),
     }
-    translated = [i for i in named if i.get("mitigation") == "t2s"]
-    if translated:
-        outcomes = Counter(i["translation"].outcome if "translation" in i else "no_output" for i in translated)
-        ours = [i for i in translated if "translation" in i and i["translation"].letter is not None]
-        correct = sum(i["translation"].letter == i["gold"] for i in ours)
+    if indices := scores.where(mitigation="t2s"):
+        translated = [scores.rows[k] for k in indices]
+        outcomes = Counter(_outcome(i) for i in translated)
+        # our reader's letters scored by the core in place of the stored ones
+        letters = [row["translation"].letter if "translation" in row else None for row in scores.rows]
+        ours = replace(scores, answers=letters).cell(indices)
         result["translations"] = {
             "n": len(translated),
             "outcomes": dict(sorted(outcomes.items())),
@@ -212,10 +214,10 @@ def _mitigation(scores: Scores, mitigations: set[str]) -> dict:
             "stored_ok": sum(i.get("stored_ok") is True for i in translated),
             "stored_ok_known": sum(i.get("stored_ok") is not None for i in translated),
             "ours": {
-                "answered": len(ours),
-                "correct": correct,
-                "accuracy": correct / len(ours) if ours else None,
-                "strict_accuracy": correct / len(translated),
+                "answered": ours.n_parsed,
+                "correct": ours.correct,
+                "accuracy": ours.accuracy,
+                "strict_accuracy": ours.strict_accuracy,
             },
         }
     return result
@@ -304,22 +306,24 @@ def _fisher(named: list[dict]) -> dict | None:
     }
 
 
-def _wfs_undefined(named: list[dict], certificates: dict) -> dict | None:
+def _wfs_undefined(scores: Scores, certificates: dict) -> dict | None:
+    """Table 5: the core's cell of the WFS-condition rows whose certified value is undefined, and how many of its
+    parsed answers are definite (true or false)."""
     cell = [
-        i
-        for i in named
-        if i["condition"] == "wfs" and i["id"] in certificates and certificates[i["id"]].labels["wfs"] == "u"
+        k
+        for k in scores.where(condition="wfs")
+        if (certificate := certificates.get(scores.rows[k]["id"])) and certificate.labels["wfs"] == "u"
     ]
     if not cell:
         return None
-    parsed = [i for i in cell if i["answer"] is not None]
-    definite = sum(i["answer"] in (LETTER_OF["T"], LETTER_OF["F"]) for i in parsed)
+    counts = scores.cell(cell)
+    definite = sum(scores.answers[k] in (LETTER_OF["T"], LETTER_OF["F"]) for k in cell)
     return {
-        "n": len(cell),
-        "n_parsed": len(parsed),
+        "n": counts.n,
+        "n_parsed": counts.n_parsed,
         "definite": definite,
-        "abstained": len(parsed) - definite,
-        "definite_share": definite / len(parsed) if parsed else None,
+        "abstained": counts.n_parsed - definite,
+        "definite_share": definite / counts.n_parsed if counts.n_parsed else None,
     }
 
 
