@@ -156,7 +156,7 @@ def _tables(items: list[dict], outputs: Mapping[str, str], extractor: str, n_boo
                 by_bin[family][condition] = _cell(scores, cell)
         by_bin[family]["all"] = _cell(scores, part)
     result["by_bin"] = dict(by_bin)
-    result["fisher"] = _fisher(named)
+    result["fisher"] = _fisher(scores)
     # rule orders or framings give a (program, condition) several rows; without them no group can flip
     rate, groups = scores.flip_rate()
     result["flip_rate"] = {"flipped": round(rate * groups) if rate is not None else 0, "groups": groups, "rate": rate}
@@ -280,21 +280,25 @@ def _regression(scored: dict[str, list[dict]], n_bootstrap: int) -> dict:
     return result
 
 
-def _fisher(named: list[dict]) -> dict | None:
+def _fisher(scores: Scores) -> dict | None:
+    """Table 2's tests on the core's cells: Fisher's exact test of control against the divergent bins (parsed
+    answers), and Mann–Whitney of their programs' parsed accuracies."""
     from scipy.stats import fisher_exact
 
-    parsed = [i for i in named if i["answer"] is not None]
-    control = [i["answer"] == i["gold"] for i in parsed if i["family"] == "control"]
-    divergent = [i["answer"] == i["gold"] for i in parsed if i["family"] != "control"]
-    if not control or not divergent:
+    parsed = [k for k in scores.scored if scores.answers[k] is not None]
+    sides: dict[bool, list[int]] = {True: [], False: []}  # control, divergent
+    programs: dict = defaultdict(list)
+    for k in parsed:
+        is_control = scores.rows[k]["family"] == "control"
+        sides[is_control].append(k)
+        programs[(is_control, program_cluster(scores.rows[k]))].append(k)
+    if not sides[True] or not sides[False]:
         return None
-    table = [[sum(control), len(control) - sum(control)], [sum(divergent), len(divergent) - sum(divergent)]]
+    cells = (scores.cell(sides[True]), scores.cell(sides[False]))
+    table = [[cell.correct, cell.n_parsed - cell.correct] for cell in cells]
     odds, p = fisher_exact(table)
     finite = math.isfinite(odds)  # no errors on one side: the odds ratio is undefined (None), p still holds
-    programs = defaultdict(list)
-    for i in parsed:
-        programs[(i["family"] == "control", program_cluster(i))].append(i["answer"] == i["gold"])
-    per_program = {key: sum(v) / len(v) for key, v in programs.items()}
+    per_program = {key: scores.cell(members).accuracy for key, members in programs.items()}
     return {
         "table": table,
         "odds_ratio": float(odds) if finite else None,
