@@ -64,6 +64,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping
+from dataclasses import replace
 
 from naf_bench.analysis_inputs import read_gold, read_runs, read_stored, score_items
 from naf_bench.certify import Certificate
@@ -78,8 +79,7 @@ from naf_bench.readings import (
     SEMANTICS,
     gold_letter,
 )
-from naf_bench.scoring.audit import audit
-from naf_bench.scoring.core import Scores, audit_by_correctness, program_cluster, score
+from naf_bench.scoring.core import Audits, Scores, audits, program_cluster, score
 from naf_bench.statistics import bootstrap_interval, cluster_ci, mann_whitney, standardized_ols
 
 NAMED = NAMED_CONDITIONS
@@ -156,18 +156,19 @@ def _tables(items: list[dict], outputs: Mapping[str, str], extractor: str, n_boo
                 by_bin[family][condition] = _cell(scores, cell)
         by_bin[family]["all"] = _cell(scores, part)
     result["by_bin"] = dict(by_bin)
-    result["fisher"] = _fisher(named)
+    result["fisher"] = _fisher(scores)
     # rule orders or framings give a (program, condition) several rows; without them no group can flip
     rate, groups = scores.flip_rate()
     result["flip_rate"] = {"flipped": round(rate * groups) if rate is not None else 0, "groups": groups, "rate": rate}
     certified = [i for i in items if i.get("certificate")]
     certificates = {i["id"]: Certificate.from_json(i["certificate"]) for i in certified}
-    result["wfs_undefined"] = _wfs_undefined(named, certificates)
+    result["wfs_undefined"] = _wfs_undefined(scores, certificates)
     untutored = [i for i in items if i["condition"] == NO_SEMANTICS]
     if untutored and all(i["id"] in certificates for i in untutored):
         result["default_reading"] = _default_reading(untutored, certificates)
-    if named and all(i["id"] in certificates for i in named):
-        result["audit"] = _audit(named, certificates)
+    if named and all(i["id"] in certificates for i in named):  # the audit reads each row's certificate
+        audited = audits([i["text"] for i in named], named, [i["answer"] for i in named])
+        result["audit"] = _audit(named, audited, certificates)
     if len({(i.get("depth"), i.get("width")) for i in named}) > 1 and all(i.get("depth") is not None for i in named):
         result["size"] = _size(scores, n_bootstrap, result.get("audit", {}).get("classes"))
     framings = sorted({i["framing"] for i in named if i.get("framing")})
@@ -195,11 +196,12 @@ def _mitigation(scores: Scores, mitigations: set[str]) -> dict:
         "n_programs": len({program_cluster(i) for i in named}),
         "ci95_prompts": _interval(scores, scores.scored, "id"),
     }
-    translated = [i for i in named if i.get("mitigation") == "t2s"]
-    if translated:
-        outcomes = Counter(i["translation"].outcome if "translation" in i else "no_output" for i in translated)
-        ours = [i for i in translated if "translation" in i and i["translation"].letter is not None]
-        correct = sum(i["translation"].letter == i["gold"] for i in ours)
+    if indices := scores.where(mitigation="t2s"):
+        translated = [scores.rows[k] for k in indices]
+        outcomes = Counter(_outcome(i) for i in translated)
+        # our reader's letters scored by the core in place of the stored ones
+        letters = [row["translation"].letter if "translation" in row else None for row in scores.rows]
+        ours = replace(scores, answers=letters).cell(indices)
         result["translations"] = {
             "n": len(translated),
             "outcomes": dict(sorted(outcomes.items())),
@@ -212,10 +214,10 @@ def _mitigation(scores: Scores, mitigations: set[str]) -> dict:
             "stored_ok": sum(i.get("stored_ok") is True for i in translated),
             "stored_ok_known": sum(i.get("stored_ok") is not None for i in translated),
             "ours": {
-                "answered": len(ours),
-                "correct": correct,
-                "accuracy": correct / len(ours) if ours else None,
-                "strict_accuracy": correct / len(translated),
+                "answered": ours.n_parsed,
+                "correct": ours.correct,
+                "accuracy": ours.accuracy,
+                "strict_accuracy": ours.strict_accuracy,
             },
         }
     return result
@@ -278,21 +280,25 @@ def _regression(scored: dict[str, list[dict]], n_bootstrap: int) -> dict:
     return result
 
 
-def _fisher(named: list[dict]) -> dict | None:
+def _fisher(scores: Scores) -> dict | None:
+    """Table 2's tests on the core's cells: Fisher's exact test of control against the divergent bins (parsed
+    answers), and Mann–Whitney of their programs' parsed accuracies."""
     from scipy.stats import fisher_exact
 
-    parsed = [i for i in named if i["answer"] is not None]
-    control = [i["answer"] == i["gold"] for i in parsed if i["family"] == "control"]
-    divergent = [i["answer"] == i["gold"] for i in parsed if i["family"] != "control"]
-    if not control or not divergent:
+    parsed = [k for k in scores.scored if scores.answers[k] is not None]
+    sides: dict[bool, list[int]] = {True: [], False: []}  # control, divergent
+    programs: dict = defaultdict(list)
+    for k in parsed:
+        is_control = scores.rows[k]["family"] == "control"
+        sides[is_control].append(k)
+        programs[(is_control, program_cluster(scores.rows[k]))].append(k)
+    if not sides[True] or not sides[False]:
         return None
-    table = [[sum(control), len(control) - sum(control)], [sum(divergent), len(divergent) - sum(divergent)]]
+    cells = (scores.cell(sides[True]), scores.cell(sides[False]))
+    table = [[cell.correct, cell.n_parsed - cell.correct] for cell in cells]
     odds, p = fisher_exact(table)
     finite = math.isfinite(odds)  # no errors on one side: the odds ratio is undefined (None), p still holds
-    programs = defaultdict(list)
-    for i in parsed:
-        programs[(i["family"] == "control", program_cluster(i))].append(i["answer"] == i["gold"])
-    per_program = {key: sum(v) / len(v) for key, v in programs.items()}
+    per_program = {key: scores.cell(members).accuracy for key, members in programs.items()}
     return {
         "table": table,
         "odds_ratio": float(odds) if finite else None,
@@ -304,22 +310,24 @@ def _fisher(named: list[dict]) -> dict | None:
     }
 
 
-def _wfs_undefined(named: list[dict], certificates: dict) -> dict | None:
+def _wfs_undefined(scores: Scores, certificates: dict) -> dict | None:
+    """Table 5: the core's cell of the WFS-condition rows whose certified value is undefined, and how many of its
+    parsed answers are definite (true or false)."""
     cell = [
-        i
-        for i in named
-        if i["condition"] == "wfs" and i["id"] in certificates and certificates[i["id"]].labels["wfs"] == "u"
+        k
+        for k in scores.where(condition="wfs")
+        if (certificate := certificates.get(scores.rows[k]["id"])) and certificate.labels["wfs"] == "u"
     ]
     if not cell:
         return None
-    parsed = [i for i in cell if i["answer"] is not None]
-    definite = sum(i["answer"] in (LETTER_OF["T"], LETTER_OF["F"]) for i in parsed)
+    counts = scores.cell(cell)
+    definite = sum(scores.answers[k] in (LETTER_OF["T"], LETTER_OF["F"]) for k in cell)
     return {
-        "n": len(cell),
-        "n_parsed": len(parsed),
+        "n": counts.n,
+        "n_parsed": counts.n_parsed,
         "definite": definite,
-        "abstained": len(parsed) - definite,
-        "definite_share": definite / len(parsed) if parsed else None,
+        "abstained": counts.n_parsed - definite,
+        "definite_share": definite / counts.n_parsed if counts.n_parsed else None,
     }
 
 
@@ -336,9 +344,8 @@ def _default_reading(untutored: list[dict], certificates: dict) -> dict:
     best = max(columns, key=lambda r: agreement[r])
     beats = all(agreement[best] > baselines[f"constant_{x}"][best] for x in LETTERS)
     c_answers = [i for i in untutored if i["answer"] == LETTER_OF["u"]]
-    earned = sum(
-        audit(i["text"], certificates[i["id"]], "wfs")["checkpoints"]["cycle_registered"] is True for i in c_answers
-    )
+    audited = audits([i["text"] for i in c_answers], c_answers, [i["answer"] for i in c_answers], condition="wfs")
+    earned = sum(checkpoints["cycle_registered"] is True for checkpoints in audited.checkpoints)
     return {
         "n": len(untutored),
         "by_bin": dict(by_bin),
@@ -350,15 +357,14 @@ def _default_reading(untutored: list[dict], certificates: dict) -> dict:
     }
 
 
-def _audit(named: list[dict], certificates: dict) -> dict:
-    audits = {i["id"]: audit(i["text"], certificates[i["id"]], i["condition"]) for i in named}
-    correct = {i["id"]: i["answer"] == i["gold"] for i in named}
-    by_correctness = audit_by_correctness([audits[i["id"]]["class"] for i in named], [correct[i["id"]] for i in named])
+def _audit(named: list[dict], audited: Audits, certificates: dict) -> dict:
+    """Tables 11-13: a view over the core's audit of the named rows (in their order)."""
+    by_correctness = audited.by_correctness
     counts = by_correctness["correct"]
     auditable = counts["sound"] + counts["contradicted"]
     sound_by_condition = {}
     for condition in NAMED:
-        cell = [audits[i["id"]]["class"] for i in named if i["condition"] == condition]
+        cell = [c for i, c in zip(named, audited.classes, strict=True) if i["condition"] == condition]
         if cell:
             judged = sum(c in ("sound", "contradicted") for c in cell)
             sound = cell.count("sound")
@@ -367,7 +373,7 @@ def _audit(named: list[dict], certificates: dict) -> dict:
                 "auditable": judged,
                 "rate": sound / judged if judged else None,
             }
-    divergent = [i for i in named if i["family"] != "control"]
+    divergent = [k for k, i in enumerate(named) if i["family"] != "control"]
     entailment = {quantifier: condition for condition, quantifier in QUANTIFIER_OF.items()}  # some: cred, every: skept
     checkpoints = {}
     for name, keep in (
@@ -375,11 +381,15 @@ def _audit(named: list[dict], certificates: dict) -> dict:
         ("no_stable_model_stated", lambda i: i["condition"] in QUANTIFIER_OF),
         ("several_models_considered", lambda i: QUANTIFIER_OF.get(i["condition"]) == "every"),
     ):
-        flags = [audits[i["id"]]["checkpoints"].get(name) for i in divergent if keep(i)]
+        flags = [audited.checkpoints[k].get(name) for k in divergent if keep(named[k])]
         flags = [f for f in flags if f is not None]
         checkpoints[name] = {"stated": sum(flags), "n": len(flags), "rate": sum(flags) / len(flags) if flags else None}
-    odd = {  # correct answers on programs with no stable model, per quantifier
-        q: [i for i in named if certificates[i["id"]].incoherent and i["condition"] == c and correct[i["id"]]]
+    odd = {  # right answers on programs with no stable model, per quantifier
+        q: [
+            k
+            for k, i in enumerate(named)
+            if certificates[i["id"]].incoherent and i["condition"] == c and audited.correct[k]
+        ]
         for q, c in entailment.items()
     }
     return {
@@ -391,18 +401,13 @@ def _audit(named: list[dict], certificates: dict) -> dict:
         },
         "sound_by_condition": sound_by_condition,
         "checkpoints": checkpoints,
-        "skeptical_odd": {
-            "correct": len(odd["every"]),
-            "earned": sum(audits[i["id"]]["earned"] for i in odd["every"]),
-        },
+        "skeptical_odd": {"correct": len(odd["every"]), "earned": sum(audited.earned[k] for k in odd["every"])},
         "credulous_odd": {
             "correct": len(odd["some"]),
-            "no_model_stated": sum(
-                audits[i["id"]]["checkpoints"]["no_stable_model_stated"] is True for i in odd["some"]
-            ),
+            "no_model_stated": sum(audited.checkpoints[k]["no_stable_model_stated"] is True for k in odd["some"]),
         },
-        "classes": {key: audits[key]["class"] for key in audits},
-        "reasons": {key: audits[key]["reason"] for key in audits},
+        "classes": {i["id"]: c for i, c in zip(named, audited.classes, strict=True)},
+        "reasons": {i["id"]: r for i, r in zip(named, audited.reasons, strict=True)},
     }
 
 

@@ -3,25 +3,24 @@
 Attempt *i* of a cell (a unit in one split) is a function of (seed, config, split, cell, *i*) alone; only which
 attempts are kept depends on the walk. So:
 
-1. Chunks of a cell's attempts are made on the workers (assembled, keyed, certified: :func:`attempt`, the
-   instance dropped), many cells at once.
+1. Chunks of a cell's attempts are made on the workers (assembled, keyed, certified: :func:`attempt`), many
+   cells at once, submitted by the cell's keeper (:class:`_Keeper`, an actor), which owns their results.
 2. A cell's keeping is decided in attempt order by :class:`CellWalk` (every rule the one-process walk
-   applies), in a task that holds that cell's keys alone, against its *exclusions*: the keys it meets that
-   cells earlier in the walk kept (none at first). A cell that kept too few gets more chunks.
+   applies), in its keeper, against its *exclusions*: the keys it meets that cells earlier in the walk kept
+   (none at first). A cell that kept too few gets more chunks.
 3. Keys that meet across cells are found by a partitioned pass over the keys each cell kept or could have kept,
-   hashed into one part per CPU, each part a task: where a key meets, the walk's order decides which cell keeps
-   the program, and the later cells get the key among their exclusions. Cells whose exclusions changed are
-   decided again, until none changes; then each cell's decision is the walk's (the first cell's never changes,
-   and each next one is right once the cells before it are).
-4. Files of kept programs are made again and rendered on the workers (:func:`naf_bench.rows.kept_rows`, the
-   function the local pool renders with), written as Parquet under a temporary name and renamed when
-   complete. The manifest records the seed, the overrides, the code version, the decision and each complete
-   file, so ``resume`` rewrites only what is missing.
+   hashed into one part per keeper, each keeper one part: where a key meets, the walk's order decides which
+   cell keeps the program, and the later cells get the key among their exclusions. Cells whose exclusions
+   changed are decided again, until none changes; then each cell's decision is the walk's (the first cell's
+   never changes, and each next one is right once the cells before it are).
+4. A decided cell's files are rendered on the workers from the instances its chunks brought
+   (:func:`naf_bench.rows.unit_rows`, the function the local pool renders with) and written as Parquet under
+   temporary names while other cells are decided; the driver renames those whose decision stood and makes the
+   rest again from their kept attempts (:func:`naf_bench.rows.kept_rows`), each renamed when complete. The
+   manifest records the seed, the overrides, the code version, the decision and each complete file, so
+   ``resume`` rewrites only what is missing.
 
-The driver reads neither keys nor rows (counts, digests, the decision: the kept attempts), but it owns every
-task's result, and Ray keeps small results in their owner's memory: the chunks and keys stay in the driver's
-process until the run ends (231 MiB peak at 2,000 programs, 10.3 GB at 20,000: not yet diagnosed); results
-owned by per-cell tasks would move them out.
+The driver holds neither keys nor rows: it reads counts, digests and the decision (the kept attempts).
 """
 
 from __future__ import annotations
@@ -135,8 +134,8 @@ class _Keeper:
                     buckets[_partition(attempt.key, self.parts)].append((attempt.key, order, kept))
             elif pending:
                 made.extend(await pending.pop(0))
-            else:  # about half a bin's attempts are on the other side at first
-                rate = len(walk.kept) / walk.stats.attempts if walk.kept else 0.5
+            else:  # as many as it wants at first, then sized by its rate (attempts made and not offered are lost)
+                rate = max(len(walk.kept), 1) / walk.stats.attempts if walk.stats.attempts else 1.0
                 stop = min(budget, len(made) + max(1, math.ceil(1.2 * (count - len(walk.kept)) / rate)))
                 for start in range(len(made), stop, CHUNK_ATTEMPTS):
                     end = min(stop, start + CHUNK_ATTEMPTS)

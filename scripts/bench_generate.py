@@ -175,7 +175,7 @@ def _ray_run(args, programs: int, first, timings: dict[int, float]) -> None:
 
 def ray_driver(cli: list[str]) -> None:
     """The Ray run's driver: ``naf-bench generate`` with ``cli``, then (the last line, JSON) its own peak resident
-    memory in KiB, the largest peak among the processes of the local Ray it starts, and the CPU seconds of
+    memory in KiB (VmHWM), the largest peak among the processes of the local Ray it starts, and the CPU seconds of
     itself and of those processes: the keepers, the tasks' workers with their SWI-Prolog children, and Ray's
     own (raylet, GCS, ...), each process read every 0.5 s until it ends (a worker's last fraction of a
     second may be missed)."""
@@ -197,12 +197,12 @@ def ray_driver(cli: list[str]) -> None:
                         times, rss = child.cpu_times(), child.memory_info().rss // 1024
                 except psutil.Error:
                     continue
-                kind, _, peak, _ = seen.get(child.pid, ("ray", 0.0, 0, ""))
+                kind, _, peak = seen.get(child.pid, ("ray", 0.0, 0))
                 if title.startswith("ray::_Keeper"):
                     kind = "keepers"  # an actor's title stays; a worker's names its task, once it has one
                 elif kind != "keepers" and (title.startswith("ray::") or child.name() == "swipl"):
                     kind = "tasks"
-                seen[child.pid] = (kind, times.user + times.system, max(peak, rss), title[:40])
+                seen[child.pid] = (kind, times.user + times.system, max(peak, rss))
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -211,12 +211,14 @@ def ray_driver(cli: list[str]) -> None:
     sampler.join()
     own = resource.getrusage(resource.RUSAGE_SELF)
     cpu = {"driver": own.ru_utime + own.ru_stime, "keepers": 0.0, "tasks": 0.0, "ray": 0.0}
-    for kind, seconds, _, _ in seen.values():
+    for kind, seconds, _ in seen.values():
         cpu[kind] += seconds
-    largest = max((peak for _, _, peak, _ in seen.values()), default=0)
-    if os.environ.get("BENCH_PIDS"):
-        print(json.dumps(seen))
-    print(json.dumps({"peak": own.ru_maxrss, "largest": largest, "cpu": cpu}))
+    largest = max((peak for _, _, peak in seen.values()), default=0)
+    # VmHWM, not ru_maxrss: a process started by fork or vfork and exec keeps its parent's peak in ru_maxrss (this
+    # one's parent, the benchmark, holds the rows of the runs before)
+    status_lines = Path("/proc/self/status").read_text().splitlines()
+    peak = next(int(line.split()[1]) for line in status_lines if line.startswith("VmHWM:"))
+    print(json.dumps({"peak": peak, "largest": largest, "cpu": cpu}))
     sys.exit(status)
 
 

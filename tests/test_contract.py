@@ -8,7 +8,8 @@ from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.rows import build_rows
 from naf_bench.schema import features
 from naf_bench.scoring.audit import audit
-from naf_bench.scoring.steps import FLAGS, check_row
+from naf_bench.scoring.core import check_row
+from naf_bench.scoring.steps import FLAGS
 from naf_bench.verbalize.trace import grammar, parse_trace, trace_values
 
 SMALL = {"programs_per_cell": 1}

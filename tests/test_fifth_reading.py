@@ -17,7 +17,8 @@ from naf_bench.errors import ConfigError, WorkerError
 from naf_bench.generate.config import get_config
 from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS, NAMED_CONDITIONS, READINGS, Reading, gold_letter
 from naf_bench.rows import generate_units, rows_json, unit_rows
-from naf_bench.scoring.steps import FLAGS, check_row
+from naf_bench.scoring.core import check_row
+from naf_bench.scoring.steps import FLAGS
 
 ROOT = Path(__file__).parent.parent
 

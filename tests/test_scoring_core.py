@@ -9,7 +9,7 @@ from naf_bench import certify
 from naf_bench.analysis import analyze_run
 from naf_bench.evaluation import score_rows
 from naf_bench.readings import gold_letter
-from naf_bench.scoring.core import score
+from naf_bench.scoring.core import audits, proofs, score
 from naf_bench.scoring.labels import compute_label_metrics
 from naf_bench.statistics import cluster_ci
 
@@ -95,3 +95,26 @@ def test_an_unanswered_trace_is_not_right_whatever_its_text_says():
     assert answered.proofs.label_accuracy == 1.0 and answered.joint() == 1.0
     assert unanswered.proofs.label_accuracy == 0.0 and unanswered.joint() == 0.0
     assert unanswered.proofs.n == 4 and unanswered.cell().coverage == 0.0
+
+
+def test_the_audit_table_and_the_proof_metrics_read_one_audit():
+    # analyze's Tables 11-13 and the evaluate module's proof metrics are views of the core's audit of each text
+    certificate = certify("q :- not p. p :- not q.")
+    rows = [{"id": f"{c}{k}", "gold": gold_letter(c, certificate.labels), "condition": c, "program_id": f"even{k}",
+             "family": "even", "certificate": certificate.to_json()} for c in READINGS for k in range(3)]  # fmt: skip
+    texts = {
+        row["id"]: ["p and q depend on each other through negation: a cycle, so q is undefined.", "q is true.",
+                    "There is no stable model."][int(row["id"][-1])] + f"\nANSWER: {'ABC'[int(row['id'][-1])]}"
+        for row in rows
+    }  # fmt: skip
+    answers = ["ABC"[int(row["id"][-1])] for row in rows]
+    audited = audits([texts[r["id"]] for r in rows], rows, answers)
+    found = proofs([texts[r["id"]] for r in rows], rows, answers)
+    table = analyze_run(rows, texts, "strict", n_bootstrap=0)["audit"]
+    assert found.audits == audited and "audits" not in found.to_dict()
+    assert table["by_correctness"] == found.audit_by_correctness == audited.by_correctness
+    assert list(table["classes"].values()) == found.audit_classes and list(table["reasons"].values()) == audited.reasons
+    assert audited.correct == [a == r["gold"] for a, r in zip(answers, rows, strict=True)]
+    assert table["checkpoints"]["cycle_registered"]["stated"] == sum(
+        c["cycle_registered"] is True for c in audited.checkpoints
+    )

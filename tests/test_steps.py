@@ -6,7 +6,8 @@ import pytest
 
 from naf_bench import certify, parse_program
 from naf_bench.generate.bins import BINS, assemble
-from naf_bench.scoring.steps import JUSTIFIED, check_row, check_steps
+from naf_bench.scoring.core import check_row
+from naf_bench.scoring.steps import JUSTIFIED, check_steps
 from naf_bench.scoring.traces import compute_proof_metrics
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import render_prompt

@@ -10,10 +10,9 @@ from naf_bench import parse_program
 from naf_bench.dataset import task_dataset
 from naf_bench.readings import LETTERS, NAMED_CONDITIONS
 from naf_bench.scoring import lm
-from naf_bench.scoring.core import constant_hits, program_solved
+from naf_bench.scoring.core import check_row, constant_hits, program_solved
 from naf_bench.scoring.core import flip_rate as core_flip_rate
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.steps import check_row
 from naf_bench.scoring.translation import answer_from_translation
 from naf_bench.verbalize.mitigation import render_translation_prompt, render_verify_prompt
 from naf_bench.verbalize.traced import render_row_prompt
@@ -156,7 +155,7 @@ def traced_prompt(doc):  # numbered rules, a request for a trace and one worked 
     return render_row_prompt(doc)
 
 
-def process_traced(doc, results):  # the raw response: its label and the step checker on its trace
+def process_traced(doc, results):  # the raw response: its label and the core's step checker on its trace
     flags = check_row(results[0], doc)
     right = extract_answer(results[0], "strict") == doc["gold"]
     proved = all(flags.values())

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from naf_bench.certify import Certificate
@@ -76,44 +76,86 @@ class Proofs(Record):
     flags: dict[str, list[bool]]
     audit_classes: list[str]
     audit_reasons: list[str]
+    audits: Audits = field(metadata={"output": False})  # per row, with its checkpoints (not in ``to_dict()``)
 
 
 @lru_cache(maxsize=64)  # a program's rows come together: read once for all of them, and only the recent kept
-def _read(certificate: str) -> tuple[Certificate, Program]:
-    read = Certificate.from_json(certificate)
-    return read, parse_program(read.program)
+def _certificate(text: str) -> Certificate:
+    return Certificate.from_json(text)
+
+
+@lru_cache(maxsize=64)
+def _program(text: str) -> Program:
+    return parse_program(text)
 
 
 def _certified(row: Mapping) -> tuple[Certificate, Program]:
-    """A row's certificate and program, each program parsed once."""
+    """A row's certificate and its program, each read once: the row's own program text where it has one (its rule
+    order, as its prompt words the rules), else the certificate's."""
     certificate = row.get("certificate")
     if certificate is None:
         raise ValueError("each reference needs the row's 'certificate' (and 'condition')")
-    if not isinstance(certificate, str):
-        return certificate, parse_program(certificate.program)
-    return _read(certificate)
+    if isinstance(certificate, str):
+        certificate = _certificate(certificate)
+    return certificate, _program(row.get("program") or certificate.program)
+
+
+def check_row(text: str | None, row: Mapping) -> dict[str, bool]:
+    """The step checker's four flags of one text on its row: the row's certificate, program, condition and, where
+    it has them, framing, language and prompt (whose wording of the rules a step may quote)."""
+    certificate, program = _certified(row)
+    return check_steps(text or "", certificate, row["condition"], row.get("framing"), row.get("language"),
+                       row.get("prompt"), program)  # fmt: skip
+
+
+@dataclass(frozen=True, kw_only=True)
+class Audits:
+    """The trace audit (:func:`naf_bench.scoring.audit.audit`) of texts on their rows, per row: its class and
+    reason, its structural checkpoints, whether a right answer was earned, and whether the answer is right."""
+
+    classes: list[str]
+    reasons: list[str]
+    checkpoints: list[dict[str, bool | None]]
+    earned: list[bool]
+    correct: list[bool]
+
+    @property
+    def by_correctness(self) -> dict[str, dict[str, int]]:
+        return audit_by_correctness(self.classes, self.correct)
+
+
+def audits(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequence[str | None],
+           condition: str | None = None) -> Audits:  # fmt: skip
+    """The audit of each text (read one at a time) on its row under its condition (or ``condition`` for all), each
+    program read once. An answer is right when it is the row's ``gold`` or, for a row without one (the evaluate
+    module's references), the certificate's gold letter for the condition."""
+    found: dict[str, list] = {"classes": [], "reasons": [], "checkpoints": [], "earned": [], "correct": []}
+    for i, (text, row, answer) in enumerate(zip(texts, rows, answers, strict=True)):
+        reading = condition or row.get("condition")
+        if reading not in SEMANTICS_OF:
+            raise ValueError(f"references[{i}]['condition'] must be a named condition, got {reading!r}")
+        certificate, program = _certified(row)
+        gold = row["gold"] if "gold" in row else gold_letter(reading, certificate.labels)
+        audited = audit(text or "", certificate, reading, program)
+        found["classes"].append(audited["class"])
+        found["reasons"].append(audited["reason"])
+        found["checkpoints"].append(audited["checkpoints"])
+        found["earned"].append(audited["earned"])
+        found["correct"].append(answer is not None and answer == gold)
+    return Audits(**found)
 
 
 def proofs(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequence[str | None]) -> Proofs:
-    """The step checker and the audit of each text (read one at a time) on its row, and their scores; a row's
-    answer is right when it is the certificate's gold letter for the row's condition."""
+    """The step checker (:func:`check_row`) and the audit (:func:`audits`) of each text on its row, and their
+    scores."""
+    texts = list(texts)
+    audited = audits(texts, rows, answers)  # checks each row's condition first
     flags: dict[str, list[bool]] = {name: [] for name in FLAGS}
-    classes, reasons, earned, correct = [], [], [], []
-    for i, (text, row, answer) in enumerate(zip(texts, rows, answers, strict=True)):
-        condition = row.get("condition")
-        if condition not in SEMANTICS_OF:
-            raise ValueError(f"references[{i}]['condition'] must be a named condition, got {condition!r}")
-        certificate, program = _certified(row)
-        correct.append(answer == gold_letter(condition, certificate.labels))
-        text = text or ""
-        found = check_steps(text, certificate, condition, row.get("framing"), row.get("language"), row.get("prompt"),
-                            program)  # fmt: skip
+    for text, row in zip(texts, rows, strict=True):
+        found = check_row(text, row)
         for name in FLAGS:
             flags[name].append(found[name])
-        audited = audit(text, certificate, condition, program)
-        classes.append(audited["class"])
-        reasons.append(audited["reason"])
-        earned.append(audited["earned"])
+    classes, earned, correct = audited.classes, audited.earned, audited.correct
     n = len(correct)
     checkable = [i for i in range(n) if flags["parsed"][i]]
     strict = [all(flags[name][i] for name in FLAGS) for i in checkable]
@@ -129,11 +171,12 @@ def proofs(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequen
         reasoned_soundly=_share([classes[i] == "sound" and earned[i] for i in traced_correct]),
         contradicted_among_correct=_share([classes[i] == "contradicted" for i in traced_correct]),
         audit={name: classes.count(name) for name in AUDIT_CLASSES},
-        audit_by_correctness=audit_by_correctness(classes, correct),
+        audit_by_correctness=audited.by_correctness,
         unearned_correct=sum(right and not e for right, e in zip(correct, earned, strict=True)),
         flags=flags,
         audit_classes=classes,
-        audit_reasons=reasons,
+        audit_reasons=audited.reasons,
+        audits=audited,
     )
 
 

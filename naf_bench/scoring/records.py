@@ -16,7 +16,12 @@ NOT_SCORED = NotScored()
 
 
 class Record:
-    """Base of the frozen score dataclasses: ``to_dict()`` is the JSON shape the CLI, reports and metric give."""
+    """Base of the frozen score dataclasses: ``to_dict()`` is the JSON shape the CLI, reports and metric give
+    (fields whose metadata says ``output: False`` are kept for views, not written)."""
 
     def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not NOT_SCORED}
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.metadata.get("output", True) and getattr(self, f.name) is not NOT_SCORED
+        }

@@ -20,11 +20,11 @@ Flags:
 
 Public API (the traced task scores responses to :func:`naf_bench.verbalize.traced.render_traced_prompt`)::
 
-    check_row(response, row) -> {flag: bool}    # program, prompt, framing and language from the dataset row
     check_steps(response, certificate, condition, framing=None, language=None, prompt=None) -> {flag: bool}
 
 With ``framing``/``language`` left ``None`` every rendering is tried and the best-scoring parse counts. A step
-may cite a rule by its text in quotes when the prompt (whose rules it quotes) is given.
+may cite a rule by its text in quotes when the prompt (whose rules it quotes) is given. On a dataset row (its
+program, prompt, framing and language) it is :func:`naf_bench.scoring.core.check_row`.
 """
 
 from __future__ import annotations
@@ -82,21 +82,6 @@ def check_steps(
         if sum(flags.values()) > sum(best.values()):
             best = flags
     return best
-
-
-def check_row(response: str, row: Mapping) -> dict[str, bool]:
-    """:func:`check_steps` on a dataset row: its program, the rules as its prompt words them, its framing and
-    language."""
-    certificate = Certificate.from_json(row["certificate"])
-    return check_steps(
-        response,
-        certificate,
-        row["condition"],
-        row["framing"],
-        row["language"],
-        prompt=row["prompt"],
-        program=parse_program(row["program"]),
-    )
 
 
 def prompt_rules(prompt: str, n_rules: int) -> tuple[str, ...]:
