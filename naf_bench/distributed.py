@@ -13,10 +13,11 @@ attempts are kept depends on the walk. So:
    cell keeps the program, and the later cells get the key among their exclusions. Cells whose exclusions
    changed are decided again, until none changes; then each cell's decision is the walk's (the first cell's
    never changes, and each next one is right once the cells before it are).
-4. A decided cell's files are rendered on the workers from the instances its chunks brought
-   (:func:`naf_bench.rows.unit_rows`, the function the local pool renders with) and written as Parquet under
-   temporary names while other cells are decided; the driver renames those whose decision stood and makes the
-   rest again from their kept attempts (:func:`naf_bench.rows.kept_rows`), each renamed when complete. The
+4. After each pass, the cells before the first one whose exclusions changed are final: their files are rendered
+   on the workers from the instances their chunks brought (:func:`naf_bench.rows.unit_rows`, the function the
+   local pool renders with) and written as Parquet under temporary names while later cells are decided, so each
+   file is rendered once; the driver renames them and makes any whose write failed again from their kept
+   attempts (:func:`naf_bench.rows.kept_rows`), each renamed when complete. The
    manifest records the seed, the overrides, the code version, the decision and each complete file, so
    ``resume`` rewrites only what is missing.
 
@@ -90,9 +91,9 @@ class _Keeper:
     partition of the keys. It submits its cells' chunk tasks itself, so it owns their results (the driver never
     holds an attempt or a key), keeps each cell's attempts for the passes that decide it again, decides a cell
     by :class:`CellWalk` over them (more chunks when it kept too few, sized by its rate so far), and keeps the
-    keys each decision looked up, hashed into one part per keeper for the pass across cells. Once a cell is
-    decided, its files are rendered from the instances the chunks brought (not made again) and written under
-    temporary names, while the other cells are decided; the driver renames those whose decision stands."""
+    keys each decision looked up, hashed into one part per keeper for the pass across cells. Once a cell's
+    decision is final (:meth:`write_final`), its files are rendered from the instances the chunks brought (not
+    made again) and written under temporary names, while later cells are decided; the driver renames them."""
 
     def __init__(self, config: GenerationConfig, readings: tuple, part: int, parts: int, out: str, gold: bool):
         ray = _ray()
@@ -107,6 +108,7 @@ class _Keeper:
         self.peers: list = []
         self.attempts: dict[int, list[Attempt]] = {}  # a cell's attempts 0, 1, ... made so far
         self.pending: dict[int, list] = {}  # a cell's chunks submitted and not yet read (in attempt order)
+        self.kept: dict[int, tuple] = {}  # a cell not yet written: its split, unit and last decision's kept attempts
         self.looked: dict[int, list[list[tuple[str, int, bool]]]] = {}  # a cell's looked-up keys, per part
         self.conflicts: dict[int, list[str]] = {}  # this part's keys that cells earlier in the walk kept
 
@@ -141,10 +143,7 @@ class _Keeper:
                     end = min(stop, start + CHUNK_ATTEMPTS)
                     pending.append(self.task.remote(self.readings, _chunk, self.config_ref, s, position, start, end))
         self.looked[order] = buckets
-        if walk.done:
-            self._write(s, position, walk.kept)
-        # the instances are kept no longer than this decision (a later one makes its files again if it differs)
-        self.attempts[order] = [replace(a, instance=None) if a.instance is not None else a for a in made]
+        self.kept[order] = s, position, walk.kept if walk.done else None
         return {
             "kept": [a.index for a in walk.kept],
             "attempts": walk.stats.attempts,
@@ -153,6 +152,16 @@ class _Keeper:
             "error": str(walk.error(f"{unit.family} {dict(unit.axes)}")) if walk.exhausted else None,
             "exclusions": _exclusion_digest([_keys_digest(keys) for keys in conflicts]),
         }
+
+    async def write_final(self, orders: list[int]) -> None:
+        """Write the files of these cells, whose decisions are final (no cell before them in the walk changes any
+        more), from their kept attempts' instances, and drop their instances (each file is rendered once)."""
+        for order in orders:
+            s, position, kept = self.kept.pop(order)
+            if kept is not None:
+                self._write(s, position, kept)
+            self.attempts[order] = [replace(a, instance=None) if a.instance is not None else a
+                                    for a in self.attempts[order]]  # fmt: skip
 
     def _write(self, s: int, position: int, kept: list[Attempt]) -> None:
         """The cell's files from its kept attempts' instances, each under a temporary name, unless written so."""
@@ -518,7 +527,7 @@ def _decide_all(
 
     try:
         run(cells)
-        passes = 0
+        passes = final = 0
         while True:
             passes += 1
             # the partitioned pass: every cell's looked-up keys meet in their key's part, one keeper each
@@ -528,6 +537,11 @@ def _decide_all(
                 for cell in cells
                 if _exclusion_digest([part.get(cell.order, "") for part in digests]) != cell.summary["exclusions"]
             ]
+            # the cells before the first changed one are final: their files are rendered now, once
+            first = changed[0].order if changed else len(cells)
+            ray.get([k.write_final.remote([c.order for c in cells[final:first] if c.order % count == j])
+                     for j, k in enumerate(keepers)])  # fmt: skip
+            final = first
             if not changed:
                 break
             if bar is not None:
