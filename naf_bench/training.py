@@ -116,6 +116,12 @@ def letter_completions(rows: Sequence[dict]) -> list[dict]:
     ]
 
 
+def answer_line_tokens(tokenizer) -> int:
+    """Tokens of the longest 'ANSWER: X' line (X in A/B/C): the fewest new tokens a generation needs to write the
+    letter-only completion (five for SmolLM2: 'AN', 'SW', 'ER', ':', ' A')."""
+    return max(len(tokenizer(f"{ANSWER_PREFIX} {letter}", add_special_tokens=False)["input_ids"]) for letter in LETTERS)
+
+
 def check_disjoint(train_rows: Sequence[dict], eval_rows: Sequence[dict]) -> None:
     """ConfigError when a held-out program is a training program (by canonical key: up to renaming and order)."""
     from naf_bench.syntax import canonical_key, parse_program
@@ -272,7 +278,7 @@ def evaluate_model(
     samples = []
     with torch.no_grad():
         for framing, part in framings.items():
-            framing_samples, forced, texts = [], [], []
+            framing_samples, forced, texts, tops = [], [], [], []
             for first in range(0, len(part), batch_size):
                 batch = part[first : first + batch_size]
                 if generation_metric is None:
@@ -289,6 +295,7 @@ def evaluate_model(
                     f"{ANSWER_PREFIX} {LETTERS[letter_ids.index(t)]}" if t in letter_ids else "" for t in top
                 ]
                 metric.add_batch(predictions=predictions, **columns)
+                tops += predictions
                 framing_samples += [
                     (row, dict(zip(LETTERS, p, strict=True))) for row, p in zip(batch, letters, strict=True)
                 ]
@@ -297,6 +304,8 @@ def evaluate_model(
             result["framings"][framing] = {"label": metric.compute(), "letters": letter_consistency(framing_samples)}
             # the likeliest of A/B/C whatever the top token: what the letter probabilities alone would answer
             result["framings"][framing]["forced_choice"] = metric.compute(predictions=forced, **label_columns(part))
+            # the top token's answers per condition and JOINT beside the best constants, without generating
+            result["framings"][framing]["top_token_report"] = answer_report(part, tops, "strict")
             if generation_metric is not None:
                 result["framings"][framing]["generate"] = generation_metric.compute(extractor=extractor)
                 result["framings"][framing]["report"] = answer_report(part, texts, extractor)
@@ -506,6 +515,12 @@ def train(args: argparse.Namespace, before: dict | None = None) -> dict:
     eval_rows = evaluation_rows(args.eval_framing, args.eval_config, args.eval_split, args.eval_limit, overrides)
     check_disjoint(train_rows, eval_rows)
     model, tokenizer = load_model(args.model, args.dtype)
+    needed = answer_line_tokens(tokenizer)
+    if args.generate and args.completion == "letter" and args.max_new_tokens < needed:
+        raise ConfigError(
+            f"--max-new-tokens {args.max_new_tokens} cannot reach the letter of the trained completion: "
+            f"'{ANSWER_PREFIX} X' is {needed} tokens of this tokenizer; ask for at least {needed}"
+        )
     metric = load_metric("label")
     generation_metric = load_metric("label") if args.generate else None
     history: list[dict] = []
@@ -539,7 +554,14 @@ def train(args: argparse.Namespace, before: dict | None = None) -> dict:
         "activation_checkpointing": True,  # TRL's default; the step is faster and holds a fraction of the memory
         "disable_tqdm": True,
     }
-    lora = peft.LoraConfig(r=args.lora_r, lora_alpha=2 * args.lora_r, lora_dropout=0.05, task_type="CAUSAL_LM")
+    targets = args.lora_target_modules
+    lora = peft.LoraConfig(
+        r=args.lora_r,
+        lora_alpha=2 * args.lora_r,
+        lora_dropout=0.05,
+        task_type="CAUSAL_LM",
+        target_modules=targets[0] if targets == ["all-linear"] else targets,  # None: peft's per-model default
+    )
     shared = {
         "model": model,
         "processing_class": tokenizer,
@@ -677,6 +699,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--batch-size", type=int, default=1)
     p.add_argument("--max-length", type=int, default=2048, help="tokens per training sequence")
     p.add_argument("--lora-r", type=int, default=16)
+    p.add_argument(
+        "--lora-target-modules",
+        nargs="+",
+        metavar="MODULE",
+        help="the layers LoRA adapts, e.g. q_proj v_proj, or all-linear (default: peft's, q_proj v_proj for Llama)",
+    )
     p.add_argument("--threads", type=int, help="torch.set_num_threads (default: torch's)")
     p.add_argument("--dtype", choices=("float32", "bfloat16"), default="float32", help="the base model's weights")
     return p
@@ -699,8 +727,9 @@ def seed_summary(runs: dict[int, dict]) -> dict:
 
 def comparison_table(runs: dict[float, dict[int, dict]]) -> list[dict]:
     """One row per semantic-loss weight, framing and moment (before/after): the held-out accuracy and JOINT of
-    the generated answers (of the top token without ``--generate``), the rho of the letter probabilities and
-    the share of C answers under the credulous and skeptical readings, per seed and their mean."""
+    the generated answers (of the top token after 'ANSWER:' without ``--generate``: ``answers``), the rho of the
+    letter probabilities and the share of C answers under the credulous and skeptical readings, per seed and
+    their mean."""
 
     def mean(values):
         defined = [v for v in values if v is not None]
@@ -720,16 +749,14 @@ def comparison_table(runs: dict[float, dict[int, dict]]) -> list[dict]:
                     "c_rate_skept": [],
                 }
                 for cell in cells:
-                    report = cell.get("report")
-                    values["accuracy"].append(
-                        report["accuracy"]["value"] if report else cell["label"]["strict_accuracy"]
-                    )
-                    values["joint"].append(report["joint"]["value"] if report and "joint" in report else None)
+                    report = cell.get("report") or cell["top_token_report"]
+                    values["accuracy"].append(report["accuracy"]["value"])
+                    values["joint"].append(report["joint"]["value"] if "joint" in report else None)
                     values["rho"].append(cell["letters"]["all"]["rho"])
                     for condition in ("cred", "skept"):
-                        rate = report["conditions"].get(condition, {}).get("c_rate") if report else None
-                        values[f"c_rate_{condition}"].append(rate)
+                        values[f"c_rate_{condition}"].append(report["conditions"].get(condition, {}).get("c_rate"))
                 row = {"semantic_loss_weight": weight, "framing": framing, "moment": moment, "seeds": list(by_seed)}
+                row["answers"] = "generated" if "report" in cells[0] else "top token"
                 row.update({f"mean_{key}": mean(column) for key, column in values.items()})
                 row.update(values)
                 table.append(row)

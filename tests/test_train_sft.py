@@ -98,6 +98,9 @@ def test_framing_transfer_protocol_repeats_over_seeds(tiny_chat_lm, tmp_path):
             after = metrics["after"]["framings"][framing]
             assert cell["after"]["strict_accuracy"][position] == after["label"]["strict_accuracy"]
             assert cell["after"]["rho"][position] == after["letters"]["all"]["rho"]
+            row = next(r for r in summary["table"] if r["framing"] == framing and r["moment"] == "after")
+            assert row["answers"] == "top token"  # no --generate: the table reads the top token's answers
+            assert row["accuracy"][position] == after["top_token_report"]["accuracy"]["value"]
 
 
 def test_dpo_on_certified_versus_wrong_reading_traces(tiny_chat_lm, tmp_path):
@@ -164,6 +167,10 @@ def test_evaluation_reads_the_top_token_and_feeds_the_metric_batch_by_batch(tiny
     forced_choice = result["framings"]["abstract"]["forced_choice"]
     assert forced_choice["coverage"] == 1.0
     assert forced_choice["accuracy"] == sum(a == row["gold"] for a, row in zip(forced, rows, strict=True)) / 5
+    # the same top-token answers per condition beside the best constant, without generating
+    report = result["framings"]["abstract"]["top_token_report"]
+    assert report["accuracy"]["value"] == label["strict_accuracy"] and report["extractor"] == "strict"
+    assert report["conditions"]["wfs"]["c_rate"] == answers.count("C") / 5 and report["conditions"]["wfs"]["n"] == 5
 
 
 def test_metric_add_batch_with_per_row_columns_then_compute():
@@ -364,3 +371,27 @@ def test_recipe_with_and_without_the_semantic_loss_in_one_table(tiny_chat_lm, tm
         return {k: v for k, v in entry.items() if k not in ("shared", "peak_rss_gb", "seconds", "cpu_seconds")}
 
     assert scores(alone) == scores(first["before"])
+
+
+def test_generation_too_short_for_the_answer_line_is_refused(tiny_chat_lm, tmp_path):
+    """A letter-only completion is the 'ANSWER: X' line: fewer new tokens than it has can never reach the letter
+    (SmolLM2 needs five; this tokenizer three), so the run stops before training."""
+    tokenizer = training.load_model(str(tiny_chat_lm))[1]
+    assert training.answer_line_tokens(tokenizer) == 3  # 'ANSWER', ':', 'A'
+    argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(tmp_path / "short"), "--eval-limit", "1"]
+    argv += ["--completion", "letter", "--generate", "--max-new-tokens", "2"]
+    with pytest.raises(ConfigError, match=r"--max-new-tokens 2 cannot reach the letter.* is 3 tokens"):
+        training.main(argv)
+    assert not (tmp_path / "short" / "metrics.json").exists()
+
+
+def test_lora_on_every_linear_layer(tiny_chat_lm, tmp_path):
+    """--lora-target-modules all-linear adapts the MLP too (peft's GPT-2 default is the attention's c_attn)."""
+    out = tmp_path / "all"
+    argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(out), "--eval-limit", "1"]
+    training.main([*argv, "--train-framings", "abstract", "--lora-target-modules", "all-linear", "--lora-r", "2"])
+    adapter = json.loads((out / "adapter" / "adapter_config.json").read_text())
+    adapted = {name.rsplit(".", 1)[-1] for name in adapter["target_modules"]}  # peft stores the full names
+    assert adapted == {"c_attn", "c_fc", "c_proj"} and adapter["r"] == 2
+    training.main([*argv, "--train-framings", "abstract", "--lora-target-modules", "c_fc"])
+    assert json.loads((out / "adapter" / "adapter_config.json").read_text())["target_modules"] == ["c_fc"]
