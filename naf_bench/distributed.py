@@ -276,7 +276,6 @@ def _write_file(
     from naf_bench.rows import kept_rows, unit_rows
     from naf_bench.schema import features
 
-    schema = features()
     split = config.splits[s]
     if places is None:
         rows = kept_rows(config, split, position, attempts, start)
@@ -284,7 +283,7 @@ def _write_file(
         rows = unit_rows(config, split, position, [chunks[c][i] for c, i in places], start)
     if withheld:
         rows = [withhold_gold(row) for row in rows]
-    table = pa.Table.from_pylist([schema.encode_example(row) for row in rows], schema=schema.arrow_schema)
+    table = pa.Table.from_pylist(rows, schema=features().arrow_schema)  # as the builder's (dataset._rows_table)
     fs, folder = _filesystem(out)
     final = f"{folder}/data/{config.name}/{name}"
     temporary = f"{folder}/data/{config.name}/.{name}.{uuid.uuid4().hex}.tmp"
