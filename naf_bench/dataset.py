@@ -79,12 +79,11 @@ def code_version() -> str:
 
 
 def _rows_table(config: GenerationConfig, split: str, position: int, instances: list[Instance]):
-    """A unit's rows of one split as an Arrow table in the one schema."""
+    """A unit's rows of one split as an Arrow table in the one schema (pyarrow reads the rows as they are: they
+    hold only strings, ints and dicts and lists of them, which ``Features.encode_example`` would copy unchanged)."""
     import pyarrow as pa
 
-    schema = features()
-    rows = [schema.encode_example(row) for row in unit_rows(config, split, position, instances)]
-    return pa.Table.from_pylist(rows, schema=schema.arrow_schema)
+    return pa.Table.from_pylist(unit_rows(config, split, position, instances), schema=features().arrow_schema)
 
 
 def _unit_file(spill: str, config: GenerationConfig, split: str, position: int, instances: list[Instance]) -> str:

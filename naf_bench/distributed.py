@@ -36,7 +36,7 @@ import uuid
 from dataclasses import dataclass, replace
 
 from naf_bench.errors import ConfigError, NafBenchError
-from naf_bench.generate.algorithm import Attempt, CellWalk, attempt
+from naf_bench.generate.algorithm import Attempt, CellWalk, Instance, attempt
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
 from naf_bench.readings import READINGS
 
@@ -76,14 +76,18 @@ def _adopting(readings: tuple, function, *args):
     return function(*args)
 
 
-def _chunk(config: GenerationConfig, s: int, position: int, start: int, stop: int) -> list[Attempt]:
-    """Attempts ``start``..``stop - 1`` of a cell, with their instances where they can be kept (the keeper renders
-    the cell's files from them once it has decided it)."""
+def _chunk(
+    config: GenerationConfig, s: int, position: int, start: int, stop: int
+) -> tuple[list[Attempt], list[Instance]]:
+    """Attempts ``start``..``stop - 1`` of a cell as two objects (a task of two returns): what the walk reads of
+    each (no instance), and the instances of those that can be kept, in attempt order. The keeper reads the first;
+    the second it hands, unread, to the task that renders the cell's files once it has decided it."""
     split = config.splits[s]
     unit = config.units()[position]
     training = config.is_training(split)
-    return [attempt(unit.family, unit.axes, config.seed, config.name, split, i, config.n_orders, training)
+    made = [attempt(unit.family, unit.axes, config.seed, config.name, split, i, config.n_orders, training)
             for i in range(start, stop)]  # fmt: skip
+    return [replace(a, instance=None) for a in made], [a.instance for a in made if a.instance is not None]
 
 
 class _Keeper:
@@ -92,8 +96,9 @@ class _Keeper:
     holds an attempt or a key), keeps each cell's attempts for the passes that decide it again, decides a cell
     by :class:`CellWalk` over them (more chunks when it kept too few, sized by its rate so far), and keeps the
     keys each decision looked up, hashed into one part per keeper for the pass across cells. Once a cell's
-    decision is final (:meth:`write_final`), its files are rendered from the instances the chunks brought (not
-    made again) and written under temporary names, while later cells are decided; the driver renames them."""
+    decision is final (:meth:`write_final`), its files are rendered from the instances the chunks made (not
+    made again; the keeper holds references to them, never the instances) and written under temporary names,
+    while later cells are decided; the driver renames them."""
 
     def __init__(self, config: GenerationConfig, readings: tuple, part: int, parts: int, out: str, gold: bool):
         ray = _ray()
@@ -106,8 +111,9 @@ class _Keeper:
                 self.runs.setdefault((s, run["position"]), []).append(run)
         self.written: dict[str, tuple[str, object]] = {}  # a file's decision digest and its write task
         self.peers: list = []
-        self.attempts: dict[int, list[Attempt]] = {}  # a cell's attempts 0, 1, ... made so far
+        self.attempts: dict[int, list[Attempt]] = {}  # a cell's attempts 0, 1, ... made so far (no instances)
         self.pending: dict[int, list] = {}  # a cell's chunks submitted and not yet read (in attempt order)
+        self.instances: dict[int, dict[int, tuple]] = {}  # a cell's attempt -> its chunk's instances, its place
         self.kept: dict[int, tuple] = {}  # a cell not yet written: its split, unit and last decision's kept attempts
         self.looked: dict[int, list[list[tuple[str, int, bool]]]] = {}  # a cell's looked-up keys, per part
         self.conflicts: dict[int, list[str]] = {}  # this part's keys that cells earlier in the walk kept
@@ -125,6 +131,7 @@ class _Keeper:
         walk = CellWalk(unit.family, count, {key for keys in conflicts for key in keys})
         made = self.attempts.setdefault(order, [])
         pending = self.pending.setdefault(order, [])
+        instances = self.instances.setdefault(order, {})
         buckets: list[list[tuple[str, int, bool]]] = [[] for _ in range(self.parts)]
         offered = 0
         while not (walk.done or walk.exhausted):
@@ -135,13 +142,18 @@ class _Keeper:
                 if attempt.on_side and attempt.accepted:  # the walk looked it up in ``seen``
                     buckets[_partition(attempt.key, self.parts)].append((attempt.key, order, kept))
             elif pending:
-                made.extend(await pending.pop(0))
-            else:  # as many as it wants at first, then sized by its rate (attempts made and not offered are lost)
+                decisions, chunk_instances = pending.pop(0)
+                chunk = await decisions
+                keepable = [a.index for a in chunk if a.orders == "ok"]  # those the chunk made an instance of
+                instances.update((index, (chunk_instances, place)) for place, index in enumerate(keepable))
+                made.extend(chunk)
+            else:  # as many as it wants at first (one attempt keeps one program at most), then as its rate says
                 rate = max(len(walk.kept), 1) / walk.stats.attempts if walk.stats.attempts else 1.0
-                stop = min(budget, len(made) + max(1, math.ceil(1.2 * (count - len(walk.kept)) / rate)))
+                stop = min(budget, len(made) + max(1, math.ceil((count - len(walk.kept)) / rate)))
+                chunk_task = self.task.options(num_returns=2)
                 for start in range(len(made), stop, CHUNK_ATTEMPTS):
                     end = min(stop, start + CHUNK_ATTEMPTS)
-                    pending.append(self.task.remote(self.readings, _chunk, self.config_ref, s, position, start, end))
+                    pending.append(chunk_task.remote(self.readings, _chunk, self.config_ref, s, position, start, end))
         self.looked[order] = buckets
         self.kept[order] = s, position, walk.kept if walk.done else None
         return {
@@ -155,25 +167,28 @@ class _Keeper:
 
     async def write_final(self, orders: list[int]) -> None:
         """Write the files of these cells, whose decisions are final (no cell before them in the walk changes any
-        more), from their kept attempts' instances, and drop their instances (each file is rendered once)."""
+        more), from their kept attempts' instances, and drop the references to them (each file is rendered
+        once)."""
         for order in orders:
             s, position, kept = self.kept.pop(order)
+            instances = self.instances.pop(order)
+            del self.attempts[order], self.pending[order]  # a final cell is not decided again
             if kept is not None:
-                self._write(s, position, kept)
-            self.attempts[order] = [replace(a, instance=None) if a.instance is not None else a
-                                    for a in self.attempts[order]]  # fmt: skip
+                self._write(s, position, kept, instances)
 
-    def _write(self, s: int, position: int, kept: list[Attempt]) -> None:
-        """The cell's files from its kept attempts' instances, each under a temporary name, unless written so."""
+    def _write(self, s: int, position: int, kept: list[Attempt], instances: dict[int, tuple]) -> None:
+        """The cell's files from its kept attempts' instances, each under a temporary name, unless written so: the
+        task gets the chunks' instances (Ray hands it the objects; this keeper never reads them) and each kept
+        attempt's place among them."""
         for run in self.runs[s, position]:
-            programs = kept[run["start"] : run["start"] + run["size"]]
-            attempts = [a.index for a in programs]
+            attempts = [a.index for a in kept[run["start"] : run["start"] + run["size"]]]
             digest = _run_digest(attempts, run["withheld"])
-            if self.written.get(run["name"], ("",))[0] != digest and all(a.instance for a in programs):
-                instances = [a.instance for a in programs]
+            if self.written.get(run["name"], ("",))[0] != digest:
+                chunks: dict = {}  # a chunk's instances (a reference) -> its number in this task
+                places = [(chunks.setdefault(instances[a][0], len(chunks)), instances[a][1]) for a in attempts]
                 self.written[run["name"]] = digest, self.task.remote(
                     self.readings, _write_file, self.config_ref, s, position, attempts, run["start"], self.out,
-                    run["name"], run["withheld"], instances,
+                    run["name"], run["withheld"], places, *chunks,
                 )  # fmt: skip
 
     async def files(self) -> dict[str, dict]:
@@ -247,11 +262,13 @@ def _write_file(
     out: str,
     name: str,
     withheld: bool,
-    instances: list | None = None,
+    places: list[tuple[int, int]] | None = None,
+    *chunks: list[Instance],
 ) -> dict:
     """One Parquet file of a unit's kept programs, rendered here, written under a temporary name and renamed.
-    The programs are the kept ``attempts`` made again, or their ``instances`` (a keeper's, writing as soon as it
-    has decided the cell): that file is left under its temporary name, returned, for the driver to rename."""
+    The programs are the kept ``attempts`` made again, or (a keeper's, writing once it has decided the cell)
+    ``chunks[c][i]`` for each ``(c, i)`` of ``places``, the chunks' instances: that file is left under its
+    temporary name, returned, for the driver to rename."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -259,21 +276,20 @@ def _write_file(
     from naf_bench.rows import kept_rows, unit_rows
     from naf_bench.schema import features
 
-    schema = features()
     split = config.splits[s]
-    if instances is None:
+    if places is None:
         rows = kept_rows(config, split, position, attempts, start)
     else:
-        rows = unit_rows(config, split, position, instances, start)
+        rows = unit_rows(config, split, position, [chunks[c][i] for c, i in places], start)
     if withheld:
         rows = [withhold_gold(row) for row in rows]
-    table = pa.Table.from_pylist([schema.encode_example(row) for row in rows], schema=schema.arrow_schema)
+    table = pa.Table.from_pylist(rows, schema=features().arrow_schema)  # as the builder's (dataset._rows_table)
     fs, folder = _filesystem(out)
     final = f"{folder}/data/{config.name}/{name}"
     temporary = f"{folder}/data/{config.name}/.{name}.{uuid.uuid4().hex}.tmp"
     pq.write_table(table, temporary, filesystem=fs)
     info = {"name": name, "rows": table.num_rows, "num_bytes": table.nbytes, **_file_digest(fs, temporary)}
-    if instances is not None:
+    if places is not None:
         return {**info, "temporary": temporary}
     fs.move(temporary, final)
     return info

@@ -77,7 +77,7 @@ def main() -> None:
             # load now
             idle = main_cpu + engine_cpu + workers_cpu / num_proc
             if first is None:
-                first = (elapsed, tables, idle)
+                first = (elapsed, tables, idle, num_proc)
             timings[num_proc] = elapsed
             same = all(tables[split].equals(first[1][split]) for split in tables)
             print(
@@ -157,9 +157,12 @@ def _ray_run(args, programs: int, first, timings: dict[int, float]) -> None:
         cpu = report["cpu"]
         cpus = os.cpu_count()
         # on idle cores the wall time would be about the CPU seconds of every process over the CPUs (the work
-        # is chunks and files of every cell at once), against one process's CPU seconds
+        # is chunks and files of every cell at once), against the first process count's
         idle = sum(cpu.values()) / cpus
-        against = f", {first[2] / idle:.2f}x one process's ~{first[2]:.1f} s" if first is not None else ""
+        against = ""
+        if first is not None:
+            what = "one process" if first[3] == 1 else f"num_proc={first[3]}"
+            against = f", {first[2] / idle:.2f}x {what}'s ~{first[2]:.1f} s"
         print(
             f"  ray ({cpus} CPUs): {elapsed:.1f} s; {ratios}; {'same rows' if same else 'DIFFERENT ROWS'}; "
             f"{manifest['passes']} passes across cells; CPU s: driver {cpu['driver']:.1f} + keepers "

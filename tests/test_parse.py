@@ -1,3 +1,5 @@
+import pickle
+
 import pytest
 
 from naf_bench import ParseError, parse_program, render_asp, render_prolog
@@ -21,6 +23,16 @@ def test_ast_is_immutable():
     program = parse_program("a.")
     with pytest.raises(AttributeError):
         program.rules[0].head = "b"
+
+
+def test_a_program_pickles_as_its_rules_and_its_indices_come_back():
+    program = parse_program("q :- b, not a, c.\nb.\nq :- a.")
+    assert program.atoms == ("q", "b", "a", "c")  # cached on the instance
+    data = pickle.dumps(program)
+    assert b"rules_by_head" not in data and len(data) < len(pickle.dumps(vars(program)))
+    copy = pickle.loads(data)
+    assert copy == program and copy.rules[0].body[1] == Literal("a", False) and "atoms" not in vars(copy)
+    assert copy.atoms == program.atoms and copy.rules_by_head == program.rules_by_head
 
 
 def test_render_round_trip():

@@ -16,6 +16,9 @@ class Literal:
     atom: str
     positive: bool = True
 
+    def __reduce__(self):  # pickled by value: the slotted dataclass's __setstate__ calls fields() each time
+        return Literal, (self.atom, self.positive)
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:
@@ -23,6 +26,9 @@ class Rule:
 
     head: str
     body: tuple[Literal, ...] = ()
+
+    def __reduce__(self):  # as Literal's: a program's rules are most of what a chunk's instances pickle
+        return Rule, (self.head, self.body)
 
     @property
     def is_fact(self) -> bool:
@@ -42,6 +48,9 @@ class Program:
     """A finite sequence of rules, in source order (duplicates kept: SLDNF counts them)."""
 
     rules: tuple[Rule, ...]
+
+    def __reduce__(self):  # its rules alone: the cached indices below are made again where they are read
+        return Program, (self.rules,)
 
     @cached_property
     def atoms(self) -> tuple[str, ...]:
