@@ -87,7 +87,8 @@ def _chunk(
     training = config.is_training(split)
     made = [attempt(unit.family, unit.axes, config.seed, config.name, split, i, config.n_orders, training)
             for i in range(start, stop)]  # fmt: skip
-    return [replace(a, instance=None) for a in made], [a.instance for a in made if a.instance is not None]
+    # the keeper places these by the same test (``orders == "ok"``, the attempts that carry an instance)
+    return [replace(a, instance=None) for a in made], [a.instance for a in made if a.orders == "ok"]
 
 
 class _Keeper:
