@@ -3,10 +3,10 @@
     python scripts/bench_generate.py [--config main] [--set KEY=VALUE ...] [--num-proc 1 2] [--baseline-key]
         [--engine ray]
 
-For each process count, ``naf_bench.load_dataset(config, num_proc=n)`` runs into a fresh cache folder; the
-script checks that every run wrote the same rows (Arrow tables equal) and prints rows/s, the speed-up over the
-first count, the CPUs and the load average (a busy machine cannot show the speed-up), the CPU seconds of the
-serial part and of the workers (what the wall time would be on idle cores), and with ``--stats`` per bin
+For each process count, in a fresh Python process, ``naf_bench.load_dataset(config, num_proc=n)`` runs into a fresh
+cache folder; the script checks that every run wrote the same rows (Arrow tables equal) and prints rows/s, the
+speed-up over the first count, the CPUs and the load average (a busy machine cannot show the speed-up), the CPU
+seconds of the serial part and of the workers (what the wall time would be on idle cores), and with ``--stats`` per bin
 Algorithm 1's attempts and rejections. ``--baseline-key`` then times one process with dataset version 0.1.0's
 canonical key (``reference_key`` of ``scripts/check_canonical_key.py``: individualisation-refinement in Python)
 in place of BLISS's, the per-core speed-up of the new key (other programs are kept, the partition being another,
@@ -37,13 +37,11 @@ from pathlib import Path
 
 
 def main() -> None:
-    from naf_bench.certify import certify
+    import pyarrow.ipc
+
     from naf_bench.cli import _overrides
-    from naf_bench.dataset import load_dataset
     from naf_bench.generate.config import CONFIGS, get_config
     from naf_bench.rows import generate_units
-    from naf_bench.syntax.parse import parse_program
-    from naf_bench.syntax.structure import canonical_key
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="main", choices=sorted(CONFIGS))
@@ -55,24 +53,20 @@ def main() -> None:
     args = parser.parse_args()
     overrides = _overrides(args.set)
     config = get_config(args.config, **overrides)
-    certify("a :- not b.", "a")  # start the engines (and the labelling library) outside the timing
-    canonical_key(parse_program("a :- not b."), "a")
-    with tempfile.TemporaryDirectory() as cache:  # and the datasets builder and writer (~1-2 s on first use)
-        load_dataset("framing", cache_dir=cache, programs_per_cell=1)
     print(f"{args.config}: {len(config.units())} units x {len(config.splits)} "
           f"splits; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before")  # fmt: skip
     programs = sum(sum(unit.counts) for unit in config.units())
     first = None
     timings: dict[int, float] = {}
     for num_proc in args.num_proc:
-        with tempfile.TemporaryDirectory() as cache:
-            start, before = time.perf_counter(), _cpu()
-            dataset = load_dataset(args.config, num_proc=num_proc, cache_dir=cache, **overrides)
-            elapsed = time.perf_counter() - start
-            main_cpu, engine_cpu, workers_cpu = (after - then for after, then in zip(_cpu(), before, strict=True))
-            tables = {split: part.data.table for split, part in dataset.items()}
-            rows = sum(part.num_rows for part in dataset.values())
-            # CPU seconds: this process and its SWI-Prolog worker (the serial part) and its finished workers (with
+        with tempfile.TemporaryDirectory() as out:
+            # each count in a fresh process, as a user runs it: in one process the counts after the first ran
+            # slower (its heap and the caches the first run left)
+            run = _fresh(["count_run", args.config, args.set, num_proc, out])
+            elapsed, main_cpu, engine_cpu, workers_cpu = run["elapsed"], *run["cpu"]
+            tables = {split: pyarrow.ipc.open_file(Path(out) / f"{split}.arrow").read_all() for split in run["splits"]}
+            rows = sum(table.num_rows for table in tables.values())
+            # CPU seconds: the process and its SWI-Prolog worker (the serial part) and its finished workers (with
             # theirs); on num_proc idle cores the wall time would be about serial + workers / num_proc, whatever the
             # load now
             idle = main_cpu + engine_cpu + workers_cpu / num_proc
@@ -91,6 +85,7 @@ def main() -> None:
             if not same:
                 raise SystemExit("parallel generation changed the rows")
             if args.baseline_key and num_proc == 1:
+                _warm_up()
                 baseline = _baseline_key_run(args.config, overrides, programs)
                 print(f"  one process: {programs / main_cpu:.1f} programs per CPU second with BLISS's key, "
                       f"{baseline / main_cpu:.2f}x the 0.1.0 key")  # fmt: skip
@@ -111,6 +106,52 @@ def main() -> None:
             f"order-sensitive {sum(c.order_sensitive for c in cells)}; left to the other side of the "
             f"training/evaluation partition {sum(c.other_side for c in cells)})"
         )
+
+
+def _fresh(call: list) -> dict:
+    """``call`` (a function of this script and its arguments) run in a fresh Python process; its last line of
+    output, JSON."""
+    name, *arguments = call
+    code = f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import bench_generate; " \
+           f"bench_generate.{name}(*{arguments!r})"  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    if done.returncode:
+        raise SystemExit(f"{name}{tuple(arguments)} failed (status {done.returncode})")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _warm_up() -> None:
+    """The engines, the labelling library and the datasets builder and writer started outside the timing."""
+    from naf_bench.certify import certify
+    from naf_bench.dataset import load_dataset
+    from naf_bench.syntax.parse import parse_program
+    from naf_bench.syntax.structure import canonical_key
+
+    certify("a :- not b.", "a")
+    canonical_key(parse_program("a :- not b."), "a")
+    with tempfile.TemporaryDirectory() as cache:  # ~1-2 s on first use
+        load_dataset("framing", cache_dir=cache, programs_per_cell=1)
+
+
+def count_run(config: str, pairs: list[str], num_proc: int, out: str) -> None:
+    """One process count's run (in a fresh process): ``load_dataset(config, num_proc=...)`` into a cache under
+    ``out``, each split's table written to ``out/SPLIT.arrow``, then (the last line, JSON) the wall time, the CPU
+    seconds (``_cpu``) and the splits."""
+    import pyarrow.ipc
+
+    from naf_bench.cli import _overrides
+    from naf_bench.dataset import load_dataset
+
+    _warm_up()
+    start, before = time.perf_counter(), _cpu()
+    dataset = load_dataset(config, num_proc=num_proc, cache_dir=str(Path(out) / "cache"), **_overrides(pairs))
+    elapsed = time.perf_counter() - start
+    cpu = [after - then for after, then in zip(_cpu(), before, strict=True)]
+    for split, part in dataset.items():
+        table = part.data.table
+        with pyarrow.ipc.new_file(Path(out) / f"{split}.arrow", table.schema) as writer:
+            writer.write_table(table)
+    print(json.dumps({"elapsed": elapsed, "cpu": cpu, "splits": list(dataset)}))
 
 
 def _baseline_key_run(config: str, overrides: dict, programs: int) -> float:
@@ -141,14 +182,9 @@ def _ray_run(args, programs: int, first, timings: dict[int, float]) -> None:
 
     with tempfile.TemporaryDirectory() as out:
         cli = ["generate", args.config, "--engine", "ray", "--out", out, *(f"--set={pair}" for pair in args.set)]
-        driver = f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import bench_generate; " \
-                 f"bench_generate.ray_driver({cli!r})"  # fmt: skip
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", driver], stdout=subprocess.PIPE, text=True)
+        report = _fresh(["ray_driver", cli])
         elapsed = time.perf_counter() - start
-        if done.returncode:
-            raise SystemExit(f"naf-bench generate --engine ray failed (status {done.returncode})")
-        report = json.loads(done.stdout.splitlines()[-1])
         manifest = json.loads((Path(out) / "data" / args.config / "manifest.json").read_text())
         decision = len(json.dumps([entry["attempts"] for files in manifest["files"].values() for entry in files]))
         dataset = datasets.load_dataset(out, args.config, cache_dir=str(Path(out) / "hf"))
