@@ -202,7 +202,8 @@ def _ray_run(args, programs: int, first, timings: dict[int, float]) -> None:
         print(
             f"  ray ({cpus} CPUs): {elapsed:.1f} s; {ratios}; {'same rows' if same else 'DIFFERENT ROWS'}; "
             f"{manifest['passes']} passes across cells; CPU s: driver {cpu['driver']:.1f} + keepers "
-            f"{cpu['keepers']:.1f} + tasks {cpu['tasks']:.1f} + Ray's own processes {cpu['ray']:.1f} -> on idle "
+            f"{cpu['keepers']:.1f} + tasks {cpu['tasks']:.1f} + Ray's own processes {cpu['ray']:.1f} (processes: "
+            f"{', '.join(f'{kind} {n}' for kind, n in report['processes'].items())}) -> on idle "
             f"cores ~{idle:.1f} s{against}; driver peak memory {report['peak'] / 1024:.0f} MiB (the largest Ray "
             f"process {report['largest'] / 1024:.0f} MiB) for {programs} programs; the decision "
             f"{decision / programs:.1f} bytes per kept program; load average {os.getloadavg()[0]:.2f}",
@@ -217,7 +218,7 @@ def ray_driver(cli: list[str]) -> None:
     memory in KiB (VmHWM), the largest peak among the processes of the local Ray it starts, and the CPU seconds of
     itself and of those processes: the keepers, the tasks' workers with their SWI-Prolog children, and Ray's
     own (raylet, GCS, ...), each process read every 0.5 s until it ends (a worker's last fraction of a
-    second may be missed)."""
+    second may be missed), and how many processes of each kind it saw."""
     import threading
 
     import psutil
@@ -253,11 +254,12 @@ def ray_driver(cli: list[str]) -> None:
     for kind, seconds, _ in seen.values():
         cpu[kind] += seconds
     largest = max((peak for _, _, peak in seen.values()), default=0)
+    processes = {kind: sum(k == kind for k, _, _ in seen.values()) for kind in cpu if kind != "driver"}
     # VmHWM, not ru_maxrss: a process started by fork or vfork and exec keeps its parent's peak in ru_maxrss (this
     # one's parent, the benchmark, holds the rows of the runs before)
     status_lines = Path("/proc/self/status").read_text().splitlines()
     peak = next(int(line.split()[1]) for line in status_lines if line.startswith("VmHWM:"))
-    print(json.dumps({"peak": peak, "largest": largest, "cpu": cpu}))
+    print(json.dumps({"peak": peak, "largest": largest, "cpu": cpu, "processes": processes}))
     sys.exit(status)
 
 
