@@ -40,7 +40,7 @@ from naf_bench.generate.algorithm import Attempt, CellWalk, Instance, attempt
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
 from naf_bench.readings import READINGS
 
-CHUNK_ATTEMPTS = 24  # attempts a task makes: ~0.1 s of work, so a cell's chunks spread over the cluster
+CHUNK_ATTEMPTS = 48  # attempts a task makes: ~0.2 s of work, so a cell's chunks spread over the cluster
 MAX_KEEPERS = 16  # actors that keep the cells' attempts and keys (one per CPU up to this), one part of the pass each
 FILE_PROGRAMS = 500  # kept programs per Parquet file (at most; a file never spans two units)
 MANIFEST = "manifest.json"
