@@ -423,7 +423,7 @@ def generate_on_ray(
     started = False
     if not ray.is_initialized():
         if address is None:
-            ray.init(**local_ray_options())
+            start_local_ray()
         else:
             ray.init(address=address)
         started = True
@@ -449,11 +449,28 @@ def generate_on_ray(
             ray.shutdown()
 
 
+def start_local_ray(**options) -> None:
+    """Start a local Ray capped to this machine (:func:`local_ray_options`, updated by ``options``) whose workers
+    import what this process imports: its ``sys.path`` is their ``PYTHONPATH``, set in the environment the local
+    raylet is started with (and so every worker it starts), this process's own restored after. Not a
+    ``runtime_env``: Ray starts the workers of one besides those it prestarts, two processes more (a 2,000-program
+    ``sft``: 22.3 s with one, 19.8-20.3 s without)."""
+    ray = _ray()
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(sys.path)
+    try:
+        ray.init(**{**local_ray_options(), **options})
+    finally:
+        if before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = before
+
+
 def local_ray_options() -> dict:
     """A local Ray capped to this machine: its CPUs, an object store of at most 1 GiB (an eighth of memory)."""
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     return {
-        "runtime_env": {"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}},  # workers import what we import
         "num_cpus": os.cpu_count(),
         "object_store_memory": min(1 << 30, memory // 8),
         "include_dashboard": False,

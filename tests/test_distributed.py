@@ -34,16 +34,25 @@ from naf_bench.distributed import (  # noqa: E402
     _preflight,
     code_identity,
     generate_on_ray,
-    local_ray_options,
     node_problems,
+    start_local_ray,
 )
+
+PYTHONPATH = os.environ.get("PYTHONPATH")  # this process's, before the local Ray starts
 
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
-    ray.init(**{**local_ray_options(), "num_cpus": 2, "object_store_memory": 150 * 2**20})
+    start_local_ray(num_cpus=2, object_store_memory=150 * 2**20)
     yield
     ray.shutdown()
+
+
+def test_the_workers_import_what_the_driver_imports_and_its_environment_is_kept():
+    tests = str(Path(__file__).parent)  # on pytest's sys.path, not on the one Python starts with
+    assert tests in sys.path
+    assert tests in ray.get(ray.remote(lambda: sys.path).remote())
+    assert os.environ.get("PYTHONPATH") == PYTHONPATH
 
 
 def loaded(folder, config, tmp_path):
