@@ -10,11 +10,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from naf_bench.errors import ConfigError
-from naf_bench.generate.algorithm import CellStats, Instance, attempt, generate
+from naf_bench.generate.algorithm import CellStats, Instance, assemble_attempt, attempt, generate
 from naf_bench.generate.bins import distance
 from naf_bench.generate.config import GenerationConfig, Unit
 from naf_bench.generate.registry import FAMILIES
-from naf_bench.generate.seeds import item_rng
 from naf_bench.readings import EFFORT_KEYS, NO_SEMANTICS, gold_letter
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import render_prompt
@@ -75,9 +74,10 @@ def rows_per_program(config: GenerationConfig) -> int:
 def program_rules(config: GenerationConfig, unit: Unit, samples: int = 3) -> float:
     """The mean number of rules of a unit's first ``samples`` attempts' programs, assembled only (neither keyed
     nor certified: well under a millisecond each)."""
-    family = FAMILIES[unit.family]
-    coordinates = (config.seed, config.name, config.splits[0], *family.coordinates(unit.axes))
-    programs = (family.assemble(item_rng(*coordinates, index), **unit.axes)[0] for index in range(samples))
+    split = config.splits[0]
+    programs = (
+        assemble_attempt(unit.family, unit.axes, config.seed, config.name, split, index)[0] for index in range(samples)
+    )
     return sum(len(program.rules) for program in programs) / samples
 
 

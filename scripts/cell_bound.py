@@ -20,9 +20,8 @@ import time
 from collections import Counter
 
 from naf_bench.cli import _overrides
+from naf_bench.generate.algorithm import assemble_attempt
 from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.generate.registry import FAMILIES
-from naf_bench.generate.seeds import item_rng
 from naf_bench.syntax.structure import canonical_key
 
 
@@ -49,12 +48,10 @@ def main() -> None:
         raise SystemExit(f"config {args.config!r} has no split {split!r}; it has {list(config.splits)}")
     n = args.attempts
     for unit in config.units():
-        family = FAMILIES[unit.family]
         start = time.process_time()
         counts: Counter = Counter()
         for index in range(n):
-            rng = item_rng(config.seed, config.name, split, *family.coordinates(unit.axes), index)
-            program, _ = family.assemble(rng, **unit.axes)
+            program, _ = assemble_attempt(unit.family, unit.axes, config.seed, config.name, split, index)
             counts[canonical_key(program, "q")] += 1
         seconds = (time.process_time() - start) / n
         estimate = chao1(counts)

@@ -19,9 +19,8 @@ import time
 from collections import Counter
 
 from naf_bench.cli import _overrides
+from naf_bench.generate.algorithm import assemble_attempt
 from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.generate.registry import FAMILIES
-from naf_bench.generate.seeds import item_rng
 from naf_bench.rows import generate_units
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.render import render_asp
@@ -42,10 +41,8 @@ def main() -> None:
         config = get_config(name, **overrides)
         _, stats = generate_units(config)
         for split, unit, cell in stats:
-            family = FAMILIES[unit.family]
             for attempt in range(cell.attempts):
-                rng = item_rng(config.seed, config.name, split, *family.coordinates(unit.axes), attempt)
-                program = family.assemble(rng, **unit.axes)[0]
+                program = assemble_attempt(unit.family, unit.axes, config.seed, config.name, split, attempt)[0]
                 start = time.perf_counter()
                 old = reference_key(program, "q")
                 middle = time.perf_counter()

@@ -61,6 +61,22 @@ class Attempt:
     quota_key: str = ""  # for accepted ones: what the family's quota counts it under (cnf: its cred, skept labels)
 
 
+def attempt_coordinates(
+    name: str, axes: Mapping[str, int], root_seed: int, config: str, split: str, index: int
+) -> tuple:
+    """What attempt ``index`` of a cell hashes its seeds from (its program's and its rule orders')."""
+    return (root_seed, config, split, *FAMILIES[name].coordinates(axes), index)
+
+
+def assemble_attempt(
+    name: str, axes: Mapping[str, int], root_seed: int, config: str, split: str, index: int
+) -> tuple[Program, dict]:
+    """Attempt ``index``'s program as the walk assembles it, and what the family drew: neither keyed nor certified
+    (well under a millisecond)."""
+    coordinates = attempt_coordinates(name, axes, root_seed, config, split, index)
+    return FAMILIES[name].assemble(item_rng(*coordinates), **axes)
+
+
 def attempt(
     name: str,
     axes: Mapping[str, int],
@@ -75,8 +91,7 @@ def attempt(
     coordinates, keyed, and certified (under every seeded rule order too, with ``n_orders`` > 1) where it can
     be kept."""
     family = FAMILIES[name]
-    coordinates = (root_seed, config, split, *family.coordinates(axes), index)
-    program, drawn = family.assemble(item_rng(*coordinates), **axes)
+    program, drawn = assemble_attempt(name, axes, root_seed, config, split, index)
     key = canonical_key(program, "q")
     if family.partitioned and is_training_key(key) != training:
         return Attempt(index, key, False, None, False)
@@ -87,7 +102,7 @@ def attempt(
     if not family.accept(certificate, program):
         return Attempt(index, key, True, certificate.signature, False)
     quota_key = family.quota_key(certificate)
-    seed = item_seed(*coordinates)
+    seed = item_seed(*attempt_coordinates(name, axes, root_seed, config, split, index))
     orders = [(program, certificate)]
     try:
         for order_id in range(1, n_orders):
