@@ -34,3 +34,13 @@ def test_the_smallest_cells_give_their_every_program_within_a_thousand_attempts(
         "even_both_sided": "1000 attempts in train, 64 distinct keys (0 once, 0 twice)",
     }
     assert all("Chao1 96;" in line or "Chao1 64;" in line for line in lines)
+
+
+def test_a_split_the_config_lacks_is_refused_with_the_splits_it_has():
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--config", "sft", "--split", "test", "--attempts", "1"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1
+    assert "config 'sft' has no split 'test'; it has ['train', 'validation']" in done.stderr
