@@ -28,24 +28,25 @@ of logical constraints over a model's prediction probabilities.
 
 _KWARGS_DESCRIPTION = """
 Every argument is a column, one entry per row, given to add_batch batch by batch or to compute at once, except
-the options, which compute takes.
+the options, which compute takes. A column not given (or None) is absent: the scores that need it are not
+computed; so is a column of None only (e.g. [None] * n).
 Args (config `label`):
     predictions (list of str): model outputs, or bare letters; the answer is the last 'ANSWER: X'.
     references (list of str or None): gold letters A/B/C; None for condition `none` (never scored).
-    conditions (list of str or None): each row's condition (per-condition accuracy, JOINT).
-    program_ids (list of str or None): each row's program (JOINT, default correspondence, clustered intervals).
-    variants (list of str or None): each row's rule order or framing (flip rate instead of JOINT).
-    bins (list of str or None): each row's divergence bin or family (per-bin accuracy).
-    A column of None only (e.g. [None] * n) is not given: its scores are not computed.
+    conditions (list of str, optional): each row's condition (per-condition accuracy, JOINT).
+    program_ids (list of str, optional): each row's program (JOINT, default correspondence, clustered intervals).
+    variants (list of str, optional): each row's rule order or framing (flip rate instead of JOINT).
+    bins (list of str, optional): each row's divergence bin or family (per-bin accuracy).
     extractor ("strict", "flexible" or "reference"; option): how answers are read (naf_bench.scoring.extract).
     n_bootstrap (int, option): program resamples for the 95% intervals (1000).
     seed (int, option): the resampling seed (0).
 Args (config `proof`):
     predictions (list of str): reasoning traces.
-    certificates (list of str): each row's `certificate` (JSON).
+    certificates (list of str): each row's `certificate` (JSON); a row published without gold has none and
+        cannot be scored (its trace is audited against the certificate).
     conditions (list of str): each row's named condition.
-    framings, languages (list of str or None): each row's framing and language; None tries every rendering.
-    prompts (list of str or None): each row's prompt, whose rules a step may quote instead of citing a number.
+    framings, languages (list of str, optional): each row's framing and language; None tries every rendering.
+    prompts (list of str, optional): each row's prompt, whose rules a step may quote instead of citing a number.
     extractor (option): how the answer is read, as for `label`.
 Args (config `consistency`):
     formulas (list of str): constraints such as "(a & b) -> c" or "atleast(1, a, b)".
@@ -53,18 +54,21 @@ Args (config `consistency`):
     calibration ("none", "nucleus_entropy", "entropy", "log_nucleus_size"; option): C in sigma(logit(p) + C).
 Returns: a dict of scores (see the metric card).
 Examples:
-    >>> import evaluate
-    >>> label = evaluate.load("modellog_metric", "label")
-    >>> bare = dict(conditions=[None] * 3, program_ids=[None] * 3, variants=[None] * 3, bins=[None] * 3)
+    >>> import naf_bench.scoring
+    >>> label = naf_bench.scoring.load_metric("label")  # evaluate.load of this folder, from any directory
     >>> predictions = ["Reasoning...\\nANSWER: A", "no answer", "C"]
-    >>> scores = label.compute(predictions=predictions, references=["A", "B", "C"], **bare)
+    >>> scores = label.compute(predictions=predictions, references=["A", "B", "C"])
     >>> scores["accuracy"], scores["strict_accuracy"], scores["coverage"], scores["n_unparsed"]
     (1.0, 0.6666666666666666, 0.6666666666666666, 1)
-    >>> rows = dict(conditions=["none", "wfs"], program_ids=["p", "p"], variants=[None] * 2, bins=[None] * 2)
+    >>> rows = dict(conditions=["none", "wfs"], program_ids=["p", "p"])
     >>> scores = label.compute(predictions=["C", "C"], references=[None, "C"], extractor="flexible", **rows)
     >>> scores["accuracy"], scores["n_scored"], scores["extractor"], scores["default_correspondence"]
     (1.0, 1, 'flexible', None)
-    >>> consistency = evaluate.load("modellog_metric", "consistency")
+    >>> for outputs, gold in ((["ANSWER: A", "ANSWER: B"], ["A", "A"]), (["ANSWER: C"], ["C"])):
+    ...     label.add_batch(predictions=outputs, references=gold)
+    >>> label.compute()["strict_accuracy"]
+    0.6666666666666666
+    >>> consistency = naf_bench.scoring.load_metric("consistency")
     >>> probabilities = [{"a": 0.9, "b": 0.8}, {"a": 0.9, "b": 0.1}]
     >>> scores = consistency.compute(formulas=["a -> b", "a ^ b"], probabilities=probabilities)
     >>> [round(x, 4) for x in scores["rho"]], scores["cacc"]
@@ -84,13 +88,19 @@ FEATURES = {
     },
     "proof": {
         "predictions": _OPTIONAL,
-        "certificates": datasets.Value("string"),
+        "certificates": _OPTIONAL,
         "conditions": datasets.Value("string"),
         "framings": _OPTIONAL,
         "languages": _OPTIONAL,
         "prompts": _OPTIONAL,
     },
     "consistency": {"formulas": datasets.Value("string"), "probabilities": datasets.Json()},
+}
+# the columns a caller may leave out (the rest are required)
+OPTIONAL_COLUMNS = {
+    "label": ("conditions", "program_ids", "variants", "bins"),
+    "proof": ("framings", "languages", "prompts"),
+    "consistency": (),
 }
 
 
@@ -111,6 +121,28 @@ class NafBench(evaluate.Metric):  # evaluate names the module after the class: n
             features=datasets.Features(FEATURES[self.config_name]),
             homepage="https://github.com/14H034160212/NAFBench",
         )
+
+    # evaluate 0.4 requires every column of the Features in each call: the optional ones not given are filled
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """The scores of the rows given here and added before (evaluate appends the inputs' description)."""
+        return super().compute(**self._with_absent_columns(predictions=predictions, references=references, **kwargs))
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of rows (evaluate appends the inputs' description)."""
+        super().add_batch(**self._with_absent_columns(predictions=predictions, references=references, **kwargs))
+
+    def _with_absent_columns(self, **arguments) -> dict:
+        """The arguments with each optional column not given (or None) as a column of None; unchanged when no
+        column is given (compute over the batches added)."""
+        given = [name for name in FEATURES[self.config_name] if arguments.get(name) is not None]
+        if not given:
+            return arguments
+        if missing := [name for name in FEATURES[self.config_name]
+                       if name not in given and name not in OPTIONAL_COLUMNS[self.config_name]]:  # fmt: skip
+            raise ValueError(f"naf_bench {self.config_name!r}: {missing} must be given (optional: "
+                             f"{list(OPTIONAL_COLUMNS[self.config_name])})")  # fmt: skip
+        n = len(arguments[given[0]])
+        return {**arguments, **{name: [None] * n for name in OPTIONAL_COLUMNS[self.config_name] if name not in given}}
 
     def _compute(
         self,

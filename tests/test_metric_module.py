@@ -59,10 +59,71 @@ def test_label_config_accepts_none_references_anywhere(at_root):
 def test_every_input_column_is_a_feature(at_root):
     metric = evaluate.load("modellog_metric", "label")
     assert set(metric.features) == {"predictions", "references", "conditions", "program_ids", "variants", "bins"}
-    with pytest.raises(ValueError, match="inputs are missing"):
-        metric.compute(predictions=["ANSWER: A"], references=["A"])
     proof = naf_bench.scoring.load_metric("proof")
     assert set(proof.features) == {"predictions", "certificates", "conditions", "framings", "languages", "prompts"}
+
+
+LABEL_ROWS = {  # one program under four readings and its `none` prompt; wfs answered wrong
+    "predictions": ["ANSWER: A", "ANSWER: B", "ANSWER: A", "ANSWER: A", "ANSWER: A"],
+    "references": ["A", "B", "A", "C", None],
+    "conditions": ["closed_world", "cred", "skept", "wfs", "none"],
+    "program_ids": ["p"] * 5,
+    "variants": ["abstract"] * 5,
+    "bins": ["odd"] * 5,
+}
+OPTIONAL = ("conditions", "program_ids", "variants", "bins")
+
+
+@pytest.mark.parametrize("given", [(), *((name,) for name in OPTIONAL), ("conditions", "program_ids"),
+                                   ("conditions", "program_ids", "bins"), OPTIONAL])  # fmt: skip
+def test_label_takes_predictions_and_references_with_any_optional_columns(given):
+    metric = naf_bench.scoring.load_metric("label")
+    columns = {name: LABEL_ROWS[name] for name in ("predictions", "references", *given)}
+    scores = metric.compute(**columns, **dict.fromkeys(set(OPTIONAL) - set(given)))  # None: not given
+    assert (scores["strict_accuracy"], scores["n_scored"], scores["n_rows"]) == (0.75, 4, 5)
+    assert ("per_condition" in scores) == ("conditions" in given) and ("per_bin" in scores) == ("bins" in given)
+    joint_rows = {"conditions", "program_ids"} <= set(given)
+    assert scores.get("joint") == (0.0 if joint_rows and "variants" not in given else None)
+    assert scores.get("default_correspondence") == (1.0 if joint_rows else None)  # the wrong wfs A is its own none A
+    # the same rows in two batches, with the same columns
+    for first, last in ((0, 2), (2, 5)):
+        metric.add_batch(**{name: column[first:last] for name, column in columns.items()})
+    assert metric.compute()["strict_accuracy"] == 0.75
+
+
+def test_label_needs_its_references_and_says_so():
+    metric = naf_bench.scoring.load_metric("label")
+    for call in (metric.compute, metric.add_batch):
+        with pytest.raises(ValueError, match=r"\['references'\] must be given \(optional: \['conditions'"):
+            call(predictions=["ANSWER: A"])
+
+
+def test_label_columns_of_a_dataset_a_list_of_rows_and_a_slice():
+    from naf_bench import load_dataset
+
+    dataset = load_dataset("main", split="test").select(range(10))
+    expected = naf_bench.scoring.label_columns(dataset.to_list())
+    assert naf_bench.scoring.label_columns(dataset) == expected == naf_bench.scoring.label_columns(dataset[0:10])
+    assert expected["conditions"][:2] == ["none", "closed_world"] and expected["references"][0] is None
+    scores = naf_bench.scoring.load_metric("label").compute(predictions=["ANSWER: A"] * 10, **expected)
+    assert (scores["n_rows"], scores["n_scored"]) == (10, 8)
+
+
+def test_proof_on_rows_without_gold_says_why_it_cannot_score_them():
+    from naf_bench.hub import withhold_gold
+
+    rows = [withhold_gold(row) for row in load_hard_test_rows(2)]
+    metric = naf_bench.scoring.load_metric("proof")
+    why = r"2 of 2 rows have no certificate \(rows \[0, 1\]\): a trace is audited against its row's certificate"
+    columns = {"certificates": [row["certificate"] for row in rows], "conditions": [row["condition"] for row in rows]}
+    with pytest.raises(ValueError, match=why + ", which a split published without gold"):
+        metric.compute(predictions=["q holds."] * 2, **columns)
+
+
+def load_hard_test_rows(n):
+    from naf_bench import load_dataset
+
+    return [row for row in load_dataset("hard", split="test") if row["gold"] is not None][:n]
 
 
 def test_path_independent_load_and_proof_config(tmp_path, monkeypatch):
@@ -74,7 +135,7 @@ def test_path_independent_load_and_proof_config(tmp_path, monkeypatch):
 
     trace = render_gold_trace(parse_program(program), certificate, "wfs")
     columns = {"certificates": [certificate.to_json()] * 2, "conditions": ["wfs", "cred"]}
-    renderings = {"framings": ["abstract", None], "languages": ["en", None], "prompts": [None, None]}
+    renderings = {"framings": ["abstract", None], "languages": ["en", None]}  # no prompts: citations by number
     scores = metric.compute(predictions=[trace, trace], **columns, **renderings)
     assert (scores["proof_accuracy"], scores["label_accuracy"], scores["rfwr"]) == (0.5, 1.0, 0.5)
     assert scores["flags"]["connects"] == [True, False]  # right letter, but the wfs verdict is not the credulous one
@@ -100,4 +161,10 @@ def test_docstring_examples_run(at_root):
     test = parser.get_doctest(module._KWARGS_DESCRIPTION, {}, "examples", None, 0)
     runner = doctest.DocTestRunner()
     runner.run(test)
-    assert (runner.failures, runner.tries) == (0, 13)
+    assert (runner.failures, runner.tries) == (0, 14)
+
+
+def test_the_scoring_packages_docstring_examples_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # load_metric from outside the repository root
+    results = doctest.testmod(naf_bench.scoring)
+    assert results == doctest.TestResults(failed=0, attempted=5)

@@ -23,4 +23,11 @@ def compute_proof_metrics(
     (:func:`naf_bench.scoring.core.proofs`): each prediction is the whole response, its answer read once."""
     if len(predictions) != len(references):
         raise ValueError(f"references has {len(references)} entries but predictions has {len(predictions)}")
+    if withheld := [i for i, row in enumerate(references) if not row.get("certificate")]:
+        raise ValueError(
+            f"{len(withheld)} of {len(references)} rows have no certificate (rows {withheld[:5]}"
+            f"{', ...' if len(withheld) > 5 else ''}): a trace is audited against its row's certificate, which a "
+            "split published without gold (hard's test split) withholds, so these rows cannot be scored here; "
+            "score their answers through the leaderboard"
+        )
     return proofs(predictions, references, [extract_answer(p, extractor) for p in predictions]).to_dict()
