@@ -172,10 +172,12 @@ def write_report(records: list[dict], out: str | Path) -> Path:
         plots.append(_save(figure, out / "flip_rate.png", "Flip rates (%)"))
     if any(r.get("rho") for r in records):
         figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+        # rho is at most 1 and may fall below -1 (down to -WMC0 / (1 - WMC0)): the range keeps every value
+        low = min(-1.0, *(min(record["rho"]) for record in records if record.get("rho")))
         for record in records:
             if record.get("rho"):
-                axis.hist(record["rho"], bins=20, range=(-1, 1), alpha=0.6, label=record["name"])
-        axis.set_xlabel("rho (probabilistic consistency, -1 to 1)")
+                axis.hist(record["rho"], bins=20, range=(low, 1), alpha=0.6, label=record["name"])
+        axis.set_xlabel("rho (probabilistic consistency: 1 at best, below 0 worse than the uninformed baseline)")
         axis.set_ylabel("constraints")
         axis.legend(fontsize=7)
         figure.tight_layout()
