@@ -66,7 +66,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import replace
 
-from naf_bench.analysis_inputs import read_gold, read_runs, read_stored, score_items
+from naf_bench.analysis_inputs import read_runs, read_stored, score_items
 from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
 from naf_bench.readings import (
@@ -80,6 +80,7 @@ from naf_bench.readings import (
     gold_letter,
 )
 from naf_bench.scoring.core import Audits, Scores, audits, program_cluster, score
+from naf_bench.scoring.intake import read_gold
 from naf_bench.statistics import bootstrap_interval, cluster_ci, mann_whitney, standardized_ols
 
 NAMED = NAMED_CONDITIONS
@@ -467,10 +468,11 @@ def _size(scores: Scores, n_bootstrap: int, classes: dict | None) -> dict:
 
 def analyze(run_paths, gold_path, extractor: str = "strict", n_bootstrap: int = 1000) -> dict:
     """``analysis.json``'s content for the runs against the gold rows."""
-    rows = read_gold(gold_path)
+    gold = read_gold(gold_path)
+    rows = gold.rows
     runs, sources, notes = read_runs(run_paths, {row["id"] for row in rows})
     stored = read_stored(run_paths)
-    out = {"extractor": extractor, "gold": str(gold_path), "notes": notes, "runs": {}}
+    out = {"extractor": extractor, "gold": str(gold_path), "notes": gold.notes + notes, "runs": {}}
     sweep = _is_sweep(rows)
     scored = {}  # each run's items, kept for the pooled regression of a sweep
     for name, outputs in runs.items():

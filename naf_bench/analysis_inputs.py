@@ -1,5 +1,5 @@
-"""What the analyses read: gold rows (``naf-bench import-reference``'s ``gold.jsonl``, or our rows), runs
-(submission JSONL files or lm-eval output folders, one run per model), the authors' stored letters, and the one
+"""What the analyses read: runs (submission JSONL files or lm-eval output folders, one run per model; the gold rows
+are read by :func:`naf_bench.scoring.intake.read_gold`), the authors' stored letters, and the one
 place an answer is decided (:func:`score_items`). The tables are in :mod:`naf_bench.analysis`, their rendering
 in :mod:`naf_bench.analysis_render`.
 """
@@ -15,35 +15,7 @@ from naf_bench.lm_eval_output import MITIGATION_TASKS, MULTIPLE_CHOICE_TASKS, re
 from naf_bench.readings import LETTERS
 from naf_bench.scoring.extract import extract_answer
 
-_GOLD_FIELDS = ("id", "program_id", "family", "condition", "gold")
 STORED = "stored"  # the extractor that reads the authors' stored letters (import-reference's run lines)
-
-
-def read_gold(path: str | Path) -> list[dict]:
-    """Gold rows from JSONL; a malformed line or a row without the fields analysis needs names its line."""
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DataError(path, exc.strerror or "cannot read") from None
-    rows, seen = [], set()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(path, f"malformed JSON ({exc.msg}, column {exc.colno})", number) from None
-        missing = [key for key in _GOLD_FIELDS if not isinstance(row, dict) or key not in row]
-        if missing:
-            raise DataError(path, f"row needs {', '.join(missing)}", number)
-        if row["id"] in seen:
-            raise DataError(path, f"duplicate id {row['id']!r}", number)
-        seen.add(row["id"])
-        rows.append(row)
-    if not rows:
-        raise DataError(path, "no gold rows")
-    return rows
 
 
 def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[str, Path], list[str]]:

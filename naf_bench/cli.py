@@ -120,9 +120,14 @@ def _overrides(pairs: list[str]) -> dict:
 
 
 def _generate(args: argparse.Namespace) -> int:
+    from naf_bench.generate.config import get_config
+
     overrides = _overrides(args.set)
     if args.seed is not None:
         overrides["seed"] = args.seed
+    splits = get_config(args.config, **overrides).splits
+    if args.split is not None and args.split not in splits:
+        raise ConfigError(f"config {args.config!r} has no split {args.split!r}; expected one of {list(splits)}")
     if args.engine == "ray":
         return _generate_on_ray(args, overrides)
     if given := [flag for flag, value in RAY_ONLY.items() if getattr(args, value)]:
@@ -134,7 +139,6 @@ def _generate(args: argparse.Namespace) -> int:
     else:
         import datasets
 
-        from naf_bench.generate.config import get_config
         from naf_bench.rows import build_rows
         from naf_bench.schema import features
 
@@ -220,17 +224,16 @@ _pct = partial(percent, missing="-")
 
 
 def _score(args: argparse.Namespace) -> int:
-    from naf_bench.evaluation import gold_rows, read_submission, score_rows
+    from naf_bench.evaluation import read_submission, score_rows
+    from naf_bench.scoring.intake import SUBMISSION, check_ids, gold_for, input_file
 
-    rows = gold_rows(args.config, args.split, args.gold)
-    entries, problems = read_submission(args.submission)
-    known = {row["id"] for row in rows}
-    scored_ids = {row["id"] for row in rows if row["gold"] is not None}
-    problems += [f"unknown id {key!r} (not in the gold set)" for key in entries if key not in known]
-    missing = sorted(scored_ids - set(entries))
-    if missing:
-        problems.append(f"{len(missing)} gold ids have no prediction (scored as unanswered), e.g. {missing[:3]}")
-    record = score_rows(rows, entries, name=Path(args.submission).stem, extractor=args.extractor)
+    entries, problems = read_submission(input_file(args.submission, SUBMISSION))
+    gold = gold_for(entries, args.config, args.split, args.gold)
+    problems += check_ids(entries, gold, args.submission)
+    print(f"scored against {gold.name}")
+    for note in gold.notes:
+        print(f"note: {note}")
+    record = score_rows(gold.rows, entries, name=Path(args.submission).stem, extractor=args.extractor)
     print(f"answers read with the {args.extractor!r} extractor")
     _print_records([record.to_dict()])
     if record.joint_ci95:
@@ -455,9 +458,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = commands.add_parser("score", help="score a leaderboard submission ({id, prediction, trace?} JSONL)")
     score.add_argument("submission")
-    score.add_argument("--config", default="hard", choices=list(CONFIGS))
-    score.add_argument("--split", default="test")
-    score.add_argument("--gold", help="gold rows as JSONL instead of --config/--split")
+    score.add_argument(
+        "--config", choices=list(CONFIGS), help="the config whose gold to score against (default: the config whose "
+        "ids the submission's are; refused where they cannot tell)"
+    )  # fmt: skip
+    score.add_argument("--split", help="the config's split (default: the one the ids are in, else the config's last)")
+    score.add_argument(
+        "--gold", help="a gold file instead of --config/--split: naf-bench rows (JSONL), or the NAF-Bench authors' "
+        "leaderboard set, evaluate.py gold or data/ prompt set"
+    )  # fmt: skip
     score.add_argument("--out", help="write the scores as JSON")
     from naf_bench.evaluation import SUBMISSION_EXTRACTOR
 
@@ -471,7 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     baselines = commands.add_parser("baselines", help="input-blind and reasoner baselines on a config")
     baselines.add_argument("config", choices=list(CONFIGS))
-    baselines.add_argument("--split", default="test")
+    baselines.add_argument("--split", help="the config's split (default: its last, test for every evaluation config)")
     baselines.add_argument("--out", help="write the scores as JSON")
     baselines.set_defaults(run=_baselines)
 

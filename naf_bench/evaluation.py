@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from naf_bench.errors import ConfigError
 from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.scoring.core import Scores, majority_letter, score
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
@@ -23,29 +22,12 @@ from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 SUBMISSION_EXTRACTOR = "flexible"
 
 
-def gold_rows(config: str = "hard", split: str = "test", gold: str | Path | None = None) -> list[dict]:
-    """Gold rows from a config split, or from a JSONL file of rows (id, gold, condition, program_id, family)."""
-    if gold is not None:
-        records = list(read_jsonl(gold))
-        if problems := [problem for _, _, problem in records if problem]:
-            raise ConfigError(f"gold file {gold}: {'; '.join(problems[:3])}")
-        return [record for _, record, _ in records]
-    from naf_bench.dataset import load_dataset
+def gold_rows(config: str = "hard", split: str | None = None, gold: str | Path | None = None) -> list[dict]:
+    """Gold rows from a config split (default: its last, ``test`` for every evaluation config), or from a gold
+    file (:func:`naf_bench.scoring.intake.read_gold`: ours, or an authors' layout)."""
+    from naf_bench.scoring.intake import config_gold, read_gold
 
-    return load_dataset(config)[split].to_list()
-
-
-def read_jsonl(path: str | Path):
-    """``(line number, record, None)`` or ``(line number, None, problem)`` for each non-blank line.
-
-    Lines end at ``\n`` only: U+2028, U+2029 and U+0085 are legal inside JSON strings (``json.dumps(...,
-    ensure_ascii=False)`` writes them raw), and a line that is not UTF-8 or nests too deeply is a problem
-    of that line, not of the file.
-    """
-    for number, _, raw in _lines(path):
-        record, problem = _record(number, raw)
-        if record is not _BLANK:
-            yield number, record, problem
+    return (read_gold(gold) if gold is not None else config_gold(config, split)).rows
 
 
 _BLANK = object()

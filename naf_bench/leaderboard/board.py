@@ -33,16 +33,11 @@ TRACE_COLUMNS = ("n", "reasoned_soundly", "contradicted_among_correct", "audit",
 
 
 def load_gold(gold: str | Path) -> list[dict]:
-    """The gold rows of a JSONL file (a :class:`DataError` names the file and its first bad lines)."""
-    from naf_bench.errors import ConfigError
-    from naf_bench.evaluation import gold_rows
+    """The gold rows of a file (:func:`naf_bench.scoring.intake.read_gold`; a :class:`DataError` names the file
+    and its first bad line)."""
+    from naf_bench.scoring.intake import read_gold
 
-    try:
-        return gold_rows(gold=gold)
-    except FileNotFoundError:
-        raise DataError(gold, "gold file not found") from None
-    except ConfigError as exc:
-        raise DataError(gold, str(exc)) from None
+    return read_gold(gold).rows
 
 
 def _named(rows: Sequence[Mapping]) -> list[Mapping]:

@@ -1,0 +1,268 @@
+"""What naf-bench is given, checked before anything is scored: the one place that opens an input file (a
+missing, a folder or an empty one is refused, naming what was expected), reads a gold file (naf-bench's rows,
+or one of the NAF-Bench authors' layouts), finds the set a submission's ids belong to, and checks them against
+the gold they are scored on (a submission of another set is refused, saying which set its ids name).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+from naf_bench.errors import ConfigError, DataError
+from naf_bench.readings import LETTERS
+
+SUBMISSION = "a submission (one JSON line {id, prediction} per answer)"
+GOLD = "gold rows (JSONL: `naf-bench generate CONFIG --out FILE.jsonl`, or import-reference's gold.jsonl)"
+RESULTS = "scores (the JSON of `naf-bench score --out` or `baselines --out`) or an lm-eval output folder"
+UNKNOWN_IDS_SHOWN = 5  # per-id lines of ids not in the gold; the rest are counted
+
+
+def input_file(path: str | Path, what: str) -> Path:
+    """``path`` when it is a file with something in it, else a DataError naming it and ``what`` was expected."""
+    path = Path(path)
+    if path.is_dir():
+        raise DataError(path, f"a folder, where {what} was expected")
+    if not path.is_file():
+        raise DataError(path, f"no such file ({what} was expected)")
+    with open(path, "rb") as file:  # the first non-blank chunk ends the scan: a large file is not read whole
+        while chunk := file.read(1 << 16):
+            if chunk.strip():
+                return path
+    raise DataError(path, f"empty file, where {what} was expected")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A gold layout of the NAF-Bench authors: its shape, and where its fields are in naf-bench's names."""
+
+    name: str
+    shape: type  # dict: a JSON object by id; list: a JSON list; None: JSON lines
+    fields: tuple[str, ...]  # what every record of it has (a JSON object's key is its id field)
+    id: str
+    program: str | None  # the field of the program id (None: the id without its '-<cond>::<cond>' ending)
+    family: str
+
+
+AUTHORS_LAYOUTS = (
+    Layout("the NAF-Bench authors' leaderboard set (their leaderboard/data/<set>.jsonl)", None,
+           ("id", "rec_id", "axis", "cond", "gold"), "id", "rec_id", "axis"),
+    Layout("the NAF-Bench authors' leaderboard dev set (their leaderboard/data/dev.jsonl)", None,
+           ("id", "cond", "divergence_bin", "gold"), "id", None, "divergence_bin"),
+    Layout("the NAF-Bench authors' evaluate.py gold (a JSON object {task_id: {gold, cond, divergence_bin, rec_id}})",
+           dict, ("task_id", "gold", "cond", "divergence_bin", "rec_id"), "task_id", "rec_id", "divergence_bin"),
+    Layout("the NAF-Bench authors' prompt set (their data/<set>_set.json)", list,
+           ("task_id", "rec_id", "cond", "gold", "divergence_bin"), "task_id", "rec_id", "divergence_bin"),
+    Layout("the NAF-Bench authors' certified prompt set (their data/<set>.json)", list,
+           ("task_id", "rec_id", "cond", "gold", "family"), "task_id", "rec_id", "family"),
+)  # fmt: skip
+GOLD_FIELDS = ("id", "program_id", "family", "condition", "gold")  # what scoring reads of a naf-bench row
+
+
+@dataclass(frozen=True)
+class Gold:
+    """Gold rows and where they come from: ``name`` is a config split (``hard/test``) or a file, ``layout`` the
+    authors' layout it was read in (None: naf-bench's rows)."""
+
+    rows: list[dict]
+    name: str
+    layout: Layout | None = None
+
+    @property
+    def notes(self) -> list[str]:
+        if self.layout is None:
+            return []
+        return [f"{self.name}: read as {self.layout.name}: the authors' gold letters, not certified by naf-bench "
+                "(`naf-bench import-reference` certifies them and keeps each row's certificate, which trace "
+                "scores need)"]  # fmt: skip
+
+
+def read_gold(path: str | Path) -> Gold:
+    """The gold rows of a file: naf-bench rows (JSONL with ``id``, ``program_id``, ``family``, ``condition``,
+    ``gold``), or one of :data:`AUTHORS_LAYOUTS`; a DataError names the file, its line and what to do."""
+    path = input_file(path, GOLD)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(path, f"not UTF-8 text (byte {exc.start + 1})") from None
+    whole = _json(text)
+    if isinstance(whole, dict) and whole and all(isinstance(v, dict) for v in whole.values()) and "id" not in whole:
+        shape, records = dict, [(n, {"task_id": key, **value}) for n, (key, value) in enumerate(whole.items(), 1)]
+    elif isinstance(whole, list):
+        shape, records = list, list(enumerate(whole, start=1))
+    else:
+        shape, records = None, list(_json_lines(path, text))
+    if not records:
+        raise DataError(path, f"no gold rows, where {GOLD} was expected")
+    first = records[0][1]
+    layout = next((x for x in AUTHORS_LAYOUTS if x.shape is shape and _has(first, x.fields)), None)
+    if layout is None and (shape is not None or not _has(first, GOLD_FIELDS)):
+        raise DataError(path, f"{_unknown_layout(first)}; expected {GOLD}", 1)
+    rows, seen = [], set()
+    for number, record in records:
+        row = _row(record, layout) if _has(record, layout.fields if layout else GOLD_FIELDS) else None
+        if row is None:
+            raise DataError(path, f"row needs {', '.join(layout.fields if layout else GOLD_FIELDS)}", number)
+        if row["gold"] is not None and row["gold"] not in LETTERS:
+            raise DataError(path, f"gold {row['gold']!r} is not A, B, C or null", number)
+        if row["id"] in seen:
+            raise DataError(path, f"duplicate id {row['id']!r}", number)
+        seen.add(row["id"])
+        rows.append(row)
+    return Gold(rows, str(path), layout)
+
+
+def _json(text: str):
+    """The file as one JSON value, or None when it is not one (JSON lines, or malformed)."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
+def _json_lines(path: Path, text: str):
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            try:
+                yield number, json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DataError(path, f"malformed JSON ({exc.msg}, column {exc.colno})", number) from None
+
+
+def _has(record, fields: tuple[str, ...]) -> bool:
+    return isinstance(record, dict) and all(key in record for key in fields)
+
+
+def _row(record: dict, layout: Layout | None) -> dict:
+    """A naf-bench gold row of a record in ``layout`` (None: already one)."""
+    if layout is None:
+        return record
+    task_id = record[layout.id]
+    condition = record["cond"]
+    program = record[layout.program] if layout.program else task_id.removesuffix(f"-{condition}::{condition}")
+    return {"id": task_id, "program_id": program, "family": record[layout.family], "condition": condition,
+            "gold": record["gold"]}  # fmt: skip
+
+
+def _unknown_layout(record) -> str:
+    if not isinstance(record, dict):
+        return f"a {type(record).__name__}, not a gold row"
+    if "prediction" in record:
+        return "a submission ({id, prediction} lines), not gold rows"
+    return f"not a gold row (fields {sorted(record)[:12]})"
+
+
+def describe(path: str | Path) -> str | None:
+    """What a JSON or JSON-lines file holds, by its first record, where it is one naf-bench reads: a submission,
+    gold rows (ours or an authors' layout), or scores; None otherwise."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            first = file.readline()
+    except (OSError, UnicodeDecodeError):
+        return None
+    record = _json(first)
+    if not isinstance(record, dict):
+        return None
+    if "prediction" in record and "id" in record:
+        return "a submission ({id, prediction} lines)"
+    if _has(record, GOLD_FIELDS) or any(_has(record, layout.fields) for layout in AUTHORS_LAYOUTS):
+        return "gold rows"
+    return None
+
+
+def config_gold(config: str, split: str | None = None) -> Gold:
+    """A config split's rows (generated and certified on first use, then cached); ``split`` defaults to the
+    config's last (``test`` for every evaluation config)."""
+    from naf_bench.dataset import load_dataset
+    from naf_bench.generate.config import get_config
+
+    split = split or get_config(config).splits[-1]
+    return Gold(load_dataset(config, split=split).to_list(), f"{config}/{split}")
+
+
+def gold_for(ids: Collection[str], config: str | None = None, split: str | None = None,
+             gold: str | Path | None = None) -> Gold:  # fmt: skip
+    """The gold a submission with these ids is scored on: the file ``gold``, the config split asked for, or,
+    with neither, the config split whose ids they are (a ConfigError naming the candidates where ids cannot
+    tell: the splits of ``hard`` share their ids)."""
+    if gold is not None:
+        if config or split:
+            raise ConfigError("give --gold FILE or --config/--split, not both")
+        return read_gold(gold)
+    if config is not None:
+        return config_gold(config, split)
+    from naf_bench.generate.config import get_config
+
+    named = _config_of(ids)
+    if named is None:
+        raise ConfigError(f"the submission's ids name no naf-bench config ({_examples(ids)}): give the gold they "
+                          "belong to with --gold FILE, or --config CONFIG")  # fmt: skip
+    splits = [split] if split else list(get_config(named).splits)
+    if len(splits) == 1:
+        return config_gold(named, splits[0])
+    best, dataset = _best_splits(ids, named, splits)
+    if len(best) > 1:
+        candidates = ", ".join(f"--config {named} --split {name}" for name in best)
+        raise ConfigError(f"the submission's ids are in {len(best)} splits of {named} alike ({named}'s splits share "
+                          f"their ids), so they cannot tell which it answers: give one of {candidates}")  # fmt: skip
+    return Gold(dataset[best[0]].to_list(), f"{named}/{best[0]}")
+
+
+def _best_splits(ids: Collection[str], config: str, splits: list[str]):
+    """The splits of ``config`` (among ``splits``) that hold the most of ``ids``, and the config's dataset."""
+    from naf_bench.dataset import load_dataset
+
+    dataset = load_dataset(config)
+    found = {name: len(set(ids) & set(dataset[name]["id"])) for name in splits}
+    return [name for name in splits if found[name] == max(found.values())], dataset
+
+
+def _config_of(ids: Collection[str]) -> str | None:
+    """The config whose id prefix most of ``ids`` carry, or None."""
+    from naf_bench.generate.config import CONFIGS
+
+    counts = {name: sum(key.startswith(f"{c.prefix}-") for key in ids) for name, c in CONFIGS.items()}
+    name = max(counts, key=counts.get)
+    return name if counts[name] * 2 > len(ids) else None
+
+
+def _examples(ids: Collection[str]) -> str:
+    return "ids such as " + ", ".join(repr(key) for key in sorted(ids)[:2])
+
+
+def check_ids(ids: Collection[str], gold: Gold, submission: str | Path) -> list[str]:
+    """The problems of a submission's ids against its gold: ids not in it (the first few by id, then a count)
+    and gold ids without a prediction; a DataError when most ids are not the gold's (another set's answers),
+    saying which set they name."""
+    known = {row["id"] for row in gold.rows}
+    unknown = sorted(key for key in ids if key not in known)
+    if ids and len(unknown) * 2 > len(ids):
+        raise DataError(submission, f"{len(ids) - len(unknown)} of {len(ids)} submitted ids are in {gold.name}; "
+                                   f"{_whose(unknown, gold)}")  # fmt: skip
+    problems = [f"unknown id {key!r} (not in the gold set)" for key in unknown[:UNKNOWN_IDS_SHOWN]]
+    if len(unknown) > UNKNOWN_IDS_SHOWN:
+        problems.append(f"... and {len(unknown) - UNKNOWN_IDS_SHOWN} more unknown ids ({len(unknown)} of "
+                        f"{len(ids)} submitted ids are not in {gold.name}; they are not scored)")  # fmt: skip
+    missing = sorted({row["id"] for row in gold.rows if row["gold"] is not None} - set(ids))
+    if missing:
+        problems.append(f"{len(missing)} gold ids have no prediction (scored as unanswered), e.g. {missing[:3]}")
+    return problems
+
+
+def _whose(ids: Collection[str], gold: Gold) -> str:
+    """Which set ``ids`` name, and how to score them on it."""
+    from naf_bench.generate.config import CONFIGS
+
+    named = _config_of(ids)
+    if named is None:
+        return f"those not in it name no naf-bench config ({_examples(ids)}): give their gold with --gold FILE"
+    others = [split for split in CONFIGS[named].splits if f"{named}/{split}" != gold.name]
+    if not others:
+        return f"they carry {named}'s id prefix but are not its rows (other settings?): give their gold, --gold FILE"
+    if len(CONFIGS[named].splits) == 1:
+        return f"they are {named}/{others[0]}'s ids: score them with --config {named}"
+    if gold.name.startswith(f"{named}/"):  # another split of the config just read: which one is cheap to tell
+        others = _best_splits(ids, named, others)[0]
+    return f"they are {named}'s ids: score them with --config {named} --split {' or '.join(others)}"
