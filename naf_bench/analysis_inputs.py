@@ -22,6 +22,7 @@ def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[s
     """``{run name: {id: output}}`` from submission files and lm-eval folders, the file or folder of each run,
     and notes; an unknown id or a malformed line is an error naming file and line."""
     from naf_bench.evaluation import read_submission
+    from naf_bench.scoring.intake import RUN, input_file
 
     runs: dict[str, dict[str, str]] = {}
     sources: dict[str, Path] = {}
@@ -41,9 +42,7 @@ def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[s
                         raise DataError(logged.path, f"unknown id {key!r} (not in the gold set)", number)
                     outputs[key] = text
             continue
-        if not path.is_file():
-            raise DataError(path, "no such file or folder")
-        entries, problems = read_submission(path)
+        entries, problems = read_submission(input_file(path, RUN))
         if problems:
             raise DataError(
                 path, "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")

@@ -18,11 +18,16 @@ from naf_bench.analysis_render import write_analysis
 from naf_bench.errors import DataError
 from naf_bench.formatting import percent, table_header
 from naf_bench.reference import SUBSETS
+from naf_bench.scoring.intake import REFERENCE, SUBMISSION_KIND, describe
 
 
 def analyze_reference(folder, out, n_bootstrap: int = 1000, extractor: str | None = None) -> tuple[dict, list[Path]]:
     """Every imported subset's analysis and the cross-subset tables; the content of paper.json and the files."""
     folder, out = Path(folder), Path(out)
+    if not folder.is_dir():
+        kind = describe(folder) if folder.is_file() else None
+        how = f"; to analyze it: naf-bench analyze {folder} --gold GOLD --out DIR" if kind == SUBMISSION_KIND else ""
+        raise DataError(folder, f"{kind or 'no such folder'}, where {REFERENCE} was expected{how}")
     results, errors, written = {}, {}, []
     for subset in SUBSETS:
         gold = folder / subset.name / "gold.jsonl"
@@ -35,7 +40,7 @@ def analyze_reference(folder, out, n_bootstrap: int = 1000, extractor: str | Non
                 continue
             written += write_analysis(results[subset.name], out / subset.name)
     if not results and not errors:
-        raise DataError(folder, "no imported subset here (<subset>/gold.jsonl and <subset>/runs/*.jsonl)")
+        raise DataError(folder, f"no imported subset here, where {REFERENCE} was expected")
     paper = {
         "extractors": {name: result["extractor"] for name, result in results.items()},
         "errors": errors,

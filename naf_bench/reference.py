@@ -35,6 +35,7 @@ from naf_bench.certify import Certificate, certify
 from naf_bench.errors import DataError, NafBenchError, ParseError
 from naf_bench.leaderboard.importer import has_leaderboard, import_leaderboard
 from naf_bench.readings import CONDITIONS, NO_SEMANTICS, gold_letter
+from naf_bench.scoring.intake import input_file
 from naf_bench.syntax.ast import Literal, Program, Rule
 from naf_bench.syntax.parse import parse_program
 from naf_bench.syntax.render import render_asp
@@ -109,9 +110,7 @@ class ImportReport:
 
 def _load_json(path: Path):
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(path, "file not found") from None
+        return json.loads(input_file(path, "a JSON file of the authors' data/ layout").read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise DataError(path, f"malformed JSON ({exc.msg}, column {exc.colno})", exc.lineno) from None
 
@@ -342,9 +341,14 @@ def _write_jsonl(path: Path, records: list[dict], report: ImportReport) -> None:
 def import_reference(ref: str | Path, out: str | Path) -> ImportReport:
     """Gold rows and submissions of every reference subset under ``ref`` (see the module docstring)."""
     ref, out = Path(ref), Path(out)
+    if not ref.is_dir():
+        what = "a file" if ref.exists() else "no such folder"
+        raise DataError(ref, f"{what}, where a clone of the authors' repository (a folder with their data/ or "
+                             "leaderboard/ layout) was expected")  # fmt: skip
     found = [subset for subset in SUBSETS if (ref / subset.set_file).exists()]
     if not found and not has_leaderboard(ref):
-        raise DataError(ref, f"no reference data: expected {SUBSETS[0].set_file} (or another set of SUBSETS) under it")
+        raise DataError(ref, f"no reference data: expected their {SUBSETS[0].set_file} (or another of their sets, "
+                             "or leaderboard/data/*.jsonl) under it")  # fmt: skip
     report = ImportReport()
     for subset in found:
         rows = _rows(ref / subset.set_file, _load_json(ref / subset.set_file), report, subset)

@@ -10,6 +10,7 @@ from collections import defaultdict
 from functools import partial
 from pathlib import Path
 
+from naf_bench.errors import DataError
 from naf_bench.evaluation import run_record, run_scores
 from naf_bench.formatting import percent, table_header
 from naf_bench.lm_eval_output import MITIGATION_TASKS, read_output_folder
@@ -25,15 +26,30 @@ def load_results(paths) -> list[dict]:
     records of one model (e.g. its generated tasks and its naf_bench_mc run) are merged into one."""
     records: dict[str, dict] = {}
     for path in map(Path, paths):
-        if path.is_dir():
-            found = _from_lm_eval(path)
-        else:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            found = data if isinstance(data, list) else [data]
+        found = _from_lm_eval(path) if path.is_dir() else _result_records(path)
         for record in found:
             merged = records.setdefault(record["name"], {})
             merged.update({key: value for key, value in record.items() if value is not None or key not in merged})
     return list(records.values())
+
+
+def _result_records(path: Path) -> list[dict]:
+    """The records of a score or baselines JSON file; a DataError says what the file is when it is not one."""
+    from naf_bench.scoring.intake import RESULTS, SUBMISSION_KIND, describe, input_file
+
+    try:
+        data = json.loads(input_file(path, RESULTS).read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        kind = describe(path)
+        if kind == SUBMISSION_KIND:
+            raise DataError(path, f"{kind}, not scores: score it first (naf-bench score {path} --out scores.json), "
+                                  "then report scores.json") from None  # fmt: skip
+        reason = f"{kind}, not scores" if kind else f"not JSON ({getattr(exc, 'msg', exc)})"
+        raise DataError(path, f"{reason}; expected {RESULTS}") from None
+    found = data if isinstance(data, list) else [data]
+    if not all(isinstance(record, dict) and "name" in record for record in found):
+        raise DataError(path, f"JSON without a record's 'name'; expected {RESULTS}")
+    return found
 
 
 # lm-eval filter -> the extractor it applies (lm_eval_tasks/naf_bench/utils.py)

@@ -154,7 +154,7 @@ def test_lm_eval_folder_and_the_command(tmp_path, gold, capsys):
          "r.jsonl:2: unknown id 'nope::wfs'"),
         (lambda d, g: _write(d / "r.jsonl", [{"id": "t-odd-d8-wfs::wfs", "prediction": "no letter"}]),
          "r.jsonl: no parsable answer with the 'strict' extractor"),
-        (lambda d, g: d / "missing.jsonl", "missing.jsonl: no such file or folder"),
+        (lambda d, g: d / "missing.jsonl", "missing.jsonl: no such file (a run (a submission JSONL file or an lm-eval"),
     ],
 )  # fmt: skip
 def test_bad_runs_exit_1_naming_file_and_line(tmp_path, gold, capsys, make, message):

@@ -121,7 +121,7 @@ def test_bad_reference_data_names_file_and_line(reference, tmp_path, capsys, dam
 
 
 def test_missing_reference_folder(tmp_path):
-    with pytest.raises(DataError, match=r"no reference data: expected data/production_set\.json"):
+    with pytest.raises(DataError, match=r"no reference data: expected their data/production_set\.json"):
         import_reference(tmp_path, tmp_path / "out")
 
 

@@ -190,7 +190,8 @@ def build_board(
     and the refused submissions: ``{name: [(field, reason), ...]}`` (nothing of those is on the board)."""
     folder, gold = Path(submissions), Path(gold)
     if not folder.is_dir():
-        raise DataError(folder, "not a folder of submissions")
+        what = "a file" if folder.exists() else "no such folder"
+        raise DataError(folder, f"{what}, where a folder of submissions (NAME.jsonl, NAME.metadata.json) was expected")
     rows = load_gold(gold)
     scored, refused = [], {}
     for path in sorted(folder.glob("*.jsonl")):

@@ -16,7 +16,10 @@ from naf_bench.readings import LETTERS
 
 SUBMISSION = "a submission (one JSON line {id, prediction} per answer)"
 GOLD = "gold rows (JSONL: `naf-bench generate CONFIG --out FILE.jsonl`, or import-reference's gold.jsonl)"
+RUN = "a run (a submission JSONL file or an lm-eval output folder)"
+REFERENCE = "an import-reference output folder (<subset>/gold.jsonl and <subset>/runs/*.jsonl)"
 RESULTS = "scores (the JSON of `naf-bench score --out` or `baselines --out`) or an lm-eval output folder"
+SUBMISSION_KIND = "a submission ({id, prediction} lines)"  # what describe() says of one
 UNKNOWN_IDS_SHOWN = 5  # per-id lines of ids not in the gold; the rest are counted
 
 
@@ -150,7 +153,7 @@ def _unknown_layout(record) -> str:
     if not isinstance(record, dict):
         return f"a {type(record).__name__}, not a gold row"
     if "prediction" in record:
-        return "a submission ({id, prediction} lines), not gold rows"
+        return f"{SUBMISSION_KIND}, not gold rows"
     return f"not a gold row (fields {sorted(record)[:12]})"
 
 
@@ -166,7 +169,7 @@ def describe(path: str | Path) -> str | None:
     if not isinstance(record, dict):
         return None
     if "prediction" in record and "id" in record:
-        return "a submission ({id, prediction} lines)"
+        return SUBMISSION_KIND
     if _has(record, GOLD_FIELDS) or any(_has(record, layout.fields) for layout in AUTHORS_LAYOUTS):
         return "gold rows"
     return None
