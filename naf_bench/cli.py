@@ -58,6 +58,10 @@ def _certify(args: argparse.Namespace) -> int:
             print(f"  {exc.source_line}\n  {' ' * (exc.column - 1)}^", file=sys.stderr)
             status = max(status, EXIT_PARSE)
             continue
+        if not program.rules:
+            print(f"{name}: error: no rules (an empty program): nothing to certify", file=sys.stderr)
+            status = max(status, EXIT_PARSE)
+            continue
         try:
             parse_atom(query)
         except ParseError as exc:
@@ -73,6 +77,11 @@ def _certify(args: argparse.Namespace) -> int:
             print(f"{name}: certification failed: {exc}", file=sys.stderr)
             status = max(status, EXIT_CERTIFICATION)
             continue
+        if query not in program.atoms:
+            vacuous = "true only vacuously, as the program has no stable model" if certificate.incoherent else "false"
+            print(f"{name}: warning: the query {query!r} appears nowhere in the program, so no rule derives it: "
+                  f"false under WFS and SLDNF (it fails at once), in no stable model (credulous false; skeptical "
+                  f"{vacuous}); check its spelling, or the file's '% query:' header", file=sys.stderr)  # fmt: skip
         if args.json:
             print(certificate.to_json())
         else:

@@ -41,3 +41,24 @@ def test_certify_missing_file_keeps_going(capsys, tmp_path):
 def test_certify_bad_query(capsys):
     assert main(["certify", str(EXAMPLES / "even_cycle.lp"), "--query", "X"]) == 2
     assert "even_cycle.lp: error: query 'X': variable 'X' is not allowed" in capsys.readouterr().err
+
+
+def test_certify_warns_of_a_query_the_program_never_mentions_and_explains_its_labels(capsys, tmp_path):
+    even, odd = tmp_path / "even.lp", tmp_path / "odd.lp"
+    even.write_text("a :- not b.\nb :- not a.\n")
+    odd.write_text("a :- not a.\n")
+    assert main(["certify", str(even), str(odd), "--query", "zz"]) == 0
+    captured = capsys.readouterr()
+    warnings = captured.err.splitlines()
+    assert len(warnings) == 2 and all("the query 'zz' appears nowhere in the program" in w for w in warnings)
+    assert "in no stable model (credulous false; skeptical false)" in warnings[0]
+    assert "skeptical true only vacuously, as the program has no stable model" in warnings[1]  # no stable model
+    assert captured.out.count("signature     FFFF") == 1 and captured.out.count("signature     FTFF") == 1
+    assert main(["certify", str(even), "--query", "a"]) == 0 and capsys.readouterr().err == ""
+
+
+def test_certify_refuses_a_program_without_rules(capsys, tmp_path):
+    path = tmp_path / "comment.lp"
+    path.write_text("% query: q\n")
+    assert main(["certify", str(path)]) == 2
+    assert capsys.readouterr().err == f"{path}: error: no rules (an empty program): nothing to certify\n"
