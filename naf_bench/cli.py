@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from difflib import get_close_matches
 from functools import partial
 from pathlib import Path
 
@@ -109,12 +110,18 @@ def _overrides(pairs: list[str]) -> dict:
     """``--set depths=2,8 --set seed=3`` into typed config overrides."""
     from naf_bench.generate.config import GenerationConfig
 
-    types = {name: field.type for name, field in GenerationConfig.__dataclass_fields__.items()}
+    fields = {name: field for name, field in GenerationConfig.__dataclass_fields__.items()
+              if name not in ("name", "description")}  # fmt: skip
+    types = {name: field.type for name, field in fields.items()}
     overrides = {}
     for pair in pairs:
-        key, _, value = pair.partition("=")
-        if key not in types or not value:
-            raise ConfigError(f"--set {pair!r}: expected KEY=VALUE with KEY one of {sorted(types)}")
+        key, equals, value = pair.partition("=")
+        if key not in types:
+            close = get_close_matches(key, types, 1)
+            hint = f"did you mean {close[0]}? " if close else ""
+            raise ConfigError(f"--set {pair!r}: unknown key {key!r}; {hint}the keys are {', '.join(sorted(types))}")
+        if not equals or not value:
+            raise ConfigError(f"--set {pair!r}: no value after '='; give one, e.g. --set {key}={_example(fields[key])}")
         try:
             if "tuple" in str(types[key]):
                 items = value.split(",")
@@ -126,6 +133,16 @@ def _overrides(pairs: list[str]) -> dict:
         except (ValueError, KeyError) as exc:
             raise ConfigError(f"--set {pair!r}: {types[key]} expected ({exc})") from exc
     return overrides
+
+
+def _example(field) -> str:
+    """A value of a config field (its default where it has one), written as ``--set`` reads it."""
+    default = field.default
+    if isinstance(default, bool):
+        return str(default).lower()
+    if isinstance(default, tuple):
+        return ",".join(map(str, default)) or ("2,8" if "int" in str(field.type) else "a,b")
+    return str(default) if isinstance(default, int | str) else "VALUE"
 
 
 def _generate(args: argparse.Namespace) -> int:

@@ -129,7 +129,7 @@ def test_generate_writes_jsonl_and_parquet(tmp_path, capsys):
     )
     assert (tmp_path / "m.parquet").stat().st_size > 0
     assert main(["generate", "main", "--set", "depth=3"]) == 2
-    assert "expected KEY=VALUE with KEY one of" in capsys.readouterr().err
+    assert "--set 'depth=3': unknown key 'depth'; did you mean depths? the keys are bins, " in capsys.readouterr().err
     assert main(["generate", "main", "--set", "depths=two"]) == 2
     assert "--set 'depths=two': tuple[int, ...] expected" in capsys.readouterr().err
 
