@@ -1,4 +1,5 @@
-"""The ``naf-bench`` command line."""
+"""The naf-bench command line: certify logic programs under four readings of negation, generate the benchmark,
+score models' answers, reasoning and probabilities, and publish a leaderboard."""
 
 from __future__ import annotations
 
@@ -420,10 +421,70 @@ def _batch_size(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
+# Each command's examples, shown at the end of its help (the top-level parser's under "")
+EXAMPLES = {
+    "": ("naf-bench certify examples/figure1_odd_cycle.lp", "naf-bench baselines main --out baselines.json"),
+    "certify": ("naf-bench certify examples/*.lp", "naf-bench certify prog.lp --query a --json"),
+    "export": ("naf-bench export --out out/naf-bench --repo-id ORG/naf-bench",),
+    "generate": ("naf-bench generate main --set depths=2,8 --seed 3 --out main.jsonl",
+                 "naf-bench generate hard --split test --out hard-test.parquet"),
+    "score": ("naf-bench score submission.jsonl --out scores.json",
+              "naf-bench score submission.jsonl --config hard --split test"),
+    "baselines": ("naf-bench baselines main --out baselines.json", "naf-bench baselines hard --split validation"),
+    "report": ("naf-bench report out/run/lm_eval baselines.json --out out/report",),
+    "import-reference": ("naf-bench import-reference ../NAFBench --out ref",),
+    "analyze": ("naf-bench analyze ref/production/runs/*.jsonl --gold ref/production/gold.jsonl --out out/production",
+                "naf-bench analyze --reference ref --out out/paper"),
+    "run": ("naf-bench run smollm2 --limit 2 --baselines baselines.json --out out/run",
+            "naf-bench run Qwen/Qwen2.5-7B-Instruct --model vllm --model_args dtype=bfloat16 --batch_size auto"),
+    "tasks-path": ("naf-bench tasks-path",
+                   'lm_eval --include_path "$(naf-bench tasks-path)" --tasks naf_bench --model hf --model_args '
+                   "pretrained=MODEL"),
+    "leaderboard": ("naf-bench leaderboard build submissions/ --gold gold.jsonl --out site",
+                    "naf-bench leaderboard serve --gold hidden.jsonl --data board/"),
+    "leaderboard build": ("naf-bench leaderboard build submissions/ --gold gold.jsonl --out site",
+                          "naf-bench leaderboard build --data board/ --gold hidden.jsonl --dev-gold dev.jsonl "
+                          "--out site"),
+    "leaderboard serve": ("naf-bench leaderboard serve --gold hidden.jsonl --dev-gold dev.jsonl --data board/",),
+    "leaderboard add-team": ("naf-bench leaderboard add-team team-a --data board/",
+                             "naf-bench leaderboard add-team hf-user --hub-user --data board/"),
+    "leaderboard revoke-team": ("naf-bench leaderboard revoke-team team-a --data board/",),
+    "leaderboard withdraw": ("naf-bench leaderboard withdraw 12 --reason 'duplicate upload' --data board/",),
+    "leaderboard freeze": ("naf-bench leaderboard freeze --data board/",),
+    "leaderboard space": ("naf-bench leaderboard space --out space/ --requirement 'naf-bench[leaderboard]==0.1.0'",),
+}  # fmt: skip
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help, the examples kept as written, and each option's default shown where it has one that its
+    help does not already name."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text, default = action.help or "", action.default
+        if default in (None, argparse.SUPPRESS) or action.nargs == 0 or "default" in text or not action.option_strings:
+            return text  # nargs 0: a flag, whose default is only that it is off
+        shown = " ".join(map(str, default)) if isinstance(default, list | tuple) else str(default)
+        return f"{text} (default: {shown})".replace("%", "%%").replace("%%(", "%(")
+
+
+def _with_help(parser: argparse.ArgumentParser, command: str = "") -> None:
+    """Every parser of the tree: its defaults shown, its description, and its examples after its options."""
+    parser.formatter_class = HelpFormatter
+    parser.epilog = "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[command])
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {choice.dest: choice.help for choice in action._choices_actions}
+            for name, sub in action.choices.items():
+                sub.description = sub.description or helps[name]
+                _with_help(sub, f"{command} {name}".strip())
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from naf_bench import __version__
     from naf_bench.certify import FIRST_INFERENCE_LIMIT
 
     parser = argparse.ArgumentParser(prog="naf-bench", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"naf-bench {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     certify = commands.add_parser("certify", help="certify program files under the four readings of negation")
     certify.add_argument("files", nargs="+", metavar="FILE", help="ground normal program(s) in ASP syntax; - for stdin")
@@ -441,7 +502,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     export = commands.add_parser("export", help="write a Hub-style dataset folder (parquet + dataset card)")
     export.add_argument("--out", required=True, help="folder to write (name it naf-bench for the familiar load)")
-    export.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS), metavar="CONFIG")
+    export.add_argument(
+        "--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS), metavar="CONFIG", help="configs to write"
+    )
     export.add_argument("--cache-dir", help="datasets cache folder (default: the datasets default)")
     export.add_argument(
         "--include-test-gold", action="store_true", help="keep the gold of hard test (withheld by default; private use)"
@@ -512,7 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser("report", help="markdown report and plots from results")
     report.add_argument("results", nargs="+", help="score/baselines JSON files or lm-eval output folders")
-    report.add_argument("--out", default="out/report")
+    report.add_argument("--out", default="out/report", help="folder for report.md and the plots")
     report.set_defaults(run=_report)
 
     imported = commands.add_parser(
@@ -548,7 +611,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run", help="evaluate a model on naf-bench with lm-eval (its API, its output layout), then report"
     )
     run.add_argument("model", nargs="?", help="model folder, Hub name, .gguf file or smollm2 (or --model_args only)")
-    run.add_argument("--model", dest="backend", default="hf", help="lm-eval model back-end: hf, vllm, ... (hf)")
+    run.add_argument("--model", dest="backend", default="hf", help="lm-eval model back-end: hf, vllm, ...")
     run.add_argument("--model_args", "--model-args", help="passed to lm-eval, e.g. dtype=bfloat16,revision=main")
     run.add_argument("--device", help="default: cuda when torch sees a GPU, else mps on Apple silicon, else cpu")
     run.add_argument("--batch_size", "--batch-size", type=_batch_size, default=1, help="an integer, or auto")
@@ -556,11 +619,11 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--apply-chat-template", dest="chat_template", action="store_true", default=None,
                       help="format prompts with the tokenizer's chat template (default: when it has one)")  # fmt: skip
     chat.add_argument("--no-chat-template", dest="chat_template", action="store_false", help="plain prompts")
-    run.add_argument("--tasks", nargs="+", default=["naf_bench"])
+    run.add_argument("--tasks", nargs="+", default=["naf_bench"], help="lm-eval tasks or groups (see tasks-path)")
     run.add_argument("--limit", type=float, help="documents per task (a fraction when below 1); the report marks it")
     run.add_argument("--max-gen-toks", type=int, help="new tokens per answer (default: the tasks' 2,048)")
     run.add_argument("--baselines", help="a baselines JSON to show beside the model")
-    run.add_argument("--out", default="out/run")
+    run.add_argument("--out", default="out/run", help="folder for lm-eval's output, the submission and the report")
     run.set_defaults(run=_run)
 
     tasks_path = commands.add_parser("tasks-path", help="print the lm_eval_tasks folder for lm-eval's --include_path")
@@ -569,6 +632,7 @@ def build_parser() -> argparse.ArgumentParser:
     from naf_bench.leaderboard.commands import add_parser as add_leaderboard
 
     add_leaderboard(commands, build_from_submissions=_leaderboard)
+    _with_help(parser)
     return parser
 
 

@@ -1,5 +1,10 @@
+import argparse
 import json
+import re
+import shlex
 from pathlib import Path
+
+import pytest
 
 from naf_bench.cli import main
 
@@ -62,3 +67,51 @@ def test_certify_refuses_a_program_without_rules(capsys, tmp_path):
     path.write_text("% query: q\n")
     assert main(["certify", str(path)]) == 2
     assert capsys.readouterr().err == f"{path}: error: no rules (an empty program): nothing to certify\n"
+
+
+def parsers(parser=None, command=""):
+    """(command, parser) for the top-level parser and every subcommand's."""
+    from naf_bench.cli import build_parser
+
+    parser = parser or build_parser()
+    yield command, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from parsers(sub, f"{command} {name}".strip())
+
+
+def option_blocks(text: str) -> dict[str, str]:
+    """Each option's help in a help text, on one line, by its first option string."""
+    return {block.split()[0].rstrip(","): " ".join(block.split()) for block in re.split(r"\n(?=  -)", text)[1:]}
+
+
+def test_every_help_is_plain_shows_its_defaults_and_ends_with_examples_that_parse():
+    from naf_bench.cli import build_parser
+
+    seen = []
+    for command, parser in parsers():
+        text = parser.format_help()
+        assert "``" not in text and parser.description, command
+        body, _, examples = text.rstrip("\n").rpartition("\nexamples:\n")
+        lines = [line.strip() for line in examples.splitlines()]
+        assert body and 1 <= len(lines) <= 2 and examples.startswith("  "), command
+        for line in lines:
+            words = shlex.split(line)
+            if words[0] == "naf-bench":  # tasks-path also shows the lm_eval call it is for
+                assert build_parser().parse_args(words[1:]) and " ".join(words[1:]).startswith(command), line
+        blocks = option_blocks(body)
+        for action in parser._actions:
+            if action.option_strings and action.nargs != 0 and action.default not in (None, argparse.SUPPRESS):
+                assert "default" in blocks[action.option_strings[0]], (command, action.option_strings)
+        seen.append(command)
+    assert {"", "certify", "score", "run", "leaderboard", "leaderboard build", "leaderboard space"} <= set(seen)
+    assert len(seen) == 19
+
+
+def test_version(capsys):
+    import naf_bench
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out == f"naf-bench {naf_bench.__version__}\n"

@@ -118,10 +118,10 @@ def add_parser(commands, build_from_submissions) -> None:
     serve.add_argument("--gold", required=True, help="the hidden set's gold rows (JSONL); never published")
     serve.add_argument("--dev-gold", help="the public dev set's gold rows: its full scores are shown at any time")
     serve.add_argument("--data", required=True, help="the service's folder (SQLite store and kept files)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=7860)
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=7860, help="port to listen on")
     serve.add_argument("--quota", type=int, default=3, help="uploads per team and track in --quota-hours (0: none)")
-    serve.add_argument("--quota-hours", type=float, default=24.0)
+    serve.add_argument("--quota-hours", type=float, default=24.0, help="the window of --quota")
     defaults = Limits()
     serve.add_argument("--max-bytes", type=int, default=defaults.max_bytes, help="largest submission file")
     serve.add_argument("--max-lines", type=int, help="most lines in a file (default 10 x the gold's rows)")
@@ -168,6 +168,6 @@ def add_parser(commands, build_from_submissions) -> None:
         default="naf-bench[leaderboard]",
         help="how the Space installs naf-bench: a version (naf-bench[leaderboard]==X) or a git URL (git+https://...)",
     )
-    space.add_argument("--title", default="naf-bench leaderboard")
+    space.add_argument("--title", default="naf-bench leaderboard", help="the Space's title")
     space.add_argument("--hub-sign-in", action="store_true", help="turn on Sign in with Hugging Face (hf_oauth)")
     space.set_defaults(run=_space)
