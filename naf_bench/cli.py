@@ -44,7 +44,7 @@ def _certify(args: argparse.Namespace) -> int:
             data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
             text = data.decode("utf-8")
         except OSError as exc:
-            print(f"{name}: error: {exc.strerror}", file=sys.stderr)
+            print(f"{name}: error: {exc.strerror} (a program file in ASP syntax was expected)", file=sys.stderr)
             status = max(status, EXIT_PARSE)
             continue
         except UnicodeDecodeError as exc:
