@@ -118,6 +118,13 @@ def test_a_gold_file_that_cannot_be_read_names_its_line_and_reason(content, line
     assert str(error.value).startswith(f"{gold}:{line}: {reason}")
 
 
+def test_a_record_of_a_json_list_is_named_by_its_place(tmp_path):
+    records = prompt_set()
+    records[4]["gold"] = "D"
+    with pytest.raises(DataError, match=r"set\.json: record 5: gold 'D' is not A, B, C or null$"):
+        read_gold(write(tmp_path / "set.json", records))
+
+
 def test_ids_not_in_the_gold_are_listed_up_to_five_then_counted(tmp_path):
     gold = read_gold(write(tmp_path / "hard_x.jsonl", leaderboard_set(), lines=True))
     entries = {row["id"]: None for row in gold.rows[:12]} | {f"zz-{i}::wfs": None for i in range(7)}

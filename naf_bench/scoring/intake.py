@@ -42,7 +42,7 @@ class Layout:
     """A gold layout of the NAF-Bench authors: its shape, and where its fields are in naf-bench's names."""
 
     name: str
-    shape: type  # dict: a JSON object by id; list: a JSON list; None: JSON lines
+    shape: type | None  # dict: a JSON object by id; list: a JSON list; None: JSON lines
     fields: tuple[str, ...]  # what every record of it has (a JSON object's key is its id field)
     id: str
     program: str | None  # the field of the program id (None: the id without its '-<cond>::<cond>' ending)
@@ -102,16 +102,20 @@ def read_gold(path: str | Path) -> Gold:
     first = records[0][1]
     layout = next((x for x in AUTHORS_LAYOUTS if x.shape is shape and _has(first, x.fields)), None)
     if layout is None and (shape is not None or not _has(first, GOLD_FIELDS)):
-        raise DataError(path, f"{_unknown_layout(first)}; expected {GOLD}", 1)
+        raise DataError(path, f"{_unknown_layout(first)}; expected {GOLD}", 1 if shape is None else None)
+
+    def refused(number: int, reason: str) -> DataError:  # a JSON line by its number, a JSON record by its place
+        return DataError(path, reason, number) if shape is None else DataError(path, f"record {number}: {reason}")
+
     rows, seen = [], set()
     for number, record in records:
-        row = _row(record, layout) if _has(record, layout.fields if layout else GOLD_FIELDS) else None
-        if row is None:
-            raise DataError(path, f"row needs {', '.join(layout.fields if layout else GOLD_FIELDS)}", number)
+        if not _has(record, layout.fields if layout else GOLD_FIELDS):
+            raise refused(number, f"row needs {', '.join(layout.fields if layout else GOLD_FIELDS)}")
+        row = _row(record, layout)
         if row["gold"] is not None and row["gold"] not in LETTERS:
-            raise DataError(path, f"gold {row['gold']!r} is not A, B, C or null", number)
+            raise refused(number, f"gold {row['gold']!r} is not A, B, C or null")
         if row["id"] in seen:
-            raise DataError(path, f"duplicate id {row['id']!r}", number)
+            raise refused(number, f"duplicate id {row['id']!r}")
         seen.add(row["id"])
         rows.append(row)
     return Gold(rows, str(path), layout)
