@@ -268,8 +268,8 @@ def test_cli_maps_each_error_class_to_its_status(tmp_path, capsys):
     assert "ConfigError" in capsys.readouterr().err
     gold = tmp_path / "gold.jsonl"
     gold.write_bytes(b'{"id": \xff}\n')
-    assert main(["score", str(gold), "--gold", str(gold)]) == 2
-    assert "naf-bench score: ConfigError: gold file" in capsys.readouterr().err
+    assert main(["score", str(gold), "--gold", str(gold)]) == 1  # a data file that cannot be read: DataError
+    assert f"naf-bench score: DataError: {gold}: not UTF-8 text (byte 8)" in capsys.readouterr().err
 
 
 def test_closed_pipe_is_quiet(tmp_path):
