@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import sys
+from collections import Counter
 from difflib import get_close_matches
 from functools import partial
 from pathlib import Path
@@ -353,7 +354,13 @@ def _import_reference(args: argparse.Namespace) -> int:
           f"(over {total} certified programs)")  # fmt: skip
     for line in report.disagreements:
         print(f"disagreement: {line}", file=sys.stderr)
-    return 1 if report.disagreements else 0
+    for name, reason in report.failed.items():
+        print(f"not imported: {Path(args.ref) / name}: {reason}", file=sys.stderr)
+    reasons = Counter(reason.split(":")[0] for reason in report.skipped.values())
+    print(f"files under {args.ref}: {len(report.imported)} imported, {len(report.failed)} could not be read, "
+          f"{len(report.skipped)} not read ({', '.join(f'{n} {why}' for why, n in reasons.most_common())}); "
+          f"each file with what it became or why not: {report.summary}")  # fmt: skip
+    return 1 if report.disagreements or report.failed else 0
 
 
 def _analyze(args: argparse.Namespace) -> int:
@@ -585,7 +592,7 @@ def build_parser() -> argparse.ArgumentParser:
     imported.add_argument(
         "--out", required=True,
         help="folder for <subset>/gold.jsonl, <subset>/runs/*.jsonl, leaderboard/<set>/gold.jsonl and "
-        "leaderboard/submissions/*.jsonl",
+        "leaderboard/<set>/submissions/*.jsonl, and import.json: every file under REF with what it became or why not",
     )  # fmt: skip
     imported.set_defaults(run=_import_reference)
 

@@ -86,6 +86,31 @@ SUBSETS = (
            extractor="stored"),
     Subset("pilot_zh", "data/eval_set_zh.json", "data/zh_answers", "certified", ("language",), language="zh",
            extractor="stored"),
+    # the sets below are in a layout read above but back no table of the paper that naf-bench reproduces: they
+    # name no mitigation and do not vary language, so Tables 6 and 14 and English against Chinese stay as above
+    *(Subset(f"headline_{run}", "data/headline.json", f"data/{folder}", "binned", ("divergence_bin",),
+             themes=("t0", "t1", "t2"), extractor="stored")
+      for run, folder in (("run1", "hl_run1"), ("run2", "hl_run2"), ("run3", "hl_run3"), ("tokens", "headline_tok"),
+                          ("promptcheck", "promptcheck"))),
+    Subset("cyclesweep", "data/cyclesweep.json", "data/cyc_answers", "binned", ("cycle_len",), extractor="stored"),
+    Subset("pilot_grid", "data/pilot.json", "data/pilot_answers", "binned", ("depth", "width"), extractor="stored"),
+    Subset("reorder_pilot", "data/reorder_set.json", "data/reorder_answers", "binned", ("rule_order",),
+           extractor="stored"),
+    Subset("v2_eval", "data/v2_eval.json", "data/v2_answers", "binned", ("depth", "width", "divergence_bin"),
+           extractor="stored"),
+    Subset("v2_sweep", "data/v2_full.json", "data/v2_full_answers", "binned", ("depth", "width", "divergence_bin"),
+           extractor="stored"),
+    Subset("v3_ext", "data/v3_ext.json", "data/ext_answers", "binned", ("depth", "width", "divergence_bin"),
+           extractor="stored"),
+    Subset("generalization", "data/generalization.json", "data/gen_answers", "binned", ("divergence_bin",),
+           extractor="stored"),
+    Subset("ladder", "data/ladder_set.json", "data/ladder_answers", "certified", ("family",), extractor="stored"),
+    Subset("verify_en", "data/verify_set.json", "data/verify_answers", "certified", ("family",), extractor="stored"),
+    Subset("verify_zh", "data/verify_set_zh.json", "data/verify_zh_answers", "certified", ("family",), language="zh",
+           extractor="stored"),
+    Subset("wfs_big_six", "data/wfs_big.json", "data/big_answers", "certified", ("family",), themes=_WFS_THEMES,
+           extractor="stored"),
+    Subset("smoke", "data/smoke_set.json", "data/smoke_answers", "certified", ("family",), extractor="stored"),
 )  # fmt: skip
 
 _FACT = re.compile(r"Proposition ([a-z][A-Za-z0-9_]*) is true")
@@ -106,6 +131,30 @@ class ImportReport:
     disagreements: list[str] = field(default_factory=list)
     marks: dict[str, Counter] = field(default_factory=dict)  # subset -> {reason: rows}
     notes: list[str] = field(default_factory=list)
+    imported: dict[str, list[str]] = field(default_factory=dict)  # file under REF -> what it became
+    failed: dict[str, str] = field(default_factory=dict)  # file under REF naf-bench reads -> why it could not
+    skipped: dict[str, str] = field(default_factory=dict)  # every other file under REF -> why it was not read
+    summary: Path | None = None  # OUT/import.json, which holds all of the above but the written paths
+
+    def to_json(self) -> dict:
+        return {
+            "counts": {"imported": len(self.imported), "failed": len(self.failed), "skipped": len(self.skipped)},
+            "rows": self.rows,
+            "programs": self.programs,
+            "disagreements": self.disagreements,
+            "marks": {subset: dict(marks) for subset, marks in self.marks.items()},
+            "notes": self.notes,
+            "imported": self.imported,
+            "failed": self.failed,
+            "skipped": self.skipped,
+        }
+
+    def took(self, ref: Path, path: Path, what: str) -> None:
+        self.imported.setdefault(Path(path).relative_to(ref).as_posix(), []).append(what)
+
+    def refused(self, ref: Path, error: DataError, what: str) -> None:
+        where = "" if error.line is None else f"line {error.line}: "
+        self.failed[Path(error.path).relative_to(ref).as_posix()] = f"{where}{error.reason} ({what})"
 
 
 def _load_json(path: Path):
@@ -281,55 +330,65 @@ def _rows(path: Path, records, report: ImportReport, subset: Subset) -> list[dic
     return rows
 
 
-def _runs(folder: Path, rows: list[dict], report: ImportReport, subset: Subset) -> dict[str, list[dict]]:
-    ids = [row["id"] for row in rows]
+def _runs(ref: Path, subset: Subset, rows: list[dict], report: ImportReport) -> dict[str, tuple[list[dict], list]]:
+    """Each model's records and the files they were read from; a model whose files cannot be read is listed in
+    ``report.failed`` and left out, the others are kept."""
+    folder = ref / subset.answers
     files = folder.glob("*.json") if folder.is_dir() else ()
-    models = sorted({p.name.removesuffix(".json").removesuffix(".raw") for p in files})
     runs = {}
-    for model in models:
-        raw_path, parsed_path = folder / f"{model}.raw.json", folder / f"{model}.json"
-        parsed = _load_json(parsed_path) if parsed_path.exists() else None
-        stored = parsed.get("answers") if isinstance(parsed, dict) else None
-        if parsed is not None and not isinstance(stored, dict):
-            raise DataError(parsed_path, 'expected {"answers": {task_id: letter or null}}')
-        stored = stored or {}
-        where = f"{subset.name}/{model}"
-        extra: dict[str, dict] = {}
-        if subset.mitigation == "t2s":
-            translations = parsed.get("translations") if isinstance(parsed, dict) else None
-            if not isinstance(translations, dict):
-                raise DataError(parsed_path, 'expected {"translations": {rec_id: {text, ok, query}}}')
-            outputs, path = {}, parsed_path
-            for row in rows:
-                entry = translations.get(row["program_id"])
-                if isinstance(entry, dict):
-                    outputs[row["id"]] = entry.get("text")
-                    extra[row["id"]] = {"stored_ok": entry.get("ok")}
-        elif raw_path.exists():
-            outputs, path = _load_json(raw_path), raw_path
-        else:
-            outputs, path = stored, parsed_path
-            report.notes.append(f"{where}: no raw outputs; using the authors' parsed letters ({path.name})")
-        if not isinstance(outputs, dict):
-            raise DataError(path, "expected a JSON object {task_id: output}")
-        unknown = sorted(set(outputs) - set(ids))
-        if unknown:
-            raise DataError(path, f"{len(unknown)} ids not in the {subset.name} set, e.g. {unknown[:3]}")
-        missing = [i for i in ids if i not in outputs]
-        if missing:
-            report.notes.append(f"{where}: {len(missing)} prompts have no output (scored as unanswered)")
-        empty = [i for i in ids if i in outputs and outputs[i] is None]
-        if empty:
-            report.notes.append(f"{where}: {len(empty)} null outputs, written as empty predictions")
-        for task_id, value in outputs.items():
-            if value is not None and not isinstance(value, str):
-                raise DataError(path, f"output of {task_id!r} is not a string")
-        runs[model] = [
-            {"id": i, "prediction": outputs[i] or "", "stored": stored.get(i), **extra.get(i, {})}
-            for i in ids
-            if i in outputs
-        ]
+    for model in sorted({p.name.removesuffix(".json").removesuffix(".raw") for p in files}):
+        try:
+            runs[model] = _run(folder, model, rows, report, subset)
+        except DataError as exc:
+            report.refused(ref, exc, f"{model}'s run of {subset.name}")
     return runs
+
+
+def _run(folder: Path, model: str, rows: list[dict], report: ImportReport, subset: Subset) -> tuple[list[dict], list]:
+    ids = [row["id"] for row in rows]
+    raw_path, parsed_path = folder / f"{model}.raw.json", folder / f"{model}.json"
+    parsed = _load_json(parsed_path) if parsed_path.exists() else None
+    stored = parsed.get("answers") if isinstance(parsed, dict) else None
+    if parsed is not None and not isinstance(stored, dict):
+        raise DataError(parsed_path, 'expected {"answers": {task_id: letter or null}}')
+    stored = stored or {}
+    where = f"{subset.name}/{model}"
+    extra: dict[str, dict] = {}
+    if subset.mitigation == "t2s":
+        translations = parsed.get("translations") if isinstance(parsed, dict) else None
+        if not isinstance(translations, dict):
+            raise DataError(parsed_path, 'expected {"translations": {rec_id: {text, ok, query}}}')
+        outputs, path = {}, parsed_path
+        for row in rows:
+            entry = translations.get(row["program_id"])
+            if isinstance(entry, dict):
+                outputs[row["id"]] = entry.get("text")
+                extra[row["id"]] = {"stored_ok": entry.get("ok")}
+    elif raw_path.exists():
+        outputs, path = _load_json(raw_path), raw_path
+    else:
+        outputs, path = stored, parsed_path
+        report.notes.append(f"{where}: no raw outputs; using the authors' parsed letters ({path.name})")
+    if not isinstance(outputs, dict):
+        raise DataError(path, "expected a JSON object {task_id: output}")
+    unknown = sorted(set(outputs) - set(ids))
+    if unknown:
+        raise DataError(path, f"{len(unknown)} ids not in the {subset.name} set, e.g. {unknown[:3]}")
+    missing = [i for i in ids if i not in outputs]
+    if missing:
+        report.notes.append(f"{where}: {len(missing)} prompts have no output (scored as unanswered)")
+    empty = [i for i in ids if i in outputs and outputs[i] is None]
+    if empty:
+        report.notes.append(f"{where}: {len(empty)} null outputs, written as empty predictions")
+    for task_id, value in outputs.items():
+        if value is not None and not isinstance(value, str):
+            raise DataError(path, f"output of {task_id!r} is not a string")
+    records = [
+        {"id": i, "prediction": outputs[i] or "", "stored": stored.get(i), **extra.get(i, {})}
+        for i in ids
+        if i in outputs
+    ]
+    return records, [p for p in (raw_path, parsed_path) if p.exists()]
 
 
 def _write_jsonl(path: Path, records: list[dict], report: ImportReport) -> None:
@@ -346,15 +405,68 @@ def import_reference(ref: str | Path, out: str | Path) -> ImportReport:
         raise DataError(ref, f"{what}, where a clone of the authors' repository (a folder with their data/ or "
                              "leaderboard/ layout) was expected")  # fmt: skip
     found = [subset for subset in SUBSETS if (ref / subset.set_file).exists()]
+    # a set read by several subsets is written once more only for a subset that has answers of its own
+    first = {subset.set_file: subset for subset in reversed(found)}
+    found = [subset for subset in found if (ref / subset.answers).is_dir() or first[subset.set_file] is subset]
     if not found and not has_leaderboard(ref):
         raise DataError(ref, f"no reference data: expected their {SUBSETS[0].set_file} (or another of their sets, "
                              "or leaderboard/data/*.jsonl) under it")  # fmt: skip
     report = ImportReport()
     for subset in found:
-        rows = _rows(ref / subset.set_file, _load_json(ref / subset.set_file), report, subset)
+        try:
+            rows = _rows(ref / subset.set_file, _load_json(ref / subset.set_file), report, subset)
+        except DataError as exc:
+            report.refused(ref, exc, f"the {subset.name} set")
+            continue
         report.rows[subset.name] = len(rows)
         _write_jsonl(out / subset.name / "gold.jsonl", rows, report)
-        for model, records in _runs(ref / subset.answers, rows, report, subset).items():
+        report.took(ref, ref / subset.set_file, f"{subset.name}/gold.jsonl")
+        for model, (records, paths) in _runs(ref, subset, rows, report).items():
             _write_jsonl(out / subset.name / "runs" / f"{model}.jsonl", records, report)
+            for path in paths:
+                report.took(ref, path, f"{subset.name}/runs/{model}.jsonl")
     import_leaderboard(ref, out / "leaderboard", report)  # REF/leaderboard/: OUT/leaderboard/
+    _list_the_rest(ref, report)
+    report.summary = out / "import.json"
+    report.summary.parent.mkdir(parents=True, exist_ok=True)
+    report.summary.write_text(json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return report
+
+
+_NOT_DATA = {".png": "a figure", ".jpg": "a figure", ".svg": "a figure", ".pdf": "a figure",
+             ".py": "a script: naf-bench runs none of the authors' code", ".md": "documentation",
+             ".txt": "documentation", ".html": "a web page"}  # fmt: skip
+
+
+def _list_the_rest(ref: Path, report: ImportReport) -> None:
+    """Give every other file under ``ref/data`` and ``ref/leaderboard`` the reason it was not read."""
+    for top in ("data", "leaderboard"):
+        for path in sorted(p for p in (ref / top).rglob("*") if p.is_file()):
+            name = path.relative_to(ref).as_posix()
+            if name not in report.imported and name not in report.failed and name not in report.skipped:
+                report.skipped[name] = _NOT_DATA.get(path.suffix.lower()) or _why_not(ref, path)
+
+
+def _why_not(ref: Path, path: Path) -> str:
+    """Why a JSON file no subset reads is not imported: its layout, or the set it answers is not imported."""
+    folder = path.parent.relative_to(ref).as_posix()
+    if folder.startswith("leaderboard"):
+        return "not a leaderboard set or submission: sets are leaderboard/data/*.jsonl, submissions *.jsonl"
+    if folder != "data":
+        owners = [subset for subset in SUBSETS if subset.answers == folder]
+        if owners:
+            return f"answers to no imported set: {owners[0].name}'s set ({owners[0].set_file}) was not imported"
+        return f"answers to no imported set: no set naf-bench imports reads {folder}/"
+    try:
+        text = path.read_text(encoding="utf-8")
+        records = [json.loads(line) for line in text.splitlines() if line.strip()] if path.suffix == ".jsonl" else (
+            json.loads(text))  # fmt: skip
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return f"not JSON ({exc})"
+    if not isinstance(records, list) or not records or not isinstance(records[0], dict):
+        keys = f" with keys {sorted(records)[:4]}" if isinstance(records, dict) else ""
+        return f"not a set: a JSON {type(records).__name__}{keys}, not a list of prompt records"
+    gaps = {name: [f for f in fields if f not in records[0]] for name, fields in LAYOUTS.items()}
+    closest = min(gaps, key=lambda name: len(gaps[name]))
+    return (f"a set in no layout naf-bench reads: its records lack {', '.join(gaps[closest])} "
+            f"of the {closest} layout")  # fmt: skip

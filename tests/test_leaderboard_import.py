@@ -91,18 +91,70 @@ def test_leaderboard_sets_and_submissions(reference, tmp_path):
     assert {r["program_id"] for r in dev} == set(PROGRAMS) and {r["family"] for r in dev} == {"loopy", "decided"}
     assert next(r for r in dev if r["id"] == "lb-decided-i1-wfs::wfs")["labels"]["wfs"] == "F"
 
-    names = sorted(p.name for p in (out / "submissions").iterdir())
+    # each submission goes under the set it answers; dev and hard_x have the same ids, and these runs answer
+    # part of them: the set sharing the most ids, ties by name
+    names = sorted(p.name for p in (out / "hard_x" / "submissions").iterdir())
     assert names == ["model-a.jsonl", "submissions_batch-logs-model-b.jsonl", "submissions_full-logs-model-b.jsonl"]
-    full = _jsonl(out / "submissions" / "submissions_full-logs-model-b.jsonl")
+    assert not (out / "dev" / "submissions").exists() and not (out / "submissions").exists()
+    full = _jsonl(out / "hard_x" / "submissions" / "submissions_full-logs-model-b.jsonl")
     assert full[0] == {"id": "lb-loopy-i0-closed_world::closed_world", "prediction": "C", "trace": "q is C.\nANSWER: C"}
-    a = _jsonl(out / "submissions" / "model-a.jsonl")
+    a = _jsonl(out / "hard_x" / "submissions" / "model-a.jsonl")
     assert a[5] == {"id": "lb-decided-i0-cred::cred", "prediction": None} and len(a) == 13
-    assert any(
-        "ladder.jsonl: not imported: unknown row layout (fields ['question', 'task'])" in n for n in report.notes
-    )
-    assert any("broken.jsonl: not imported: record 1: unknown layout (needs 'id' and 'prediction')" in n
-               for n in report.notes)  # fmt: skip
-    assert "leaderboard submission model-a: 1 null predictions (unanswered)" in report.notes
+    assert "leaderboard/submissions_open/model-a.jsonl: partial: answers 12 of the 15 ids of hard_x" in report.notes
+    assert report.failed == {
+        "leaderboard/data/ladder.jsonl": "unknown row layout (fields ['question', 'task']): expected {id, rec_id, "
+        "axis, difficulty, cond, gold, prompt} or {id, cond, divergence_bin, gold, prompt} (the leaderboard set "
+        "ladder)",
+        "leaderboard/submissions_open/broken.jsonl": "record 1: unknown layout (needs 'id' and 'prediction') (a "
+        "submission)",
+    }
+    assert "leaderboard submission hard_x/model-a: 1 null predictions (unanswered)" in report.notes
+
+
+def test_every_file_is_imported_or_listed_with_its_reason(reference, tmp_path, capsys):
+    """A set without labels keeps the authors' family; a complete run goes under the smallest set it answers;
+    figures, scripts, unknown layouts and runs of no set are each listed with why they were not read."""
+    board = reference / "leaderboard"
+    unlabelled = [{k: v for k, v in _hard(r, c).items() if k != "labels"} for r in PROGRAMS for c in CONDITIONS]
+    _write(board / "data" / "hard_old.jsonl", unlabelled[:10])  # the first two programs, as hard_v2 has no labels
+    _write(board / "submissions_c" / "model-c.jsonl", [{"id": r["id"], "prediction": "A"} for r in unlabelled])
+    _write(board / "submission_sample.jsonl", [{"id": "naflb-x-i0-wfs::wfs", "prediction": "A"}])
+    (board / "figure.png").write_bytes(b"\x89PNG")
+    (board / "make_sets.py").write_text("print(1)\n")
+    (reference / "data").mkdir()
+    (reference / "data" / "odd_set.json").write_text(json.dumps([{"task_id": "t::wfs", "cond": "wfs"}]))
+    (reference / "data" / "notes.json").write_text(json.dumps({"_note": "x"}))
+    _write(reference / "data" / "pad_answers" / "m.json", [{"answers": {}}])
+
+    assert main(["import-reference", str(reference), "--out", str(tmp_path / "out")]) == 1
+    printed = capsys.readouterr()
+    summary = json.loads((tmp_path / "out" / "import.json").read_text())
+    out = tmp_path / "out" / "leaderboard"
+    assert {r["family"] for r in _jsonl(out / "hard_old" / "gold.jsonl")} == {"loopy", "decided"}
+    assert (
+        "leaderboard/hard_old: the set carries no labels, only gold letters: only those are checked against "
+        "naf-bench's certificates"
+    ) in summary["notes"]
+    assert _jsonl(out / "hard_old" / "submissions" / "model-c.jsonl")[0] == {
+        "id": "lb-loopy-i0-none::none", "prediction": "A"}  # fmt: skip
+    assert (
+        "leaderboard/submissions_c/model-c.jsonl: answers every id of hard_old and 5 ids it does not have; it also "
+        "answers every id of dev, hard_x"
+    ) in summary["notes"]
+    assert summary["skipped"] == {
+        "data/notes.json": "not a set: a JSON dict with keys ['_note'], not a list of prompt records",
+        "data/odd_set.json": "a set in no layout naf-bench reads: its records lack rec_id, divergence_bin, gold, "
+        "labels, prompt of the binned layout",
+        "data/pad_answers/m.json": "answers to no imported set: no set naf-bench imports reads data/pad_answers/",
+        "leaderboard/figure.png": "a figure",
+        "leaderboard/make_sets.py": "a script: naf-bench runs none of the authors' code",
+        "leaderboard/submission_sample.jsonl": "a submission to no set: its ids belong to no leaderboard set here",
+    }
+    assert summary["counts"] == {"imported": 7, "failed": 2, "skipped": 6}
+    assert summary["imported"]["leaderboard/data/hard_old.jsonl"] == ["leaderboard/hard_old/gold.jsonl"]
+    listed = {*summary["imported"], *summary["failed"], *summary["skipped"]}
+    assert listed == {p.relative_to(reference).as_posix() for p in reference.rglob("*") if p.is_file()}
+    assert "files under" in printed.out and "7 imported, 2 could not be read, 6 not read (" in printed.out
 
 
 def test_scores_as_the_reference_leaderboard_gives_them(reference, tmp_path, capsys):
@@ -118,7 +170,7 @@ def test_scores_as_the_reference_leaderboard_gives_them(reference, tmp_path, cap
             row["gold"] = LETTERS[row["labels"][READING[row["condition"]]]]
     _write(out / "certified.jsonl", gold)
     scores = tmp_path / "a.json"
-    args = ["score", str(out / "submissions" / "model-a.jsonl"), "--gold", str(out / "certified.jsonl")]
+    args = ["score", str(out / "hard_x" / "submissions" / "model-a.jsonl"), "--gold", str(out / "certified.jsonl")]
     assert main([*args, "--out", str(scores)]) == 1  # an unknown id is reported; the scores are still written
     record = json.loads(scores.read_text())
     assert (record["joint"], record["joint_solved"]) == (1 / 3, [1, 3])

@@ -104,20 +104,29 @@ def test_label_disagreements_are_reported(reference, tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    ("damage", "message"),
+    ("damage", "file", "message", "kept"),
     [
-        (lambda d: (d / "production_set.json").write_text('[\n{"task_id": 1,\n'), r"production_set.json:3: malformed"),
-        (lambda d: (d / "production_set.json").write_text(json.dumps([{"task_id": "x"}])), "record 1: missing rec_id"),
+        (lambda d: (d / "production_set.json").write_text('[\n{"task_id": 1,\n'), "data/production_set.json",
+         "line 3: malformed JSON", "reorder/gold.jsonl"),
+        (lambda d: (d / "production_set.json").write_text(json.dumps([{"task_id": "x"}])), "data/production_set.json",
+         "record 1: missing rec_id", "reorder/runs/model-b.jsonl"),
         (lambda d: (d / "production_answers" / "run1" / "model-a.raw.json").write_text(json.dumps({"nope::wfs": "A"})),
-         r"model-a.raw.json: 1 ids not in the production set"),
+         "data/production_answers/run1/model-a.raw.json",
+         "1 ids not in the production set", "production/gold.jsonl"),
     ],
 )  # fmt: skip
-def test_bad_reference_data_names_file_and_line(reference, tmp_path, capsys, damage, message):
+def test_bad_reference_data_is_listed_and_the_rest_imported(reference, tmp_path, capsys, damage, file, message, kept):
+    """A file that cannot be read is named with its line and reason; every other file is still imported."""
     damage(reference / "data")
-    with pytest.raises(DataError, match=message):
-        import_reference(reference, tmp_path / "out")
+    report = import_reference(reference, tmp_path / "out")
+    assert report.failed[file].startswith(message) and report.failed[file].endswith(
+        " set)" if "set" in file else "run of production)"
+    )
+    assert (tmp_path / "out" / kept).exists()
+    assert json.loads((tmp_path / "out" / "import.json").read_text())["failed"] == report.failed
     assert main(["import-reference", str(reference), "--out", str(tmp_path / "out")]) == 1
-    assert "naf-bench import-reference: DataError:" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"not imported: {reference / file}: {message}" in err and "Traceback" not in err
 
 
 def test_missing_reference_folder(tmp_path):

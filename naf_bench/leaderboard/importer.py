@@ -27,8 +27,8 @@ from naf_bench.errors import DataError, NafBenchError
 from naf_bench.readings import CONDITIONS, gold_letter
 from naf_bench.syntax.render import render_asp
 
-LEADERBOARD_LAYOUTS = {  # name: the fields every record has
-    "hard": ("id", "rec_id", "axis", "difficulty", "cond", "gold", "labels", "prompt"),
+LEADERBOARD_LAYOUTS = {  # name: the fields every record has (the hard sets' `labels` only from hard_v3 on)
+    "hard": ("id", "rec_id", "axis", "difficulty", "cond", "gold", "prompt"),
     "dev": ("id", "cond", "divergence_bin", "gold", "prompt"),
 }
 
@@ -94,7 +94,8 @@ def _gold_rows(set_name: str, records: list, layout: str, disagreements: list[st
                 raise ValueError(f"{where}: certification failed: {exc}") from None
         certificate = certificates[key]
         ours = gold_letter(condition, certificate.labels)
-        theirs = {k: record["labels"].get(k) for k in certificate.labels} if layout == "hard" else None
+        labels = record.get("labels") if layout == "hard" else None
+        theirs = {k: labels.get(k) for k in certificate.labels} if isinstance(labels, dict) else None
         if (theirs is not None and theirs != certificate.labels) or record["gold"] != ours:
             disagreements.append(
                 f"leaderboard/{set_name} {task_id}: reference labels {theirs or 'not given'} gold {record['gold']}, "
@@ -153,16 +154,34 @@ def submission_names(root: Path, paths: list[Path]) -> dict[Path, str]:
     }
 
 
+def _home(ids: set[str], sets: dict[str, set[str]]) -> tuple[str | None, str]:
+    """The set a submission belongs to, and how: the smallest set whose every id it answers (ties by name), else
+    the set sharing the most ids with it (a partial run), else none."""
+    complete = sorted((len(members), name) for name, members in sets.items() if members <= ids)
+    if complete:
+        home = complete[0][1]
+        also = [name for _, name in complete[1:]]
+        extra = len(ids - sets[home])
+        return home, (f"answers every id of {home}" + (f" and {extra} ids it does not have" if extra else "")
+                      + (f"; it also answers every id of {', '.join(also)}" if also else ""))  # fmt: skip
+    overlap = max(sets, key=lambda name: (len(ids & sets[name]), name), default=None)
+    if overlap is None or not ids & sets[overlap]:
+        return None, "its ids belong to no leaderboard set here"
+    return overlap, f"partial: answers {len(ids & sets[overlap])} of the {len(sets[overlap])} ids of {overlap}"
+
+
 def import_leaderboard(ref: str | Path, out: str | Path, report) -> None:
     """Write the leaderboard sets and submissions found under ``ref/leaderboard`` to ``out`` (see the module
     docstring), recording files, rows, programs, disagreements and notes in ``report`` (an ImportReport)."""
-    root, out = Path(ref) / "leaderboard", Path(out)
+    ref, out = Path(ref), Path(out)
+    root = ref / "leaderboard"
 
     def write(path: Path, records: list[dict]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
         report.written.append(path)
 
+    sets = {}
     for path in sorted((root / "data").glob("*.jsonl")):
         set_name = path.name.removesuffix(".jsonl")
         try:
@@ -170,19 +189,36 @@ def import_leaderboard(ref: str | Path, out: str | Path, report) -> None:
             layout = _layout(records)
             rows, programs = _gold_rows(set_name, records, layout, report.disagreements)
         except (ValueError, DataError) as exc:
-            report.notes.append(f"{path}: not imported: {_reason(exc)}")
+            report.failed[path.relative_to(ref).as_posix()] = f"{_reason(exc)} (the leaderboard set {set_name})"
             continue
+        if not any(isinstance(record.get("labels"), dict) for record in records):
+            report.notes.append(f"leaderboard/{set_name}: the set carries no labels, only gold letters: only those "
+                                "are checked against naf-bench's certificates")  # fmt: skip
         report.rows[f"leaderboard/{set_name}"] = len(rows)
         report.programs[f"leaderboard/{set_name}"] = programs
         write(out / set_name / "gold.jsonl", rows)
-    paths = sorted(root.glob("submissions*/**/*.jsonl"))
-    for path, name in submission_names(root, paths).items():
+        report.took(ref, path, f"leaderboard/{set_name}/gold.jsonl")
+        sets[set_name] = {row["id"] for row in rows}
+    placed: dict[str, list[tuple[Path, list[dict]]]] = {}
+    for path in sorted(root.rglob("*.jsonl")):
+        if path.parent == root / "data":
+            continue
         try:
             records = _submission(path)
         except (ValueError, DataError) as exc:
-            report.notes.append(f"{path}: not imported: {_reason(exc)}")
+            report.failed[path.relative_to(ref).as_posix()] = f"{_reason(exc)} (a submission)"
             continue
-        unanswered = sum(record["prediction"] is None for record in records)
-        if unanswered:
-            report.notes.append(f"leaderboard submission {name}: {unanswered} null predictions (unanswered)")
-        write(out / "submissions" / f"{name}.jsonl", records)
+        home, how = _home({record["id"] for record in records}, sets)
+        if home is None:
+            report.skipped[path.relative_to(ref).as_posix()] = f"a submission to no set: {how}"
+            continue
+        report.notes.append(f"{path.relative_to(ref).as_posix()}: {how}")
+        placed.setdefault(home, []).append((path, records))
+    for home, files in placed.items():
+        for path, name in submission_names(root, [path for path, _ in files]).items():
+            records = dict(files)[path]
+            unanswered = sum(record["prediction"] is None for record in records)
+            if unanswered:
+                report.notes.append(f"leaderboard submission {home}/{name}: {unanswered} null predictions (unanswered)")
+            write(out / home / "submissions" / f"{name}.jsonl", records)
+            report.took(ref, path, f"leaderboard/{home}/submissions/{name}.jsonl")
