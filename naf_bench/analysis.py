@@ -440,18 +440,12 @@ def _size(scores: Scores, n_bootstrap: int, classes: dict | None) -> dict:
                 named, lambda i: i["program_id"], lambda s, c=column: (fit(s) or {}).get(c), min(n_bootstrap, 200)
             )
     slices = {c: {str(v): scores.cell(part).accuracy for v, part in scores.by(c).items()} for c in ("depth", "width")}
-    best = {
-        c: Counter(i["gold"] for i in named if i["condition"] == c).most_common(1)[0][0]
-        for c in {i["condition"] for i in named}
-    }
     cells = {}
     for column in ("depth", "width"):
         cells[column] = {}
         for value, part in scores.by(column).items():
             cells[column][str(value)] = _cell(scores, part)
-            cells[column][str(value)]["baselines"]["best_constant_per_condition"] = sum(
-                scores.rows[k]["gold"] == best[scores.rows[k]["condition"]] for k in part
-            ) / len(part)
+            cells[column][str(value)]["baselines"]["best_constant_per_condition"] = scores.best_constant_accuracy(part)
     result = {"standardised_ols": coefficients, "ci95": intervals, "accuracy_by": slices, "cells": cells}
     if classes:  # label against reasoning: the audit's sound share of auditable traces per slice
 

@@ -9,13 +9,11 @@ and — when traces are given — the trace audit and the step checker's scores.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from naf_bench.readings import JOINT_CONDITIONS
-from naf_bench.scoring.core import Scores, majority_letter, score
+from naf_bench.scoring.core import Scores, best_constants, majority_letter, score
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
 # Submissions may answer in words, as the reference leaderboard accepts ("yes", "cannot be determined").
@@ -235,10 +233,7 @@ def constant_predictions(rows: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
     """Input-blind baselines: each constant letter, the best constant per condition, the majority letter."""
     named = [row for row in rows if row["gold"] is not None]
     predictions = {f"constant_{x}": {row["id"]: {"prediction": x} for row in named} for x in "ABC"}
-    best = {}
-    for condition in JOINT_CONDITIONS:
-        golds = Counter(row["gold"] for row in named if row["condition"] == condition)
-        best[condition] = max("ABC", key=lambda x: (golds[x], -ord(x)))
+    best = best_constants(named)
     predictions["best_constant_per_condition"] = {row["id"]: {"prediction": best[row["condition"]]} for row in named}
     majority = majority_letter(row["gold"] for row in named) or "A"
     predictions["majority"] = {row["id"]: {"prediction": majority} for row in named}

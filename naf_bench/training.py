@@ -361,20 +361,12 @@ def answer_and_generate(model, tokenizer, row: dict, max_new_tokens: int):
     return torch.log_softmax(logits.float(), dim=-1), text
 
 
-def best_constants(rows: Sequence[dict]) -> dict[str, str]:
-    """The letter that is gold most often under each condition (the first in A/B/C order among equals)."""
-    golds: dict[str, list[str]] = {}
-    for row in rows:
-        golds.setdefault(row["condition"], []).append(row["gold"])
-    return {condition: max(LETTERS, key=letters.count) for condition, letters in golds.items()}
-
-
 def answer_report(rows: Sequence[dict], texts: Sequence[str], extractor: str) -> dict:
     """Accuracy of answers read from ``texts`` per condition and JOINT, with program-clustered 95 % intervals,
     beside the best constant of each condition and the JOINT of answering those constants; the share of C
     answers per condition (never right under credulous and skeptical readings)."""
     from naf_bench.readings import JOINT_CONDITIONS
-    from naf_bench.scoring.core import score
+    from naf_bench.scoring.core import best_constants, score
 
     constants = best_constants(rows)
     indexed = [{**row, "id": k} for k, row in enumerate(rows)]

@@ -118,3 +118,27 @@ def test_the_audit_table_and_the_proof_metrics_read_one_audit():
     assert table["checkpoints"]["cycle_registered"]["stated"] == sum(
         c["cycle_registered"] is True for c in audited.checkpoints
     )
+
+
+def test_every_baseline_has_one_tie_rule_in_the_core():
+    """The majority letter and the best constant per condition break ties in A/B/C order, whichever letter comes
+    first in the rows; the metric, the baselines command, the analysis and training all read them here."""
+    from naf_bench.evaluation import constant_predictions
+    from naf_bench.scoring.core import best_constants, majority_letter
+    from naf_bench.training import answer_report
+
+    rows = [
+        {"id": f"p{p}-{c}", "program_id": f"p{p}", "condition": c, "gold": gold}
+        for p, golds in enumerate(["CBBA", "BACA"])
+        for c, gold in zip(("closed_world", "cred", "skept", "wfs"), golds, strict=True)
+    ]
+    assert majority_letter(["C", "B", "B", "C", None]) == "B" and majority_letter([None]) is None
+    assert best_constants(rows) == {"closed_world": "B", "cred": "A", "skept": "B", "wfs": "A"}
+    run = score(rows, {row["id"]: "A" for row in rows})
+    assert run.best_constants == best_constants(rows) and run.majority == "A"  # A 3, B 3, C 2
+    assert run.best_constant_accuracy() == 5 / 8 and run.best_constant_accuracy(run.where(condition="cred")) == 0.5
+    predictions = constant_predictions(rows)["best_constant_per_condition"]
+    assert {i: p["prediction"] for i, p in predictions.items() if i.startswith("p0")} == {
+        "p0-closed_world": "B", "p0-cred": "A", "p0-skept": "B", "p0-wfs": "A"}  # fmt: skip
+    report = answer_report(rows, ["A"] * len(rows), "strict")
+    assert {c: cell["best_constant"] for c, cell in report["conditions"].items()} == best_constants(rows)

@@ -19,6 +19,7 @@ from naf_bench import training  # noqa: E402
 from naf_bench.errors import ConfigError  # noqa: E402
 from naf_bench.scoring.consistency import compute_consistency  # noqa: E402
 from naf_bench.scoring.constraints import constraint_formulas, row_events  # noqa: E402
+from naf_bench.scoring.core import best_constants  # noqa: E402
 from naf_bench.scoring.lm import first_token_ids  # noqa: E402
 
 SCRIPT = Path(__file__).parent.parent / "scripts" / "train_sft.py"
@@ -309,7 +310,7 @@ def test_answer_report_beside_the_best_constant_per_condition():
     ]
     texts = {"p1": "CAAC", "p2": "CABC", "p3": "AACA", "p4": "CCAC"}
     answers = [f"The answer is {x}." for p in golds for x in texts[p]]
-    assert training.best_constants(rows) == {"closed_world": "C", "cred": "A", "skept": "A", "wfs": "C"}
+    assert best_constants(rows) == {"closed_world": "C", "cred": "A", "skept": "A", "wfs": "C"}
     report = training.answer_report(rows, answers, "flexible")
     cred, wfs = report["conditions"]["cred"], report["conditions"]["wfs"]
     assert (cred["accuracy"], cred["best_constant"], cred["best_constant_accuracy"]) == (0.75, "A", 0.75)

@@ -200,9 +200,18 @@ def constant_hits(gold: str | None) -> dict[str, bool]:
 
 
 def majority_letter(golds: Iterable[str | None]) -> str | None:
-    """The most frequent gold letter (the first seen among equals), None when no row has gold."""
+    """The most frequent gold letter, the first in A/B/C order among equals (the one tie rule of every
+    baseline); None when no row has gold."""
     counts = Counter(gold for gold in golds if gold is not None)
-    return counts.most_common(1)[0][0] if counts else None
+    return max(LETTERS, key=lambda letter: counts[letter]) if counts else None
+
+
+def best_constants(rows: Iterable[Mapping]) -> dict[str, str]:
+    """The best constant answer per condition: the majority gold letter of each condition with gold."""
+    golds: dict[str, list] = defaultdict(list)
+    for row in rows:
+        golds[row["condition"]].append(row["gold"])
+    return {condition: letter for condition, g in golds.items() if (letter := majority_letter(g)) is not None}
 
 
 def program_solved(answers: Mapping[str, str | None], golds: Mapping[str, str]) -> bool | None:
@@ -285,6 +294,18 @@ class Scores:
     def majority(self) -> str | None:
         """The most frequent gold letter over every row."""
         return majority_letter(row["gold"] for row in self.rows)
+
+    @cached_property
+    def best_constants(self) -> dict[str, str]:
+        """The best constant answer per condition over every scored row (:func:`best_constants`)."""
+        return best_constants(self.rows[i] for i in self.scored)
+
+    def best_constant_accuracy(self, indices: Sequence[int] | None = None) -> float | None:
+        """The accuracy on the slice of answering each condition's best constant (over every scored row)."""
+        indices = self.scored if indices is None else indices
+        best = self.best_constants
+        hits = [self.rows[i]["gold"] == best.get(self.rows[i]["condition"]) for i in indices]
+        return sum(hits) / len(hits) if hits else None
 
     def baselines(self, indices: Sequence[int] | None = None, majority: str | None = None) -> dict:
         """The accuracy of each constant answer on the slice's gold letters, and of the ``majority`` letter."""
