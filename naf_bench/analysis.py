@@ -439,11 +439,13 @@ def _size(scores: Scores, n_bootstrap: int, classes: dict | None) -> dict:
             intervals[column] = cluster_ci(
                 named, lambda i: i["program_id"], lambda s, c=column: (fit(s) or {}).get(c), min(n_bootstrap, 200)
             )
-    slices = {c: {str(v): scores.cell(part).accuracy for v, part in scores.by(c).items()} for c in ("depth", "width")}
+    # rows without a depth or width (a set that sweeps one of them) are in no slice of that column
+    sliced = {c: {v: part for v, part in scores.by(c).items() if v is not None} for c in ("depth", "width")}
+    slices = {c: {str(v): scores.cell(part).accuracy for v, part in parts.items()} for c, parts in sliced.items()}
     cells = {}
     for column in ("depth", "width"):
         cells[column] = {}
-        for value, part in scores.by(column).items():
+        for value, part in sliced[column].items():
             cells[column][str(value)] = _cell(scores, part)
             cells[column][str(value)]["baselines"]["best_constant_per_condition"] = scores.best_constant_accuracy(part)
     result = {"standardised_ols": coefficients, "ci95": intervals, "accuracy_by": slices, "cells": cells}

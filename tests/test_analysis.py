@@ -299,3 +299,17 @@ def test_translate_then_solve_outcomes_beside_the_authors_letters(tmp_path):
     assert (out / "mitigation.png").stat().st_size > 5000
     ours = analyze([run], gold, "strict", n_bootstrap=20)["runs"]["run"]["mitigation"]
     assert (ours["n_parsed"], ours["correct"], ours["accuracy"]) == (2, 2, 1.0)  # our reader's letters
+
+
+def test_a_set_without_widths_slices_by_depth_only_and_plots(tmp_path):
+    """The authors' 100-prompt pilot names no width: its rows are in no width slice, and the plots are drawn."""
+    from naf_bench.analysis_render import write_analysis
+
+    rows = [dict(row, width=None) for row in _rows(depths=(2, 8))]
+    result = analyze([_write(tmp_path / "run.jsonl", _oracle(rows))], _write(tmp_path / "gold.jsonl", rows), "strict",
+                     n_bootstrap=20)  # fmt: skip
+    size = result["runs"]["run"]["size"]
+    assert size["accuracy_by"] == {"depth": {"2": 1.0, "8": 1.0}, "width": {}}
+    assert set(size["cells"]["depth"]) == {"2", "8"} and size["cells"]["width"] == {}
+    written = write_analysis(result, tmp_path / "out")
+    assert tmp_path / "out" / "accuracy_by_size.png" in written
