@@ -491,7 +491,7 @@ def train(args: argparse.Namespace, before: dict | None = None) -> dict:
     import transformers
     import trl
 
-    from naf_bench.cli import _overrides
+    from naf_bench.generate.config import parse_overrides
     from naf_bench.scoring import load_metric
 
     out = Path(args.out)
@@ -500,7 +500,7 @@ def train(args: argparse.Namespace, before: dict | None = None) -> dict:
     if args.threads:
         torch.set_num_threads(args.threads)
     transformers.set_seed(args.seed)
-    overrides = _overrides(args.set)
+    overrides = parse_overrides(args.set)
     train_rows = training_rows(args.train_framings, args.train_config, overrides=overrides)
     if args.completion == "letter":
         train_rows = letter_completions(train_rows)

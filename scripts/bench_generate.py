@@ -39,8 +39,7 @@ from pathlib import Path
 def main() -> None:
     import pyarrow.ipc
 
-    from naf_bench.cli import _overrides
-    from naf_bench.generate.config import CONFIGS, get_config
+    from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
     from naf_bench.rows import generate_units
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -51,7 +50,7 @@ def main() -> None:
     parser.add_argument("--baseline-key", action="store_true", help="first one process with the 0.1.0 canonical key")
     parser.add_argument("--engine", choices=("ray",), help="then the same rows on a local Ray (one fresh process)")
     args = parser.parse_args()
-    overrides = _overrides(args.set)
+    overrides = parse_overrides(args.set)
     config = get_config(args.config, **overrides)
     print(f"{args.config}: {len(config.units())} units x {len(config.splits)} "
           f"splits; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before")  # fmt: skip
@@ -139,12 +138,12 @@ def count_run(config: str, pairs: list[str], num_proc: int, out: str) -> None:
     seconds (``_cpu``) and the splits."""
     import pyarrow.ipc
 
-    from naf_bench.cli import _overrides
     from naf_bench.dataset import load_dataset
+    from naf_bench.generate.config import parse_overrides
 
     _warm_up()
     start, before = time.perf_counter(), _cpu()
-    dataset = load_dataset(config, num_proc=num_proc, cache_dir=str(Path(out) / "cache"), **_overrides(pairs))
+    dataset = load_dataset(config, num_proc=num_proc, cache_dir=str(Path(out) / "cache"), **parse_overrides(pairs))
     elapsed = time.perf_counter() - start
     cpu = [after - then for after, then in zip(_cpu(), before, strict=True)]
     for split, part in dataset.items():

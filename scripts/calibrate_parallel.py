@@ -28,9 +28,8 @@ import numpy as np
 from bench_generate import live_children_cpu  # beside this script
 
 from naf_bench.certify import certify
-from naf_bench.cli import _overrides
 from naf_bench.dataset import _unit_file
-from naf_bench.generate.config import CONFIGS, get_config
+from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
 from naf_bench.pool import run_jobs
 from naf_bench.rows import COST, PARALLEL_MIN_SAVING, cost_terms, processes, saving, unit_seconds, unit_splits
 from naf_bench.syntax.parse import parse_program
@@ -64,7 +63,7 @@ def main() -> None:
     start_up = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; a worker takes {start_up:.2f} CPU s to "
           f"start and make one one-program unit; parallel where it saves >= {PARALLEL_MIN_SAVING:g} s")  # fmt: skip
-    configs = [(name, _overrides(args.set)) for name in args.config] + (list(LARGER) if args.larger else [])
+    configs = [(name, parse_overrides(args.set)) for name in args.config] + (list(LARGER) if args.larger else [])
     terms, measured_all = [], []
     for name, overrides in configs:
         config = get_config(name, **overrides)

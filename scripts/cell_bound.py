@@ -19,9 +19,8 @@ import argparse
 import time
 from collections import Counter
 
-from naf_bench.cli import _overrides
 from naf_bench.generate.algorithm import assemble_attempt
-from naf_bench.generate.config import CONFIGS, get_config
+from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
 from naf_bench.syntax.structure import canonical_key
 
 
@@ -42,7 +41,7 @@ def main() -> None:
     parser.add_argument("--attempts", type=int, default=5000, help="attempts assembled per cell")
     parser.add_argument("--split", help="the split whose attempts are drawn (default: the config's first)")
     args = parser.parse_args()
-    config = get_config(args.config, **_overrides(args.set))
+    config = get_config(args.config, **parse_overrides(args.set))
     split = args.split or config.splits[0]
     if split not in config.splits:
         raise SystemExit(f"config {args.config!r} has no split {split!r}; it has {list(config.splits)}")

@@ -18,9 +18,8 @@ import hashlib
 import time
 from collections import Counter
 
-from naf_bench.cli import _overrides
 from naf_bench.generate.algorithm import assemble_attempt
-from naf_bench.generate.config import CONFIGS, get_config
+from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
 from naf_bench.rows import generate_units
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.render import render_asp
@@ -32,7 +31,7 @@ def main() -> None:
     parser.add_argument("--config", nargs="+", default=sorted(CONFIGS), choices=sorted(CONFIGS))
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. depths=2,8")
     args = parser.parse_args()
-    overrides = _overrides(args.set)
+    overrides = parse_overrides(args.set)
     new_of: dict[str, tuple[str, Program]] = {}  # reference key -> (new key, first program)
     old_of: dict[str, tuple[str, Program]] = {}
     timing = Counter()

@@ -18,9 +18,8 @@ from collections import defaultdict
 from pathlib import Path
 from statistics import mean
 
-from naf_bench.cli import _overrides
 from naf_bench.errors import ConfigError
-from naf_bench.generate.config import CONFIGS, get_config
+from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
 from naf_bench.rows import build_rows
 from naf_bench.syntax import parse_program
 
@@ -79,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"compare_reference: {path} not found (give the folder that holds data/)", file=sys.stderr)
         return 2
     try:
-        config = get_config(args.config, **_overrides(args.set))
+        config = get_config(args.config, **parse_overrides(args.set))
     except ConfigError as exc:
         print(f"compare_reference: {exc}", file=sys.stderr)
         return 2

@@ -300,9 +300,9 @@ def test_score_records_slice_accuracy_by_distance(main_rows):
 
 
 def test_training_is_set_from_the_command_line_as_a_bool():
-    from naf_bench.cli import _overrides
+    from naf_bench.generate.config import parse_overrides
 
-    assert _overrides(["training=true", "splits=train"]) == {"training": True, "splits": ("train",)}
-    assert get_config("main", **_overrides(["training=True"])).is_training("test")
+    assert parse_overrides(["training=true", "splits=train"]) == {"training": True, "splits": ("train",)}
+    assert get_config("main", **parse_overrides(["training=True"])).is_training("test")
     with pytest.raises(ConfigError, match="training=0"):
-        _overrides(["training=0"])
+        parse_overrides(["training=0"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from difflib import get_close_matches
 
 from naf_bench.errors import ConfigError
 from naf_bench.generate.bins import BINS, SEED_BINS
@@ -241,3 +242,40 @@ def get_config(name: str, **overrides) -> GenerationConfig:
     if name not in CONFIGS:
         raise ConfigError(f"unknown config {name!r}; expected one of {sorted(CONFIGS)}")
     return CONFIGS[name].override(**overrides) if overrides else CONFIGS[name].validate()
+
+
+def parse_overrides(pairs: list[str]) -> dict:
+    """``--set depths=2,8 --set seed=3`` into typed config overrides (a ConfigError names a bad pair)."""
+    fields = {name: field for name, field in GenerationConfig.__dataclass_fields__.items()
+              if name not in ("name", "description")}  # fmt: skip
+    types = {name: field.type for name, field in fields.items()}
+    overrides = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if key not in types:
+            close = get_close_matches(key, types, 1)
+            hint = f"did you mean {close[0]}? " if close else ""
+            raise ConfigError(f"--set {pair!r}: unknown key {key!r}; {hint}the keys are {', '.join(sorted(types))}")
+        if not equals or not value:
+            raise ConfigError(f"--set {pair!r}: no value after '='; give one, e.g. --set {key}={_example(fields[key])}")
+        try:
+            if "tuple" in str(types[key]):
+                items = value.split(",")
+                overrides[key] = tuple(int(x) if "int" in str(types[key]) else x for x in items)
+            elif types[key] in (bool, "bool"):
+                overrides[key] = {"true": True, "false": False}[value.lower()]
+            else:
+                overrides[key] = int(value) if types[key] in (int, "int") else value
+        except (ValueError, KeyError) as exc:
+            raise ConfigError(f"--set {pair!r}: {types[key]} expected ({exc})") from exc
+    return overrides
+
+
+def _example(field) -> str:
+    """A value of a config field (its default where it has one), written as ``--set`` reads it."""
+    default = field.default
+    if isinstance(default, bool):
+        return str(default).lower()
+    if isinstance(default, tuple):
+        return ",".join(map(str, default)) or ("2,8" if "int" in str(field.type) else "a,b")
+    return str(default) if isinstance(default, int | str) else "VALUE"
