@@ -150,6 +150,7 @@ def generate_units(
     num_proc: int | None = None,
     shard: tuple[int, int] | None = None,
     min_saving: float | None = None,
+    exclude: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, list], list[tuple[str, Unit, CellStats]]]:
     """Each split's units in order, as ``render`` makes them (by default their instances), and each (split, unit)'s
     statistics, exactly as one process makes them.
@@ -161,6 +162,8 @@ def generate_units(
     already used took the very same attempts, so it is kept; otherwise it is generated and rendered again
     against the true ``seen`` (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates
     the i-th of n contiguous ranges of units only. A worker that dies fails the call with a ``WorkerError``.
+    ``exclude`` holds canonical keys no split may use (a hidden set's: every public program), as if an earlier
+    split had kept them.
     """
     units = config.units()
     positions = list(range(len(units)))
@@ -191,7 +194,7 @@ def generate_units(
                 stacklevel=2,
             )
         results = {position: unit_splits(config, position, render) for position in positions}
-    seen: set[str] = set()
+    seen: set[str] = set(exclude)
     stale: set[int] = set()  # units regenerated in an earlier split: their later splits assumed other keys
     splits: dict[str, list] = {split: [] for split in config.splits}
     stats = []
@@ -287,10 +290,14 @@ def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> I
 
 
 def build_rows(
-    config: GenerationConfig, num_proc: int | None = None, shard: tuple[int, int] | None = None
+    config: GenerationConfig,
+    num_proc: int | None = None,
+    shard: tuple[int, int] | None = None,
+    exclude: frozenset[str] = frozenset(),
 ) -> dict[str, list[dict]]:
-    """Rows of every split (of one shard); canonical keys never repeat across splits."""
-    splits, _ = generate_units(config, unit_rows, num_proc, shard)
+    """Rows of every split (of one shard); canonical keys never repeat across splits, nor name a program of
+    ``exclude``."""
+    splits, _ = generate_units(config, unit_rows, num_proc, shard, exclude=exclude)
     return {split: [row for rows in units for row in rows] for split, units in splits.items()}
 
 

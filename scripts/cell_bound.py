@@ -17,21 +17,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections import Counter
 
-from naf_bench.generate.algorithm import assemble_attempt
+from naf_bench.generate.bound import reach
 from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
-from naf_bench.syntax.structure import canonical_key
-
-
-def chao1(counts: Counter) -> float | None:
-    """The bias-corrected Chao1 estimate of the distinct values behind ``counts`` (value: times drawn); None when
-    no value was drawn twice or more (no repeat: nothing to estimate from)."""
-    if all(n == 1 for n in counts.values()):
-        return None
-    singletons = sum(n == 1 for n in counts.values())
-    doubletons = sum(n == 2 for n in counts.values())
-    return len(counts) + singletons * (singletons - 1) / (2 * (doubletons + 1))
 
 
 def main() -> None:
@@ -48,20 +36,16 @@ def main() -> None:
     n = args.attempts
     for unit in config.units():
         start = time.process_time()
-        counts: Counter = Counter()
-        for index in range(n):
-            program, _ = assemble_attempt(unit.family, unit.axes, config.seed, config.name, split, index)
-            counts[canonical_key(program, "q")] += 1
+        cell = reach(config, unit, split, n)
         seconds = (time.process_time() - start) / n
-        estimate = chao1(counts)
-        reach = f"no key twice: more than {n * n / 6:,.0f} at 95 %" if estimate is None else f"Chao1 {estimate:,.0f}"
+        bound = (f"no key twice: more than {cell['at_least']:,.0f} at 95 %" if cell["chao1"] is None
+                 else f"Chao1 {cell['chao1']:,.0f}")  # fmt: skip
         print(
-            f"{unit.family} {dict(unit.axes)}: {n} attempts in {split}, {len(counts)} distinct keys "
-            f"({sum(c == 1 for c in counts.values())} once, {sum(c == 2 for c in counts.values())} twice); "
-            f"distinct programs the cell reaches: {reach}; {1e3 * seconds:.2f} ms an attempt (assembled and keyed)",
+            f"{unit.family} {dict(unit.axes)}: {n} attempts in {split}, {cell['distinct']} distinct keys "
+            f"({cell['once']} once, {cell['twice']} twice); "
+            f"distinct programs the cell reaches: {bound}; {1e3 * seconds:.2f} ms an attempt (assembled and keyed)",
             flush=True,
         )
-
 
 if __name__ == "__main__":
     main()

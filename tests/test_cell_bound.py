@@ -1,23 +1,22 @@
-"""scripts/cell_bound.py: the Chao1 estimate, and the script on the smallest cells the generator takes."""
+"""naf_bench.generate.bound and scripts/cell_bound.py: the Chao1 estimate, and the script on the smallest cells
+the generator takes."""
 
-import importlib.util
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
+from naf_bench.generate.bound import chao1
+
 SCRIPT = Path(__file__).parent.parent / "scripts" / "cell_bound.py"
-spec = importlib.util.spec_from_file_location("cell_bound", SCRIPT)
-cell_bound = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cell_bound)
 
 
 def test_chao1_is_the_bias_corrected_estimate_and_none_without_a_repeat():
     # S = 3 distinct, f1 = 2 drawn once, f2 = 1 drawn twice: 3 + 2 * 1 / (2 * 2)
-    assert cell_bound.chao1(Counter({"a": 1, "b": 1, "c": 2})) == 3.5
+    assert chao1(Counter({"a": 1, "b": 1, "c": 2})) == 3.5
     # S = 2, f1 = 0: nothing unseen is estimated
-    assert cell_bound.chao1(Counter({"a": 3, "b": 2})) == 2
-    assert cell_bound.chao1(Counter({"a": 1, "b": 1})) is None
+    assert chao1(Counter({"a": 3, "b": 2})) == 2
+    assert chao1(Counter({"a": 1, "b": 1})) is None
 
 
 def test_the_smallest_cells_give_their_every_program_within_a_thousand_attempts():
