@@ -419,6 +419,9 @@ EXAMPLES = {
     "leaderboard withdraw": ("naf-bench leaderboard withdraw 12 --reason 'duplicate upload' --data board/",),
     "leaderboard freeze": ("naf-bench leaderboard freeze --data board/",),
     "leaderboard space": ("naf-bench leaderboard space --out space/ --requirement 'naf-bench[leaderboard]==0.1.0'",),
+    "leaderboard new-set": ("naf-bench leaderboard new-set --key secret.key --new-key --config hard --out hidden/",
+                            "naf-bench leaderboard new-set --key secret.key --config main --set programs_per_cell=2 "
+                            "--out hidden-small/"),
 }  # fmt: skip
 
 

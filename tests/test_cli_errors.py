@@ -116,7 +116,11 @@ def commands_with_set():
     return {command for command, parser in parsers() if any("--set" in a.option_strings for a in parser._actions)}
 
 
-SET_COMMANDS = {"generate": "generate main"}  # each command with --set, with its required arguments
+# each command with --set, with its required arguments (new-set reads --set before it writes or reads a key)
+SET_COMMANDS = {
+    "generate": "generate main",
+    "leaderboard new-set": "leaderboard new-set --key {out}/k --new-key --out {out}",
+}
 
 
 @pytest.mark.parametrize(("pair", "message"), [

@@ -26,10 +26,13 @@ def no_repeat_bound(draws: int) -> float:
     return draws * draws / 6
 
 
-def reach(config: GenerationConfig, unit: Unit, split: str, attempts: int) -> dict:
+def reach(
+    config: GenerationConfig, unit: Unit, split: str, attempts: int, exclude: frozenset[str] = frozenset()
+) -> dict:
     """Attempts 0 .. ``attempts``-1 of a unit in one split, assembled and keyed as the walk would (not certified):
-    ``{"attempts", "distinct", "once", "twice", "chao1", "at_least"}``, ``chao1`` None where no key was drawn twice and
-    ``at_least`` the bound that leaves (else the distinct keys drawn)."""
+    ``{"attempts", "distinct", "once", "twice", "chao1", "at_least", "excluded"}``, ``chao1`` None where no key
+    was drawn twice and ``at_least`` the bound that leaves (else the distinct keys drawn); ``excluded``, the
+    distinct keys drawn that are in ``exclude`` (programs another set already took)."""
     counts: Counter = Counter()
     for index in range(attempts):
         program, _ = assemble_attempt(unit.family, unit.axes, config.seed, config.name, split, index)
@@ -42,4 +45,5 @@ def reach(config: GenerationConfig, unit: Unit, split: str, attempts: int) -> di
         "twice": sum(n == 2 for n in counts.values()),
         "chao1": estimate,
         "at_least": no_repeat_bound(attempts) if estimate is None else len(counts),
+        "excluded": len(exclude & counts.keys()),
     }

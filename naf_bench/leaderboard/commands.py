@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import getpass
 from datetime import timedelta
+from pathlib import Path
 
 from naf_bench.errors import ConfigError
 from naf_bench.leaderboard.service import Limits
 
 # the subcommands; ``naf-bench leaderboard DIR --gold ... --out ...`` (no subcommand) is ``build``
-SUBCOMMANDS = ("build", "serve", "add-team", "revoke-team", "withdraw", "freeze", "space")
+SUBCOMMANDS = ("build", "serve", "add-team", "revoke-team", "withdraw", "freeze", "space", "new-set")
 
 
 def with_default_subcommand(argv: list[str]) -> list[str]:
@@ -80,6 +81,28 @@ def _space(args) -> int:
 
     out = write_space(args.out, requirement=args.requirement, title=args.title, hub_sign_in=args.hub_sign_in)
     print(f"wrote the Space in {out}")
+    return 0
+
+
+def _new_set(args) -> int:
+    from naf_bench.generate.config import parse_overrides
+    from naf_bench.leaderboard.secret import new_key, new_set, read_key
+
+    overrides = parse_overrides(args.set)
+    key = new_key(args.key) if args.new_key else read_key(args.key)
+    if args.new_key:
+        print(f"wrote a new key to {args.key} (only its owner may read it; keep it off the machines that serve)")
+    manifest = new_set(key, args.config, args.out, overrides, attempts=args.attempts)
+    print(f"hidden set {manifest['key_fingerprint']} of {args.config!r} ({manifest['split']}): "
+          f"{manifest['programs']} programs, {manifest['rows']} rows, "
+          f"none of the {manifest['public_programs_excluded']} public programs")  # fmt: skip
+    for tier in manifest["tiers"]:
+        if tier["enumerable"]:
+            left = tier["reach"]["distinct"] - tier["reach"]["excluded"]
+            print(f"enumerable: {tier['tier']} takes {tier['programs']} of the {left} programs its draws reach beyond "
+                  f"the public ones (fewer than {manifest['space_factor']} times as many): anyone can list and label "
+                  "them all")  # fmt: skip
+    print(f"wrote {Path(args.out) / 'gold.jsonl'} and {Path(args.out) / 'manifest.json'}")
     return 0
 
 
@@ -160,6 +183,20 @@ def add_parser(commands, build_from_submissions) -> None:
     freeze = sub.add_parser("freeze", help="end the board: no more uploads, the hidden set's full scores published")
     freeze.add_argument("--data", required=True)
     freeze.set_defaults(run=_freeze)
+
+    hidden = sub.add_parser(
+        "new-set", help="generate a hidden set from a secret key: gold rows and a manifest (the key's fingerprint)"
+    )
+    hidden.add_argument("--key", required=True, metavar="KEYFILE", help="the secret key's file (hex)")
+    hidden.add_argument(
+        "--new-key", action="store_true", help="write a new key to KEYFILE first (refused if one is there)"
+    )
+    hidden.add_argument("--config", default="hard", help="the config the set is drawn like (its test split)")
+    hidden.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override, e.g. "
+                        "programs_per_cell=2")  # fmt: skip
+    hidden.add_argument("--attempts", type=int, default=2000, help="attempts per tier to estimate what it can reach")
+    hidden.add_argument("--out", required=True, metavar="DIR", help="folder for gold.jsonl and manifest.json")
+    hidden.set_defaults(run=_new_set)
 
     space = sub.add_parser("space", help="write the service as a Hugging Face Space (app.py, requirements, card)")
     space.add_argument("--out", required=True)
