@@ -1,0 +1,89 @@
+"""MkDocs hooks: the pages' generated parts, made from the code at build time so they cannot drift from it.
+
+A page asks for one with an HTML comment on a line of its own:
+
+- ``<!-- generated: configs -->``: every config with its description, splits, programs and rows per split;
+- ``<!-- generated: fields -->``: every field of the row schema with its description;
+- ``<!-- generated: cli -->``: every command's ``--help``, from the parser itself;
+- ``<!-- generated: changelog -->``: ``CHANGELOG.md``.
+
+The site's addresses (``site_url``, ``repo_url``) are read from ``setup.cfg``'s ``project_urls``, the one place
+they are set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import configparser
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def on_config(config, **kwargs):
+    parser = configparser.ConfigParser()
+    parser.read(ROOT / "setup.cfg", encoding="utf-8")
+    urls = dict(
+        line.split(" = ", 1) for line in parser["metadata"]["project_urls"].strip().splitlines() if " = " in line
+    )
+    config["site_url"] = urls["Documentation"]
+    config["repo_url"] = urls["Source"]
+    return config
+
+
+def configs_table() -> str:
+    from naf_bench.generate.config import CONFIGS
+    from naf_bench.rows import rows_per_program
+
+    lines = ["| config | what it is | splits: programs (rows) |", "|---|---|---|"]
+    for name, config in CONFIGS.items():
+        programs = [sum(unit.counts[s] for unit in config.units()) for s in range(len(config.splits))]
+        splits = ", ".join(
+            f"{split} {n} ({n * rows_per_program(config)})" for split, n in zip(config.splits, programs, strict=True)
+        )
+        lines.append(f"| `{name}` | {config.description} | {splits} |")
+    return "\n".join(lines)
+
+
+def fields_table() -> str:
+    from naf_bench.schema import FIELDS
+
+    lines = ["| field | type | what it holds |", "|---|---|---|"]
+    lines += [f"| `{name}` | `{kind}` | {doc} |" for name, kind, doc in FIELDS]
+    return "\n".join(lines)
+
+
+def cli_reference() -> str:
+    import os
+
+    from naf_bench.cli import build_parser
+
+    os.environ["COLUMNS"] = "100"  # argparse wraps help to the terminal: the same width on every machine
+
+    def walk(parser: argparse.ArgumentParser, name: str):
+        yield name, parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    yield from walk(sub, f"{name} {sub_name}")
+
+    sections = []
+    for name, parser in walk(build_parser(), "naf-bench"):
+        depth = "##" if name.count(" ") < 2 else "###"
+        sections.append(f"{depth} `{name}`\n\n```text\n{parser.format_help().rstrip()}\n```\n")
+    return "\n".join(sections)
+
+
+def changelog() -> str:
+    return (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+GENERATED = {"configs": configs_table, "fields": fields_table, "cli": cli_reference, "changelog": changelog}
+
+
+def on_page_markdown(markdown: str, **kwargs) -> str:
+    for name, make in GENERATED.items():
+        marker = f"<!-- generated: {name} -->"
+        if marker in markdown:
+            markdown = markdown.replace(marker, make())
+    return markdown
