@@ -3,7 +3,9 @@
 A thin front end: the model back-end (``--model hf|vllm|…``), its ``--model_args``, device, batch size, chat
 template and limit go to lm-eval unchanged; what it adds is the task folder, the naf-bench version and code
 hash in every task's metadata, a model argument for a folder, a ``.gguf`` file or ``smollm2``, and the chat
-template read from the tokenizer.
+template read from the tokenizer. An OpenAI-compatible endpoint (``--model local-chat-completions``,
+``openai-chat-completions``, ``local-completions``) runs through naf-bench's subclass of lm-eval's client
+(:mod:`naf_bench.endpoints`), once the endpoint answers and the tasks' needs are known to be met.
 """
 
 from __future__ import annotations
@@ -49,6 +51,79 @@ def model_arguments(model: str | None, extra: str | None = None) -> dict[str, st
     if not arguments:
         raise ConfigError("name a model, or give --model_args pretrained=...")
     return arguments
+
+
+def endpoint_arguments(backend: str, model: str | None, extra: str | None) -> dict[str, str]:
+    """lm-eval model arguments of an endpoint client: ``--model_args`` (``base_url=…,model=…,num_concurrent=…``),
+    the positional model as ``model``, a ``…/v1`` base URL completed with the client's path."""
+    from naf_bench.endpoints import endpoint_url
+
+    arguments = model_arguments(None, extra) if extra else {}
+    if model is not None:
+        arguments.setdefault("model", model)
+    if "base_url" in arguments:
+        arguments["base_url"] = endpoint_url(backend, arguments["base_url"])
+    elif backend.startswith("local-"):
+        raise ConfigError(f"--model {backend} needs the server's URL: --model_args base_url=http://HOST:PORT/v1")
+    else:
+        arguments["base_url"] = "https://api.openai.com/v1/chat/completions"  # lm-eval's default for OpenAI
+    return arguments
+
+
+def logprob_tasks(manager, names) -> list[str]:
+    """The tasks among ``names`` (groups and tags opened) scored by log-probabilities rather than generation."""
+    from lm_eval.tasks._index import Kind
+
+    from naf_bench.endpoints import LOGPROB_TYPES
+
+    found = []
+    for name in names:
+        entry = manager.task_index[name]
+        if entry.kind is Kind.GROUP:
+            found += logprob_tasks(manager, [c for c in (entry.cfg or {}).get("task", []) if isinstance(c, str)])
+        elif entry.kind is Kind.TAG:
+            found += logprob_tasks(manager, sorted(n for n, e in manager.task_index.items() if name in e.tags))
+        elif (entry.cfg or {}).get("output_type") in LOGPROB_TYPES:
+            found.append(name)
+    return list(dict.fromkeys(found))
+
+
+def check_endpoint(backend: str, arguments: dict[str, str], manager, tasks, dry_run: bool = False) -> None:
+    """Before any prompt is sent: log-probability tasks refused where the endpoint cannot score them (a chat
+    endpoint never; a completions endpoint only when it returns the prompt's log-probabilities), the endpoint
+    asked once for its models (``/v1/models``), and the served model named when ``model_args`` does not."""
+    from naf_bench.endpoints import CHAT, public_url, returns_prompt_logprobs, served_models
+
+    needing = logprob_tasks(manager, tasks)
+    advice = "run the generative tasks (e.g. --tasks naf_bench), or these with --model hf or vllm"
+    if needing and backend in CHAT:
+        raise ConfigError(f"{', '.join(needing)}: scored by the log-probabilities of the answer letters, which a chat "
+                          f"endpoint does not return; {advice}, or --model local-completions against a server whose "
+                          "/v1/completions returns prompt log-probabilities (vLLM's)")  # fmt: skip
+    if dry_run:
+        if "model" not in arguments:
+            raise ConfigError("--dry-run asks no server: name the model (--model_args model=NAME)")
+        return
+    served = served_models(arguments["base_url"])
+    if "model" not in arguments:
+        if len(served) != 1:
+            listed = ", ".join(served[:5]) or "none"
+            raise ConfigError(f"endpoint {public_url(arguments['base_url'])} serves {len(served)} models "
+                              f"({listed}): name one with --model_args model=NAME")  # fmt: skip
+        arguments["model"] = served[0]
+    if needing and not returns_prompt_logprobs(arguments["base_url"], arguments["model"]):
+        raise ConfigError(f"{', '.join(needing)}: scored by prompt log-probabilities, which "
+                          f"{public_url(arguments['base_url'])} does not return (echo with logprobs: vLLM's server "
+                          f"does, transformers serve's does not); {advice}")  # fmt: skip
+
+
+def public_model_args(arguments: dict[str, str]) -> str:
+    """``model_args`` as written to lm-eval's results: the base URL without credentials, no secret argument."""
+    from naf_bench.endpoints import SECRET_ARGS, public_url
+
+    shown = {key: public_url(value) if key == "base_url" else value for key, value in arguments.items()
+             if key not in SECRET_ARGS and key != "dry_run"}  # fmt: skip
+    return ",".join(f"{key}={value}" for key, value in shown.items())
 
 
 def checked_task_manager(arguments: dict[str, str], tasks: tuple[str, ...], metadata: dict):
@@ -112,30 +187,46 @@ def run_model(
     apply_chat_template: bool | None = None,
     limit: int | float | None = None,
     max_gen_toks: int | None = None,
-) -> tuple[Path, dict]:
+    use_cache: str | None = None,
+    dry_run: bool = False,
+) -> tuple[Path | None, dict]:
     """Run lm-eval and save its results and samples in lm-eval's own layout under ``out``
     (``<model>/results_<time>.json``, ``<model>/samples_<task>_<time>.jsonl``); returns that folder and the
-    results. ``apply_chat_template=None`` applies the tokenizer's chat template when it has one."""
+    results. ``apply_chat_template=None`` applies the tokenizer's chat template when it has one (an endpoint's:
+    for a chat endpoint). ``use_cache`` is lm-eval's answer cache (a path prefix of its SQLite file); ``dry_run``
+    (endpoints) builds every request without sending it: nothing is written, the folder returned is None and
+    ``results["config"]["naf_bench_dry_run"]`` counts the requests and their prompt tokens."""
     import lm_eval
     from lm_eval.loggers import EvaluationTracker
 
     from naf_bench import __version__
     from naf_bench.dataset import code_version
+    from naf_bench.endpoints import CHAT, ENDPOINT_PATHS, registered
 
-    arguments = model_arguments(model, model_args)
+    endpoint = backend in ENDPOINT_PATHS
+    if dry_run and not endpoint:
+        raise ConfigError(f"--dry-run counts the requests to an endpoint; --model {backend} sends none")
+    arguments = endpoint_arguments(backend, model, model_args) if endpoint else model_arguments(model, model_args)
     source = os.environ.get("NAF_BENCH_DATASET") or "generated by naf-bench"
     metadata = {"naf_bench_version": __version__, "naf_bench_code_hash": code_version(), "naf_bench_dataset": source}
-    task_manager = checked_task_manager(arguments, tasks, metadata)
-    if apply_chat_template is None:
+    task_manager = checked_task_manager({} if endpoint else arguments, tasks, metadata)
+    if endpoint:
+        check_endpoint(backend, arguments, task_manager, tasks, dry_run)
+        if backend in CHAT and apply_chat_template is False:
+            raise ConfigError(f"--model {backend} sends chat messages: drop --no-chat-template")
+        apply_chat_template = backend in CHAT if apply_chat_template is None else apply_chat_template
+    elif apply_chat_template is None:
         apply_chat_template = has_chat_template(arguments)
     tracker = EvaluationTracker(output_path=str(out))
+    sent = {**arguments, **({"dry_run": "True"} if dry_run else {})}
     results = lm_eval.simple_evaluate(
-        model=backend,
-        model_args=",".join(f"{key}={value}" for key, value in arguments.items()),
+        model=registered(backend),
+        model_args=",".join(f"{key}={value}" for key, value in sent.items()),
         tasks=list(tasks),
         task_manager=task_manager,
-        device=device or default_device(),
+        device=device or (None if endpoint else default_device()),
         batch_size=batch_size,
+        use_cache=None if dry_run else use_cache,
         limit=limit,
         log_samples=True,
         evaluation_tracker=tracker,
@@ -143,6 +234,10 @@ def run_model(
         gen_kwargs=f"max_gen_toks={max_gen_toks}" if max_gen_toks else None,
         metadata=metadata,
     )
+    if dry_run:
+        return None, results
+    if endpoint:
+        results["config"]["model_args"] = public_model_args(arguments)
     samples = results.pop("samples")
     tracker.save_results_aggregated(results=results, samples=samples)
     for task in results["configs"]:
