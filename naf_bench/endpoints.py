@@ -19,11 +19,12 @@ The API key is lm-eval's: ``OPENAI_API_KEY`` from the environment, sent in the r
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import urllib.error
 import urllib.request
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from lm_eval.api.registry import register_model
 from lm_eval.models.openai_completions import LocalChatCompletion, LocalCompletionsAPI, OpenAIChatCompletion
@@ -64,9 +65,20 @@ def models_url(base_url: str) -> str:
     return f"{root}/v1/models" if v1 else f"{base_url.rstrip('/')}/models"
 
 
-def _headers() -> dict[str, str]:
+def _request(url: str, body: dict | None = None) -> urllib.request.Request:
+    """A request to ``url`` as lm-eval's client makes it: the key from ``OPENAI_API_KEY``, or the user and
+    password the URL holds (which urllib, unlike lm-eval's HTTP libraries, does not read from the URL)."""
+    parts = urlsplit(url)
     key = os.environ.get("OPENAI_API_KEY")
-    return {"Authorization": f"Bearer {key}"} if key else {}
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    if parts.username is not None:
+        pair = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
+        headers = {"Authorization": "Basic " + base64.b64encode(pair).decode()}
+        host = f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname
+        url = urlunsplit((parts.scheme, host, parts.path, parts.query, ""))
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+    return urllib.request.Request(url, None if body is None else json.dumps(body).encode(), headers)
 
 
 def served_models(base_url: str, timeout: float = 15.0) -> list[str]:
@@ -74,7 +86,7 @@ def served_models(base_url: str, timeout: float = 15.0) -> list[str]:
     answer."""
     url = models_url(base_url)
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers=_headers()), timeout=timeout) as answer:
+        with urllib.request.urlopen(_request(url), timeout=timeout) as answer:
             listing = json.load(answer)
     except urllib.error.HTTPError as exc:
         raise ConfigError(f"endpoint {public_url(url)} answered HTTP {exc.code} {exc.reason}"
@@ -90,10 +102,8 @@ def returns_prompt_logprobs(base_url: str, model: str, timeout: float = 60.0) ->
     """Whether ``/v1/completions`` at ``base_url`` returns log-probabilities of the prompt's tokens (``echo`` with
     ``logprobs``), which lm-eval's multiple-choice scoring needs: one request of a two-word prompt."""
     body = {"model": model, "prompt": "Proposition q", "max_tokens": 1, "temperature": 0, "logprobs": 1, "echo": True}
-    headers = {"Content-Type": "application/json", **_headers()}
-    request = urllib.request.Request(base_url, json.dumps(body).encode(), headers)
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
+        with urllib.request.urlopen(_request(base_url, body), timeout=timeout) as answer:
             choice = json.load(answer)["choices"][0]
     except (urllib.error.URLError, OSError, ValueError, KeyError, IndexError, TypeError):
         return False
@@ -117,6 +127,8 @@ def response_text(choice: dict) -> str | None:
     reasoning = message.get("reasoning_content") or message.get("reasoning")
     if reasoning:
         return f"<think>{reasoning}</think>\n{content or ''}"
+    if content is not None and "</think>" in content.lower() and "<think>" not in content.lower():
+        return f"<think>{content}"  # the chat template opened the block in the prompt (DeepSeek-R1's)
     return content
 
 
@@ -138,7 +150,7 @@ class _Recording:
         if not payload.get("stop"):
             payload.pop("stop", None)
         if generate:
-            settings = {key: value for key, value in payload.items() if key not in ("messages", "prompt")}
+            settings = {key: value for key, value in payload.items() if key not in ("messages", "prompt", "model")}
             if settings not in self.sent_settings:
                 self.sent_settings.append(settings)
         return payload

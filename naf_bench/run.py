@@ -247,18 +247,23 @@ def run_model(
 
 def write_submission(folder: str | Path, out: str | Path, results: dict, model: str) -> tuple[Path, Path]:
     """The run's answers as a leaderboard submission: ``out/submission.jsonl`` (``{id, prediction, trace}``
-    per generated prompt, both the full output: the board reads the answer with its extractor, as it reads
-    every submission, and audits the trace) and ``out/submission.metadata.json`` filled from the run (model,
-    temperature, samples per item, token budget; the standard track when decoding is greedy with one sample:
-    a sampled run lands on the enhanced track, whose method URL only the submitter can add). Returns both
-    paths."""
+    per generated prompt, both the full output, or where the model reasoned in ``<think>…</think>`` (or its
+    server returned the reasoning apart) the final text and the reasoning: the board reads the answer with its
+    extractor, as it reads every submission, and audits the trace) and ``out/submission.metadata.json`` filled
+    from the run (model, temperature, samples per item, token budget; the standard track when decoding is
+    greedy with one sample: a sampled run lands on the enhanced track, whose method URL only the submitter can
+    add; an endpoint run adds its URL, served model, generation settings and completion tokens, which the board
+    does not publish). Returns both paths."""
     import datetime
     import json
 
     from naf_bench.lm_eval_output import MITIGATION_TASKS
     from naf_bench.report import _prompts
+    from naf_bench.scoring.extract import strip_thinking, thinking
 
-    lines, seen = [], set()
+    endpoint = results["config"].get("naf_bench_endpoint")
+    counted = endpoint["completion_tokens"] if endpoint else {}
+    lines, seen, tokens = [], set(), {}
     for samples in sorted(Path(folder).glob("samples_*.jsonl")):
         task = samples.name[len("samples_") :].rsplit("_", 1)[0]
         if task in MITIGATION_TASKS:
@@ -267,10 +272,15 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
             sample = json.loads(line) if line else {}
             if sample.get("filter") != "strict-match":  # generated tasks only, each sample once
                 continue
-            for row, response in _prompts(sample):
+            per_request = counted.get(task, {}).get(sample["doc_id"], counted.get(task, {}).get(str(sample["doc_id"])))
+            for idx, (row, response) in enumerate(_prompts(sample)):
                 if row["id"] not in seen:
                     seen.add(row["id"])
-                    lines.append({"id": row["id"], "prediction": response, "trace": response})
+                    reasoning = thinking(response)
+                    lines.append({"id": row["id"], "prediction": strip_thinking(response).strip() if reasoning
+                                  else response, "trace": reasoning or response})  # fmt: skip
+                    if per_request and idx < len(per_request) and per_request[idx] is not None:
+                        tokens[row["id"]] = per_request[idx]
     generated = [c for c in results["configs"].values() if c.get("output_type") == "generate_until"]
     kwargs = generated[0].get("generation_kwargs", {}) if generated else {}
     temperature = float(kwargs.get("temperature", 1.0 if kwargs.get("do_sample") else 0.0))
@@ -286,6 +296,10 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
         "max_tokens": kwargs.get("max_gen_toks"),
         "evaluation_date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
     }
+    if endpoint:  # for the maintainer: the board publishes none of these
+        metadata["endpoint"] = {"base_url": endpoint["base_url"], "model": endpoint["model"]}
+        metadata["generation_settings"] = endpoint["generation_settings"]
+        metadata["completion_tokens"] = {"total": sum(tokens.values()), "per_item": tokens}
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     submission, meta_path = out / "submission.jsonl", out / "submission.metadata.json"

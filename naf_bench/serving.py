@@ -38,7 +38,7 @@ def plain_copy(folder: str | Path, gguf_file: str, out: str | Path) -> Path:
     partial = out.with_name(out.name + ".partial")
     model.save_pretrained(partial)
     AutoTokenizer.from_pretrained(folder, gguf_file=gguf_file).save_pretrained(partial)
-    partial.rename(out)  # whole or absent: an interrupted copy is made again
+    partial.replace(out)  # whole or absent (an empty folder may wait there): an interrupted copy is made again
     return out
 
 
