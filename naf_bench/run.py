@@ -284,6 +284,12 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
     generated = [c for c in results["configs"].values() if c.get("output_type") == "generate_until"]
     kwargs = generated[0].get("generation_kwargs", {}) if generated else {}
     temperature = float(kwargs.get("temperature", 1.0 if kwargs.get("do_sample") else 0.0))
+    max_tokens = kwargs.get("max_gen_toks")
+    sent = endpoint["generation_settings"] if endpoint else []
+    if len({json.dumps(x.get("temperature")) for x in sent}) == 1 and sent[0].get("temperature") is not None:
+        temperature = float(sent[0]["temperature"])  # what the client sent (lm-eval's sends 1 to o-series models)
+    if len({json.dumps(x.get("max_tokens", x.get("max_completion_tokens"))) for x in sent}) == 1:
+        max_tokens = sent[0].get("max_tokens", sent[0].get("max_completion_tokens", max_tokens))
     samples_per_item = int(generated[0].get("repeats", 1)) if generated else 1
     metadata = {
         "model_name": model,
@@ -293,7 +299,7 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
         "external_tools": False,
         "temperature": temperature,
         "samples_per_item": samples_per_item,
-        "max_tokens": kwargs.get("max_gen_toks"),
+        "max_tokens": max_tokens,
         "evaluation_date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
     }
     if endpoint:  # for the maintainer: the board publishes none of these

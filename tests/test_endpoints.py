@@ -208,3 +208,22 @@ def test_no_empty_stop_list_is_sent_and_urls_lose_their_credentials():
     assert public_url(url) == "https://api.example.org:8443/v1/chat/completions"
     shown = public_model_args({"base_url": url, "model": "m", "auth_token": FAKE_KEY, "num_concurrent": "4"})
     assert shown == "base_url=https://api.example.org:8443/v1/chat/completions,model=m,num_concurrent=4"
+
+
+def test_the_submission_states_the_temperature_and_budget_the_endpoint_was_sent(tmp_path):
+    """lm-eval's OpenAI client sends temperature 1 (and no stop) to o-series models whatever the tasks ask: the
+    metadata says what was sent, so such a run lands on the enhanced track."""
+    from naf_bench.leaderboard.metadata import validate_metadata
+    from naf_bench.run import write_submission
+
+    task = {"output_type": "generate_until", "generation_kwargs": {"temperature": 0.0, "max_gen_toks": 2048}}
+    sent = [{"max_completion_tokens": 2048, "temperature": 1, "seed": 1234}]
+    endpoint = {"base_url": "https://api.openai.com/v1/chat/completions", "model": "o4-mini",
+                "generation_settings": sent, "completion_tokens": {}, "prompt_tokens": 0}  # fmt: skip
+    results = {"configs": {"naf_bench_none": task}, "config": {"naf_bench_endpoint": endpoint}}
+    (tmp_path / "lm_eval").mkdir()
+    _, path = write_submission(tmp_path / "lm_eval", tmp_path, results, "o4-mini")
+    metadata = json.loads(path.read_text())
+    assert (metadata["temperature"], metadata["track"], metadata["max_tokens"]) == (1.0, "enhanced", 2048)
+    assert metadata["generation_settings"] == sent and metadata["completion_tokens"] == {"total": 0, "per_item": {}}
+    assert [field for field, _ in validate_metadata(metadata)] == ["method_url"]  # the submitter's to add
