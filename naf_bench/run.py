@@ -94,6 +94,8 @@ def check_endpoint(backend: str, arguments: dict[str, str], manager, tasks, dry_
     asked once for its models (``/v1/models``), and the served model named when ``model_args`` does not."""
     from naf_bench.endpoints import CHAT, public_url, returns_prompt_logprobs, served_models
 
+    if backend.startswith("openai-") and not os.environ.get("OPENAI_API_KEY"):
+        raise ConfigError(f"--model {backend} reads the API key from OPENAI_API_KEY, which is not set")
     needing = logprob_tasks(manager, tasks)
     advice = "run the generative tasks (e.g. --tasks naf_bench), or these with --model hf or vllm"
     if needing and backend in CHAT:

@@ -136,7 +136,7 @@ def test_log_probability_tasks_are_refused_before_any_prompt(server, capsys):
     assert chat_requests(server) == before
 
 
-def test_an_endpoint_that_does_not_answer_is_one_line(tmp_path, capsys):
+def test_an_endpoint_that_does_not_answer_is_one_line(tmp_path, capsys, monkeypatch):
     pytest.importorskip("tenacity")
     from naf_bench.serving import free_port
 
@@ -148,6 +148,14 @@ def test_an_endpoint_that_does_not_answer_is_one_line(tmp_path, capsys):
                         r"\(.*Connection refused\): is the server running, and is base_url its /v1/\.\.\. URL\?",
                         error)  # fmt: skip
     assert FAKE_KEY not in error and not (tmp_path / "run").exists()
+    # the task names are checked first, the key of OpenAI's client next: neither asks the endpoint
+    assert main(["run", "--model", "local-chat-completions", "--model_args", f"base_url={url}",
+                 "--tasks", "naf_bench_credd"]) == 2  # fmt: skip
+    assert "unknown task 'naf_bench_credd' (closest: naf_bench_cred" in capsys.readouterr().err
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(["run", "gpt-4o-mini", "--model", "openai-chat-completions", "--limit", "1"]) == 2
+    assert capsys.readouterr().err.strip() == ("naf-bench run: ConfigError: --model openai-chat-completions reads "
+                                               "the API key from OPENAI_API_KEY, which is not set")  # fmt: skip
 
 
 # Responses in the shapes reasoning servers return: vLLM's and DeepSeek's API with the reasoning apart
