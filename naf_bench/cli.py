@@ -329,6 +329,11 @@ def _run(args: argparse.Namespace) -> int:
               f"{tokens}, {count['prompt_characters']:,} characters; nothing sent, nothing written")  # fmt: skip
         return 0
     print(f"wrote lm-eval results and samples to {folder}")
+    if endpoint := results["config"].get("naf_bench_endpoint"):
+        sent = [n for docs in endpoint["completion_tokens"].values() for per in docs.values() for n in per]
+        print(f"sent {len(sent)} requests to {endpoint['base_url']} ({endpoint['model']}): "
+              f"{sum(n or 0 for n in sent):,} completion tokens and {endpoint['prompt_tokens']:,} prompt tokens "
+              "reported")  # fmt: skip
     from naf_bench.leaderboard.metadata import validate_metadata
     from naf_bench.lm_eval_output import model_name
     from naf_bench.run import write_submission

@@ -24,6 +24,7 @@ import json
 import os
 import urllib.error
 import urllib.request
+from functools import cached_property
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from lm_eval.api.registry import register_model
@@ -143,6 +144,12 @@ class _Recording:
         self.completion_tokens: dict[str, dict[int, list[int | None]]] = {}  # task -> doc -> per request idx
         self.requests, self.prompt_tokens, self.prompt_characters = 0, 0, 0
         self.reported_prompt_tokens = 0  # the server's usage, summed over the requests sent
+
+    @cached_property
+    def eos_string(self) -> str | None:
+        """``eos_string`` of ``model_args``, else the tokenizer's when there is one; else None, quietly: no stop
+        string is needed, as no empty stop list is sent."""
+        return self._eos_string or (super().eos_string if self.tokenizer is not None else None)
 
     def _create_payload(self, messages, generate=False, gen_kwargs=None, seed=1234, eos=None, **kwargs) -> dict:
         payload = super()._create_payload(messages, generate=generate, gen_kwargs=gen_kwargs, seed=seed, eos=eos,

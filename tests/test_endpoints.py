@@ -64,6 +64,7 @@ def test_a_run_through_transformers_serve_is_recorded_cached_and_answers_as_hf_d
     before = chat_requests(server)
     assert main(["run", *arguments, "--out", str(out), "--use_cache", str(cache)]) == 0
     assert chat_requests(server) - before == 5  # naf_bench_none: 1 prompt; naf_bench_joint: 1 program, 4 readings
+    assert f"sent 5 requests to {server.base_url}/chat/completions ({plain_model}): " in capsys.readouterr().out
 
     results = json.loads(next((out / "lm_eval").rglob("results_*.json")).read_text())
     config = results["config"]
