@@ -153,6 +153,8 @@ def test_an_endpoint_that_does_not_answer_is_one_line(tmp_path, capsys, monkeypa
     assert main(["run", "--model", "local-chat-completions", "--model_args", f"base_url={url}",
                  "--tasks", "naf_bench_credd"]) == 2  # fmt: skip
     assert "unknown task 'naf_bench_credd' (closest: naf_bench_cred" in capsys.readouterr().err
+    assert main(["run", "smollm2", "--dry-run"]) == 2  # nothing to count: an in-process model sends no request
+    assert "--dry-run counts the requests to an endpoint; --model hf sends none" in capsys.readouterr().err
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert main(["run", "gpt-4o-mini", "--model", "openai-chat-completions", "--limit", "1"]) == 2
     assert capsys.readouterr().err.strip() == ("naf-bench run: ConfigError: --model openai-chat-completions reads "
