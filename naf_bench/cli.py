@@ -623,7 +623,12 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser(
         "run", help="evaluate a model on naf-bench with lm-eval (its API, its output layout), then report"
     )
-    run.add_argument("model", nargs="?", help="model folder, Hub name, .gguf file or smollm2 (or --model_args only)")
+    run.add_argument(
+        "model",
+        nargs="?",
+        help="model folder, Hub name, .gguf file or smollm2 (or --model_args only); "
+        "for an endpoint, the served model (default: the one /v1/models lists)",
+    )
     run.add_argument(
         "--model",
         dest="backend",
