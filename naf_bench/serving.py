@@ -8,7 +8,6 @@ saved unquantized, as a GGUF-quantized model refuses ``save_pretrained``).
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -91,11 +90,3 @@ class TransformersServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-
-    def chat(self, text: str, **settings) -> dict:
-        """One chat completion of ``text`` (the server's JSON answer)."""
-        body = json.dumps({"model": self.model, "messages": [{"role": "user", "content": text}], **settings})
-        request = urllib.request.Request(f"{self.base_url}/chat/completions", body.encode(),
-                                         {"Content-Type": "application/json"})  # fmt: skip
-        with urllib.request.urlopen(request, timeout=self.timeout) as answer:
-            return json.load(answer)
