@@ -33,7 +33,6 @@ from lm_eval.models.openai_completions import LocalChatCompletion, LocalCompleti
 from naf_bench.errors import ConfigError
 
 CHAT = ("local-chat-completions", "openai-chat-completions")
-COMPLETIONS = ("local-completions",)
 ENDPOINT_PATHS = {"local-chat-completions": "chat/completions", "openai-chat-completions": "chat/completions",
                   "local-completions": "completions"}  # fmt: skip
 LOGPROB_TYPES = ("multiple_choice", "loglikelihood", "loglikelihood_rolling")
