@@ -238,3 +238,20 @@ def test_the_submission_states_the_temperature_and_budget_the_endpoint_was_sent(
     assert (metadata["temperature"], metadata["track"], metadata["max_tokens"]) == (1.0, "enhanced", 2048)
     assert metadata["generation_settings"] == sent and metadata["completion_tokens"] == {"total": 0, "per_item": {}}
     assert [field for field, _ in validate_metadata(metadata)] == ["method_url"]  # the submitter's to add
+
+
+def test_each_endpoint_client_is_registered_with_lm_eval_and_records_what_it_sends(monkeypatch):
+    pytest.importorskip("tenacity")
+    from lm_eval.api.registry import get_model
+
+    from naf_bench.endpoints import ENDPOINT_PATHS, LocalChat, LocalCompletions, OpenAIChat, registered
+
+    assert [get_model(registered(name)) for name in ENDPOINT_PATHS] == [LocalChat, OpenAIChat, LocalCompletions]
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    client = get_model("naf-bench-openai-chat-completions").create_from_arg_string("model=o4-mini")
+    messages = [{"role": "user", "content": "Is q true?"}]
+    payload = client._create_payload(messages, generate=True, gen_kwargs={"until": [], "max_gen_toks": 64})
+    assert payload == {"messages": messages, "model": "o4-mini", "max_completion_tokens": 64, "temperature": 1,
+                       "seed": 1234}  # fmt: skip
+    assert client.sent_settings == [{"max_completion_tokens": 64, "temperature": 1, "seed": 1234}]
+    assert client.get_model_info()["naf_bench_endpoint"]["base_url"] == "https://api.openai.com/v1/chat/completions"
