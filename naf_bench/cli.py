@@ -280,8 +280,21 @@ def _run(args: argparse.Namespace) -> int:
         args.model, out / "lm_eval", tuple(args.tasks), backend=args.backend, model_args=args.model_args,
         device=args.device, batch_size=args.batch_size, apply_chat_template=args.chat_template,
         limit=int(args.limit) if args.limit and args.limit >= 1 else args.limit, max_gen_toks=args.max_gen_toks,
+        use_cache=args.use_cache, dry_run=args.dry_run,
     )  # fmt: skip
+    if args.dry_run:
+        count = results["config"]["naf_bench_dry_run"]
+        tokens = count["prompt_tokens"]
+        tokens = f"{tokens:,} prompt tokens" if tokens is not None else "prompt tokens unknown (give a tokenizer=)"
+        print(f"dry run: would send {count['requests']:,} requests to {count['base_url']} ({count['model']}): "
+              f"{tokens}, {count['prompt_characters']:,} characters; nothing sent, nothing written")  # fmt: skip
+        return 0
     print(f"wrote lm-eval results and samples to {folder}")
+    if endpoint := results["config"].get("naf_bench_endpoint"):
+        sent = [n for docs in endpoint["completion_tokens"].values() for per in docs.values() for n in per]
+        print(f"sent {len(sent)} requests to {endpoint['base_url']} ({endpoint['model']}): "
+              f"{sum(n or 0 for n in sent):,} completion tokens and {endpoint['prompt_tokens']:,} prompt tokens "
+              "reported")  # fmt: skip
     from naf_bench.leaderboard.metadata import validate_metadata
     from naf_bench.lm_eval_output import model_name
     from naf_bench.run import write_submission
@@ -410,7 +423,7 @@ EXAMPLES = {
     "analyze": ("naf-bench analyze ref/production/runs/*.jsonl --gold ref/production/gold.jsonl --out out/production",
                 "naf-bench analyze --reference ref --out out/paper"),
     "run": ("naf-bench run smollm2 --limit 2 --baselines baselines.json --out out/run",
-            "naf-bench run Qwen/Qwen2.5-7B-Instruct --model vllm --model_args dtype=bfloat16 --batch_size auto"),
+            "naf-bench run --model local-chat-completions --model_args base_url=http://127.0.0.1:8000/v1 --limit 2"),
     "smollm2-path": ("naf-bench smollm2-path", 'ls -l "$(naf-bench smollm2-path)"'),
     "tasks-path": ("naf-bench tasks-path",
                    'lm_eval --include_path "$(naf-bench tasks-path)" --tasks naf_bench --model hf --model_args '
@@ -588,8 +601,19 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser(
         "run", help="evaluate a model on naf-bench with lm-eval (its API, its output layout), then report"
     )
-    run.add_argument("model", nargs="?", help="model folder, Hub name, .gguf file or smollm2 (or --model_args only)")
-    run.add_argument("--model", dest="backend", default="hf", help="lm-eval model back-end: hf, vllm, ...")
+    run.add_argument(
+        "model",
+        nargs="?",
+        help="model folder, Hub name, .gguf file or smollm2 (or --model_args only); "
+        "for an endpoint, the served model (default: the one /v1/models lists)",
+    )
+    run.add_argument(
+        "--model",
+        dest="backend",
+        default="hf",
+        help="lm-eval model back-end: hf, vllm, ..., or an endpoint: local-chat-completions, "
+        "openai-chat-completions, local-completions (--model_args base_url=...,model=...)",
+    )
     run.add_argument("--model_args", "--model-args", help="passed to lm-eval, e.g. dtype=bfloat16,revision=main")
     run.add_argument("--device", help="default: cuda when torch sees a GPU, else mps on Apple silicon, else cpu")
     run.add_argument("--batch_size", "--batch-size", type=_batch_size, default=1, help="an integer, or auto")
@@ -600,6 +624,17 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--tasks", nargs="+", default=["naf_bench"], help="lm-eval tasks or groups (see tasks-path)")
     run.add_argument("--limit", type=float, help="documents per task (a fraction when below 1); the report marks it")
     run.add_argument("--max-gen-toks", type=int, help="new tokens per answer (default: the tasks' 2,048)")
+    run.add_argument(
+        "--use_cache",
+        "--use-cache",
+        metavar="PATH",
+        help="lm-eval's answer cache (SQLite PATH_rank0.db): a rerun sends no request already answered",
+    )
+    run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="endpoints: count the requests and prompt tokens a run would send, and send none",
+    )
     run.add_argument("--baselines", help="a baselines JSON to show beside the model")
     run.add_argument("--out", default="out/run", help="folder for lm-eval's output, the submission and the report")
     run.set_defaults(run=_run)

@@ -59,5 +59,5 @@ def model_name(model_args) -> str:
         model_args = dict(part.split("=", 1) for part in model_args.split(",") if "=" in part) or {
             "pretrained": model_args
         }
-    pretrained = str(model_args.get("pretrained", "model"))
+    pretrained = str(model_args.get("pretrained") or model_args.get("model") or "model")  # model: an endpoint's
     return model_args.get("gguf_file") or (Path(pretrained).name if Path(pretrained).exists() else pretrained)

@@ -62,9 +62,11 @@ def _from_lm_eval(folder: Path) -> list[dict]:
     by_model: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     metrics: dict[str, dict] = defaultdict(dict)
     documents: dict[str, dict[str, dict]] = defaultdict(dict)  # model -> task -> {"original", "effective"}
+    endpoints: dict[str, dict | None] = {}  # model -> what an endpoint run recorded (naf_bench.endpoints)
     for logged in read_output_folder(folder):
         name, task, data = logged.model, logged.task, logged.results
         metrics[name].update(data.get("results", {}))
+        endpoints[name] = data.get("config", {}).get("naf_bench_endpoint") or endpoints.get(name)
         by_model[name][task].extend(sample for _, sample in logged.samples)
         if task in data.get("n-samples", {}):
             documents[name][task] = data["n-samples"][task]
@@ -80,6 +82,8 @@ def _from_lm_eval(folder: Path) -> list[dict]:
             if counts:
                 record["documents"] = {key: sum(c[key] for c in counts) for key in ("effective", "original")}
             records.append(record)
+        if endpoints.get(name):
+            records[-2]["endpoint"] = _endpoint(endpoints[name])
         if "naf_bench_mc" in tasks:
             mc = metrics[name].get("naf_bench_mc", {})
             records[-2]["mc"] = {"model": name} | {key: mc.get(f"{key},none") for key in MC_METRICS}
@@ -90,6 +94,16 @@ def _from_lm_eval(folder: Path) -> list[dict]:
                     label = f"{filter_name}: {name} [{task.removeprefix('naf_bench_')}]"
                     records.append(_scored(label, [tasks[task]], filter_name, extractor, task))
     return records
+
+
+def _endpoint(recorded: dict) -> dict:
+    """What the report shows of an endpoint run: URL, served model, settings sent and the tokens reported."""
+    counts = [n for docs in recorded["completion_tokens"].values() for per in docs.values() for n in per]
+    reported = [n for n in counts if n is not None]
+    return {key: recorded[key] for key in ("base_url", "model", "generation_settings")} | {
+        "requests": len(counts), "completion_tokens": sum(reported), "reported": len(reported),
+        "prompt_tokens": recorded.get("prompt_tokens"),
+    }  # fmt: skip
 
 
 def _scored(name: str, runs, filter_name: str, extractor: str, task: str | None = None) -> dict:
@@ -267,9 +281,23 @@ def _markdown(records: list[dict], plots) -> str:
             "",
             "Flip rate across rule orders: " + ", ".join(f"{r['name']} {_percent(r['flip_rate'])}" for r in flips),
         ]
+    endpoints = [r for r in records if r.get("endpoint")]
+    if endpoints:
+        lines += ["", "## Endpoints", ""]
+        for r in endpoints:
+            e = r["endpoint"]
+            settings = "; ".join(_code(json.dumps(x, sort_keys=True)) for x in e["generation_settings"]) or "none"
+            lines.append(f"- {r['name']}: {_code(e['model'])} at {_code(e['base_url'])}, {e['requests']} requests "
+                         f"sent with {settings}; {e['completion_tokens']:,} completion tokens reported for "
+                         f"{e['reported']} of them, {e['prompt_tokens'] or 0:,} prompt tokens")  # fmt: skip
     for title, name in plots:
         lines += ["", f"## {title}", "", f"![{title}]({name})"]
     return "\n".join(lines) + "\n"
+
+
+def _code(text: str) -> str:
+    """``text`` as a Markdown code span (a server's text is shown, never read as Markdown or HTML)."""
+    return "`" + str(text).replace("`", "'").replace("\n", " ") + "`"
 
 
 def _row(r: dict) -> str:

@@ -3,7 +3,9 @@
 A thin front end: the model back-end (``--model hf|vllm|…``), its ``--model_args``, device, batch size, chat
 template and limit go to lm-eval unchanged; what it adds is the task folder, the naf-bench version and code
 hash in every task's metadata, a model argument for a folder, a ``.gguf`` file or ``smollm2``, and the chat
-template read from the tokenizer.
+template read from the tokenizer. An OpenAI-compatible endpoint (``--model local-chat-completions``,
+``openai-chat-completions``, ``local-completions``) runs through naf-bench's subclass of lm-eval's client
+(:mod:`naf_bench.endpoints`), once the endpoint answers and the tasks' needs are known to be met.
 """
 
 from __future__ import annotations
@@ -59,6 +61,81 @@ def model_arguments(model: str | None, extra: str | None = None) -> dict[str, st
     if not arguments:
         raise ConfigError("name a model, or give --model_args pretrained=...")
     return arguments
+
+
+def endpoint_arguments(backend: str, model: str | None, extra: str | None) -> dict[str, str]:
+    """lm-eval model arguments of an endpoint client: ``--model_args`` (``base_url=…,model=…,num_concurrent=…``),
+    the positional model as ``model``, a ``…/v1`` base URL completed with the client's path."""
+    from naf_bench.endpoints import endpoint_url
+
+    arguments = model_arguments(None, extra) if extra else {}
+    if model is not None:
+        arguments.setdefault("model", model)
+    if "base_url" in arguments:
+        arguments["base_url"] = endpoint_url(backend, arguments["base_url"])
+    elif backend.startswith("local-"):
+        raise ConfigError(f"--model {backend} needs the server's URL: --model_args base_url=http://HOST:PORT/v1")
+    else:
+        arguments["base_url"] = "https://api.openai.com/v1/chat/completions"  # lm-eval's default for OpenAI
+    return arguments
+
+
+def logprob_tasks(manager, names) -> list[str]:
+    """The tasks among ``names`` (groups and tags opened) scored by log-probabilities rather than generation."""
+    from lm_eval.tasks._index import Kind
+
+    from naf_bench.endpoints import LOGPROB_TYPES
+
+    found = []
+    for name in names:
+        entry = manager.task_index[name]
+        if entry.kind is Kind.GROUP:
+            found += logprob_tasks(manager, [c for c in (entry.cfg or {}).get("task", []) if isinstance(c, str)])
+        elif entry.kind is Kind.TAG:
+            found += logprob_tasks(manager, sorted(n for n, e in manager.task_index.items() if name in e.tags))
+        elif (entry.cfg or {}).get("output_type") in LOGPROB_TYPES:
+            found.append(name)
+    return list(dict.fromkeys(found))
+
+
+def check_endpoint(backend: str, arguments: dict[str, str], manager, tasks, dry_run: bool = False) -> None:
+    """Before any prompt is sent: log-probability tasks refused where the endpoint cannot score them (a chat
+    endpoint never; a completions endpoint only when it returns the prompt's log-probabilities), the endpoint
+    asked once for its models (``/v1/models``), and the served model named when ``model_args`` does not."""
+    from naf_bench.endpoints import CHAT, public_url, returns_prompt_logprobs, served_models
+
+    if backend.startswith("openai-") and not os.environ.get("OPENAI_API_KEY"):
+        raise ConfigError(f"--model {backend} reads the API key from OPENAI_API_KEY, which is not set")
+    needing = logprob_tasks(manager, tasks)
+    advice = "run the generative tasks (e.g. --tasks naf_bench), or these with --model hf or vllm"
+    if needing and backend in CHAT:
+        raise ConfigError(f"{', '.join(needing)}: scored by the log-probabilities of the answer letters, which a chat "
+                          f"endpoint does not return; {advice}, or --model local-completions against a server whose "
+                          "/v1/completions returns prompt log-probabilities (vLLM's)")  # fmt: skip
+    if dry_run:
+        if "model" not in arguments:
+            raise ConfigError("--dry-run asks no server: name the model (--model_args model=NAME)")
+        return
+    served = served_models(arguments["base_url"])
+    if "model" not in arguments:
+        if len(served) != 1:
+            listed = ", ".join(served[:5]) or "none"
+            raise ConfigError(f"endpoint {public_url(arguments['base_url'])} serves {len(served)} models "
+                              f"({listed}): name one with --model_args model=NAME")  # fmt: skip
+        arguments["model"] = served[0]
+    if needing and not returns_prompt_logprobs(arguments["base_url"], arguments["model"]):
+        raise ConfigError(f"{', '.join(needing)}: scored by prompt log-probabilities, which "
+                          f"{public_url(arguments['base_url'])} does not return (echo with logprobs: vLLM's server "
+                          f"does, transformers serve's does not); {advice}")  # fmt: skip
+
+
+def public_model_args(arguments: dict[str, str]) -> str:
+    """``model_args`` as written to lm-eval's results: the base URL without credentials, no secret argument."""
+    from naf_bench.endpoints import SECRET_ARGS, public_url
+
+    shown = {key: public_url(value) if key == "base_url" else value for key, value in arguments.items()
+             if key not in SECRET_ARGS and key != "dry_run"}  # fmt: skip
+    return ",".join(f"{key}={value}" for key, value in shown.items())
 
 
 def checked_task_manager(arguments: dict[str, str], tasks: tuple[str, ...], metadata: dict):
@@ -122,30 +199,46 @@ def run_model(
     apply_chat_template: bool | None = None,
     limit: int | float | None = None,
     max_gen_toks: int | None = None,
-) -> tuple[Path, dict]:
+    use_cache: str | None = None,
+    dry_run: bool = False,
+) -> tuple[Path | None, dict]:
     """Run lm-eval and save its results and samples in lm-eval's own layout under ``out``
     (``<model>/results_<time>.json``, ``<model>/samples_<task>_<time>.jsonl``); returns that folder and the
-    results. ``apply_chat_template=None`` applies the tokenizer's chat template when it has one."""
+    results. ``apply_chat_template=None`` applies the tokenizer's chat template when it has one (an endpoint's:
+    for a chat endpoint). ``use_cache`` is lm-eval's answer cache (a path prefix of its SQLite file); ``dry_run``
+    (endpoints) builds every request without sending it: nothing is written, the folder returned is None and
+    ``results["config"]["naf_bench_dry_run"]`` counts the requests and their prompt tokens."""
     import lm_eval
     from lm_eval.loggers import EvaluationTracker
 
     from naf_bench import __version__
     from naf_bench.dataset import code_version
+    from naf_bench.endpoints import CHAT, ENDPOINT_PATHS, registered
 
-    arguments = model_arguments(model, model_args)
+    endpoint = backend in ENDPOINT_PATHS
+    if dry_run and not endpoint:
+        raise ConfigError(f"--dry-run counts the requests to an endpoint; --model {backend} sends none")
+    arguments = endpoint_arguments(backend, model, model_args) if endpoint else model_arguments(model, model_args)
     source = os.environ.get("NAF_BENCH_DATASET") or "generated by naf-bench"
     metadata = {"naf_bench_version": __version__, "naf_bench_code_hash": code_version(), "naf_bench_dataset": source}
-    task_manager = checked_task_manager(arguments, tasks, metadata)
-    if apply_chat_template is None:
+    task_manager = checked_task_manager({} if endpoint else arguments, tasks, metadata)
+    if endpoint:
+        check_endpoint(backend, arguments, task_manager, tasks, dry_run)
+        if backend in CHAT and apply_chat_template is False:
+            raise ConfigError(f"--model {backend} sends chat messages: drop --no-chat-template")
+        apply_chat_template = backend in CHAT if apply_chat_template is None else apply_chat_template
+    elif apply_chat_template is None:
         apply_chat_template = has_chat_template(arguments)
     tracker = EvaluationTracker(output_path=str(out))
+    sent = {**arguments, **({"dry_run": "True"} if dry_run else {})}
     results = lm_eval.simple_evaluate(
-        model=backend,
-        model_args=",".join(f"{key}={value}" for key, value in arguments.items()),
+        model=registered(backend),
+        model_args=",".join(f"{key}={value}" for key, value in sent.items()),
         tasks=list(tasks),
         task_manager=task_manager,
-        device=device or default_device(),
+        device=device or (None if endpoint else default_device()),
         batch_size=batch_size,
+        use_cache=None if dry_run else use_cache,
         limit=limit,
         log_samples=True,
         evaluation_tracker=tracker,
@@ -153,6 +246,10 @@ def run_model(
         gen_kwargs=f"max_gen_toks={max_gen_toks}" if max_gen_toks else None,
         metadata=metadata,
     )
+    if dry_run:
+        return None, results
+    if endpoint:
+        results["config"]["model_args"] = public_model_args(arguments)
     samples = results.pop("samples")
     tracker.save_results_aggregated(results=results, samples=samples)
     for task in results["configs"]:
@@ -162,18 +259,23 @@ def run_model(
 
 def write_submission(folder: str | Path, out: str | Path, results: dict, model: str) -> tuple[Path, Path]:
     """The run's answers as a leaderboard submission: ``out/submission.jsonl`` (``{id, prediction, trace}``
-    per generated prompt, both the full output: the board reads the answer with its extractor, as it reads
-    every submission, and audits the trace) and ``out/submission.metadata.json`` filled from the run (model,
-    temperature, samples per item, token budget; the standard track when decoding is greedy with one sample:
-    a sampled run lands on the enhanced track, whose method URL only the submitter can add). Returns both
-    paths."""
+    per generated prompt, both the full output, or where the model reasoned in ``<think>…</think>`` (or its
+    server returned the reasoning apart) the final text and the reasoning: the board reads the answer with its
+    extractor, as it reads every submission, and audits the trace) and ``out/submission.metadata.json`` filled
+    from the run (model, temperature, samples per item, token budget; the standard track when decoding is
+    greedy with one sample: a sampled run lands on the enhanced track, whose method URL only the submitter can
+    add; an endpoint run adds its URL, served model, generation settings and completion tokens, which the board
+    does not publish). Returns both paths."""
     import datetime
     import json
 
     from naf_bench.lm_eval_output import MITIGATION_TASKS
     from naf_bench.report import _prompts
+    from naf_bench.scoring.extract import strip_thinking, thinking
 
-    lines, seen = [], set()
+    endpoint = results["config"].get("naf_bench_endpoint")
+    counted = endpoint["completion_tokens"] if endpoint else {}
+    lines, seen, tokens = [], set(), {}
     for samples in sorted(Path(folder).glob("samples_*.jsonl")):
         task = samples.name[len("samples_") :].rsplit("_", 1)[0]
         if task in MITIGATION_TASKS:
@@ -182,13 +284,24 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
             sample = json.loads(line) if line else {}
             if sample.get("filter") != "strict-match":  # generated tasks only, each sample once
                 continue
-            for row, response in _prompts(sample):
+            per_request = counted.get(task, {}).get(sample["doc_id"], counted.get(task, {}).get(str(sample["doc_id"])))
+            for idx, (row, response) in enumerate(_prompts(sample)):
                 if row["id"] not in seen:
                     seen.add(row["id"])
-                    lines.append({"id": row["id"], "prediction": response, "trace": response})
+                    reasoning = thinking(response)
+                    lines.append({"id": row["id"], "prediction": strip_thinking(response).strip() if reasoning
+                                  else response, "trace": reasoning or response})  # fmt: skip
+                    if per_request and idx < len(per_request) and per_request[idx] is not None:
+                        tokens[row["id"]] = per_request[idx]
     generated = [c for c in results["configs"].values() if c.get("output_type") == "generate_until"]
     kwargs = generated[0].get("generation_kwargs", {}) if generated else {}
     temperature = float(kwargs.get("temperature", 1.0 if kwargs.get("do_sample") else 0.0))
+    max_tokens = kwargs.get("max_gen_toks")
+    sent = endpoint["generation_settings"] if endpoint else []
+    if len({json.dumps(x.get("temperature")) for x in sent}) == 1 and sent[0].get("temperature") is not None:
+        temperature = float(sent[0]["temperature"])  # what the client sent (lm-eval's sends 1 to o-series models)
+    if len({json.dumps(x.get("max_tokens", x.get("max_completion_tokens"))) for x in sent}) == 1:
+        max_tokens = sent[0].get("max_tokens", sent[0].get("max_completion_tokens", max_tokens))
     samples_per_item = int(generated[0].get("repeats", 1)) if generated else 1
     metadata = {
         "model_name": model,
@@ -198,9 +311,13 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
         "external_tools": False,
         "temperature": temperature,
         "samples_per_item": samples_per_item,
-        "max_tokens": kwargs.get("max_gen_toks"),
+        "max_tokens": max_tokens,
         "evaluation_date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
     }
+    if endpoint:  # for the maintainer: the board publishes none of these
+        metadata["endpoint"] = {"base_url": endpoint["base_url"], "model": endpoint["model"]}
+        metadata["generation_settings"] = endpoint["generation_settings"]
+        metadata["completion_tokens"] = {"total": sum(tokens.values()), "per_item": tokens}
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     submission, meta_path = out / "submission.jsonl", out / "submission.metadata.json"

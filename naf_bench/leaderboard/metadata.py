@@ -3,8 +3,9 @@ Schema (``metadata.schema.json``) with the ``jsonschema`` library.
 
 The schema takes the reference leaderboard's field names, so their metadata files validate as they are, and
 adds the track rules: the standard track needs temperature 0, one sample per item and no external tools; the
-enhanced track needs a method URL. ``contact`` is for the maintainer: :func:`public_metadata` drops it, and
-nothing published reads the metadata any other way.
+enhanced track needs a method URL. ``contact`` and what ``naf-bench run`` records of an endpoint run
+(``endpoint``, ``generation_settings``, ``completion_tokens``) are for the maintainer: :func:`public_metadata`
+drops them, and nothing published reads the metadata any other way.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from naf_bench.errors import DataError
 
 SCHEMA_PATH = Path(__file__).with_name("metadata.schema.json")
 TRACKS = ("standard", "enhanced")
-PRIVATE_FIELDS = ("contact",)
+PRIVATE_FIELDS = ("contact", "endpoint", "generation_settings", "completion_tokens")
 # allOf branches of the schema: the track each one's rules belong to
 _TRACK_RULES = {0: "standard", 1: "enhanced"}
 
@@ -103,5 +104,5 @@ def read_metadata(path: str | Path) -> dict:
 
 
 def public_metadata(metadata: Mapping) -> dict:
-    """The metadata as it may be published: without the maintainer-only fields (the contact)."""
+    """The metadata as it may be published: without the maintainer-only fields (contact, endpoint, ...)."""
     return {key: value for key, value in metadata.items() if key not in PRIVATE_FIELDS}

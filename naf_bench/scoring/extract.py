@@ -106,6 +106,19 @@ def strip_thinking(text: str, keep_lines: bool = False) -> str:
     return "".join(kept)
 
 
+def thinking(text: str) -> str:
+    """The reasoning inside ``<think>…</think>`` blocks (an unclosed one runs to the end), blocks joined by a
+    blank line; empty when there is none."""
+    lowered, blocks, start = text.lower(), [], 0
+    while (opening := lowered.find("<think>", start)) >= 0:
+        closing = lowered.find("</think>", opening + 7)
+        blocks.append(text[opening + 7 : len(text) if closing < 0 else closing].strip())
+        if closing < 0:
+            break
+        start = closing + 8
+    return "\n\n".join(block for block in blocks if block)
+
+
 def _boxed(text: str, end_at_first_brace: bool) -> str | None:
     """The content of the last ``\\boxed{…}``: up to the first ``}`` (the reference's reading) or balanced."""
     last, start = None, 0
