@@ -44,6 +44,8 @@ def blocks(path: Path):
 def commands(code: str):
     """The ``naf-bench`` commands of a shell block, continuation lines joined and comments dropped."""
     for line in code.replace("\\\n", " ").splitlines():
+        if not line.startswith("naf-bench"):  # other lines (a multi-line python -c) are not split
+            continue
         words = shlex.split(line, comments=True)
         if words[:1] == ["naf-bench"]:
             yield words[1:]
