@@ -202,16 +202,35 @@ def load_dataset(
 
 def task_dataset(config: str = "main", conditions=None, dataset_path: str | None = None):
     """The documents of an lm-eval task: read from a dataset repository (``ORG/naf-bench`` on the Hub, or an
-    exported folder) when ``dataset_path`` or else ``NAF_BENCH_DATASET`` names one, generated locally otherwise;
-    only the rows of ``conditions`` when given."""
+    exported folder) or a hidden set's folder (``leaderboard new-set``) when ``dataset_path`` or else
+    ``NAF_BENCH_DATASET`` names one, generated locally otherwise; only the rows of ``conditions`` when given."""
     source = dataset_path or os.environ.get("NAF_BENCH_DATASET")
-    if source:
+    if source and (Path(source) / "manifest.json").is_file():
+        dataset = hidden_dataset(source, config)
+    elif source:
         import datasets
 
         dataset = datasets.load_dataset(source, config)
     else:
         dataset = load_dataset(config)
     return dataset.filter(lambda row: row["condition"] in conditions) if conditions else dataset
+
+
+def hidden_dataset(folder: str | Path, config: str):
+    """A hidden set's rows (``leaderboard new-set``'s ``gold.jsonl``) as a ``DatasetDict`` of its one split, for
+    the tasks of the config it was drawn like."""
+    import json
+
+    import datasets
+
+    folder = Path(folder)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    if manifest.get("config") != config:
+        raise ConfigError(f"{folder}: a hidden set drawn like {manifest.get('config')!r}, where the task reads "
+                          f"{config!r}; run the tasks of {manifest.get('config')!r}")  # fmt: skip
+    rows = [json.loads(line) for line in (folder / "gold.jsonl").read_text(encoding="utf-8").splitlines()]
+    part = datasets.Dataset.from_list(rows, features=features())
+    return datasets.DatasetDict({manifest["split"]: part})
 
 
 def dataset_info(config: GenerationConfig):

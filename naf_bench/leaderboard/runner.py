@@ -1,0 +1,65 @@
+"""The verified track's runner: a model the maintainer runs on a hidden set, scored by the core.
+
+:func:`run_hidden` runs ``naf-bench run`` in a child process of its own (its own interpreter: no two models' code
+ever share a process) with the hidden set's rows as the tasks' documents (``NAF_BENCH_DATASET`` names the set's
+folder, :func:`naf_bench.dataset.hidden_dataset`), under a wall-clock limit, then scores the run's submission
+against the hidden gold with the same core as every upload. The prompts and the model's outputs stay in the
+run's folder, which belongs to the worker; what a team may see is the score record and the run's metadata
+(model, settings, tokens), and a failure's reason without the run's output (its log stays with the worker).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from naf_bench.errors import ConfigError, NafBenchError
+
+# the task (or group) whose documents are a config's test split
+TASKS = {"main": "naf_bench", "hard": "naf_bench_hard", "zh": "naf_bench_zh", "wfs44": "naf_bench_wfs44"}
+
+
+class JobFailed(NafBenchError):
+    """A run that ended without a result, with a reason a team may read (no prompt, no output)."""
+
+
+def run_command(model: str | None, hidden: Path, out: Path, settings: dict) -> list[str]:
+    """The ``naf-bench run`` command of a job: its model, the hidden set's task, the job's settings."""
+    manifest = json.loads((hidden / "manifest.json").read_text(encoding="utf-8"))
+    task = TASKS.get(manifest["config"])
+    if task is None:
+        raise ConfigError(f"no lm-eval task reads a hidden set drawn like {manifest['config']!r}; "
+                          f"new-set --config takes one of {', '.join(TASKS)} for the verified track")  # fmt: skip
+    command = [sys.executable, "-m", "naf_bench.cli", "run", *([model] if model else [])]
+    command += ["--model", settings.get("backend", "hf"), "--tasks", task, "--out", str(out)]
+    for option in ("model_args", "limit", "max_gen_toks"):
+        if settings.get(option) is not None:
+            command += [f"--{option.replace('_', '-')}", str(settings[option])]
+    return command
+
+
+def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings: dict | None = None,
+               timeout: float = 3600.0) -> dict:  # fmt: skip
+    """Run ``model`` on the hidden set in ``hidden`` (a ``leaderboard new-set`` folder), writing the run to
+    ``out``; ``{"scores": the core's record, "metadata": the run's submission metadata}``, or a JobFailed."""
+    from naf_bench.evaluation import read_submission, score_rows
+
+    hidden, out, settings = Path(hidden), Path(out), settings or {}
+    command = run_command(model, hidden, out, settings)
+    out.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "NAF_BENCH_DATASET": str(hidden.resolve())}
+    with open(out / "run.log", "w", encoding="utf-8") as log:
+        try:
+            done = subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise JobFailed(f"the run passed its limit of {timeout:g} s") from None
+    if done.returncode != 0:
+        raise JobFailed(f"naf-bench run ended with exit status {done.returncode} (its log is with the maintainer)")
+    entries, _ = read_submission(out / "submission.jsonl")
+    rows = [json.loads(line) for line in (hidden / "gold.jsonl").read_text(encoding="utf-8").splitlines()]
+    record = score_rows(rows, entries, name=model or "model")
+    metadata = json.loads((out / "submission.metadata.json").read_text(encoding="utf-8"))
+    return {"scores": record.to_dict(), "metadata": metadata}
