@@ -1,13 +1,13 @@
 import sqlite3
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from naf_bench.errors import DataError
 from naf_bench.leaderboard.store import Accepted, OverQuota, Store, StoreError, restore
 
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 PROGRAMS = [f"p{i}" for i in range(10)]
 
 

@@ -19,7 +19,7 @@ import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from naf_bench.errors import DataError, NafBenchError
@@ -91,11 +91,11 @@ class OverQuota:
 
 
 def now_utc() -> datetime:
-    return datetime.now(UTC)
+    return datetime.now(timezone.utc)
 
 
 def _iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
 
 
 def token_hash(token: str) -> str:
