@@ -1,3 +1,4 @@
+import re
 import sqlite3
 import threading
 from datetime import datetime, timedelta, timezone
@@ -51,6 +52,24 @@ def test_names_are_unique_per_namespace_and_revocation_ends_a_team(tmp_path):
         store.revoke_team("alpha")
     with pytest.raises(StoreError, match="no active Hub user named 'beta'"):
         store.revoke_team("beta", hub=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [("", "a team needs a name"), ("   ", "a team needs a name"), ("x" * 65, "at most 64 characters; this one has 65"),
+     ("x" * 100_000, "this one has 100,000"), ("a\tb", "has '\\t' at position 2"),
+     ("ok\u202ename", "has '\\u202e' at position 3"), ("P1 ", "already a token team named 'P1'"),
+     ("p1", "named 'P1' (names are compared ignoring case: 'p1')"), ("  STRASSE", "ignoring case"),
+     ("straße", "ignoring case")],
+)  # fmt: skip
+def test_team_names_are_short_printable_and_unique_ignoring_case_and_spaces(tmp_path, name, reason):
+    store = Store(tmp_path)
+    store.add_team("P1")
+    store.add_team("strasse")
+    store.add_team("x" * 64)  # the longest name
+    with pytest.raises(StoreError, match=re.escape(reason)):
+        store.add_team(name)
+    assert [team.name for team in store.teams()] == ["P1", "strasse", "x" * 64]
 
 
 def test_a_hub_team_is_bound_to_the_stable_id_at_first_sign_in(tmp_path):

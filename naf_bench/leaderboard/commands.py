@@ -42,13 +42,15 @@ def _serve(args) -> int:
 
 
 def _add_team(args) -> int:
-    store = _store(args)
+    from naf_bench.leaderboard.store import team_name
+
+    store, name = _store(args), team_name(args.name)
     if args.hub_user:
-        store.add_hub_user(args.name)
-        print(f"approved the Hugging Face user {args.name!r}: they may sign in on the page")
+        store.add_hub_user(name)
+        print(f"approved the Hugging Face user {name!r}: they may sign in on the page")
         return 0
-    token = store.add_team(args.name)
-    print(f"team {args.name!r}; its token (shown once, only its hash is kept):\n{token}")
+    token = store.add_team(name)
+    print(f"team {name!r}; its token (shown once, only its hash is kept):\n{token}")
     return 0
 
 

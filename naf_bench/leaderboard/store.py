@@ -28,6 +28,7 @@ from naf_bench.leaderboard.ladder import ladder_accepts, shown_positions
 DATABASE = "board.sqlite"
 FILES = "files"
 SCHEMA_VERSION = 1
+MAX_NAME = 64  # characters in a team's name
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS teams (
@@ -96,6 +97,21 @@ def now_utc() -> datetime:
 
 def _iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+def team_name(name: str) -> str:
+    """A team's (or Hub user's) name as the board shows it: trimmed, 1 to MAX_NAME printable characters."""
+    name = name.strip()
+    if not name:
+        raise StoreError("a team needs a name (1 to 64 printable characters)")
+    if len(name) > MAX_NAME:
+        raise StoreError(f"a team's name is at most {MAX_NAME} characters; this one has {len(name):,}")
+    if not name.isprintable():
+        bad = next(c for c in name if not c.isprintable())
+        raise StoreError(
+            f"a team's name has printable characters only; this one has {bad!a} at position {name.index(bad) + 1}"
+        )
+    return name
 
 
 def token_hash(token: str) -> str:
@@ -196,27 +212,27 @@ class Store:
 
     def add_team(self, name: str) -> str:
         """A token team; returns its token, which is never stored (only its hash)."""
-        if not name.strip():
-            raise StoreError("a team needs a name")
+        name = team_name(name)
         token = secrets.token_urlsafe(32)
         self._add("token", name, token_sha256=token_hash(token))
         return token
 
     def add_hub_user(self, username: str) -> None:
         """Approve a Hugging Face user; the user's stable id is bound at the first sign-in."""
-        if not username.strip():
-            raise StoreError("a Hub user needs a name")
-        self._add("hub", username)
+        self._add("hub", team_name(username))
 
     def _add(self, kind: str, name: str, token_sha256: str | None = None) -> None:
-        try:
-            with self._transaction() as db:
-                db.execute(
-                    "INSERT INTO teams (kind, name, token_sha256, created_at) VALUES (?, ?, ?, ?)",
-                    (kind, name, token_sha256, _iso(now_utc())),
-                )
-        except sqlite3.IntegrityError:
-            raise StoreError(f"there is already a {kind} team named {name!r}") from None
+        with self._transaction() as db:
+            for (other,) in db.execute("SELECT name FROM teams WHERE kind = ?", (kind,)):
+                if other.casefold() == name.casefold():
+                    raise StoreError(
+                        f"there is already a {kind} team named {other!r}"
+                        + ("" if other == name else f" (names are compared ignoring case: {name!r})")
+                    )
+            db.execute(
+                "INSERT INTO teams (kind, name, token_sha256, created_at) VALUES (?, ?, ?, ?)",
+                (kind, name, token_sha256, _iso(now_utc())),
+            )
 
     def revoke_team(self, name: str, hub: bool = False) -> None:
         with self._transaction() as db:
