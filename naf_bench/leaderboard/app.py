@@ -118,7 +118,8 @@ _pct = partial(percent, missing="")
 
 
 def board_table(board: dict, baselines: list[dict]):
-    """The board as the page's table (a pandas frame): teams in rank order, then the baselines, marked."""
+    """The board as the page's table (a pandas Styler over the frame): teams in rank order, then the baselines,
+    marked."""
     import pandas as pd
 
     from naf_bench.readings import JOINT_CONDITIONS
@@ -145,7 +146,9 @@ def board_table(board: dict, baselines: list[dict]):
     columns = ["rank", "team", "model", "kind", "JOINT %", "95% interval", "programs solved"]
     if full:
         columns += [f"{c} %" for c in JOINT_CONDITIONS] + ["coverage %"]
-    return pd.DataFrame(records, columns=[*columns, "submitted"])
+    frame = pd.DataFrame(records, columns=[*columns, "submitted"])
+    # numbers (so that the page sorts them as numbers) shown with one decimal each: "39.0", never "39"
+    return frame.style.format("{:.1f}", subset=[c for c in columns if c.endswith(" %")], na_rep="")
 
 
 def _percent(value) -> float | None:

@@ -46,7 +46,7 @@ def write_space(out: str | Path, requirement: str, title: str, hub_sign_in: bool
     oauth = "hf_oauth: true\nhf_oauth_expiration_minutes: 480\n" if hub_sign_in else ""
     (out / "README.md").write_text(
         f"---\ntitle: {_yaml_string(title)}\nemoji: 🧮\ncolorFrom: indigo\ncolorTo: gray\nsdk: gradio\n"
-        f"sdk_version: {gradio.__version__}\npython_version: \"{SPACE_PYTHON}\"\napp_file: app.py\npinned: false\n"
+        f'sdk_version: {gradio.__version__}\npython_version: "{SPACE_PYTHON}"\napp_file: app.py\npinned: false\n'
         f"{oauth}---\n\n"
         f"# {title}\n\n"
         "The naf-bench submission service. Set in the Space's settings:\n\n"
