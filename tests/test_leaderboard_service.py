@@ -216,7 +216,7 @@ def test_handled_uploads_leave_gradios_cache_and_identical_uploads_do_not_lose_e
     import os
     import time
 
-    from naf_bench.leaderboard.app import _Claimed
+    from naf_bench.leaderboard.uploads import Claimed
 
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "cache"))
     cached = tmp_path / "cache" / "0f" / "sub.jsonl"  # Gradio's layout: a folder per content hash
@@ -224,26 +224,26 @@ def test_handled_uploads_leave_gradios_cache_and_identical_uploads_do_not_lose_e
     cached.write_bytes(b"first upload")
     outside = tmp_path / "mine.jsonl"
     outside.write_bytes(b"not in the cache")
-    with _Claimed(cached, outside) as (first, same):
+    with Claimed(cached, outside) as (first, same):
         assert first.read_bytes() == b"first upload" and same == outside
         (tmp_path / "cache" / "incoming").write_bytes(b"first upload")  # an identical upload, renamed onto it
         os.rename(tmp_path / "cache" / "incoming", cached)
-        with _Claimed(cached) as (second,):
+        with Claimed(cached) as (second,):
             assert second.read_bytes() == b"first upload"
         assert cached.exists()  # the first request still works on that path: it stays
     assert not cached.parent.exists() and outside.exists()  # the last request out removes it
     cached.parent.mkdir()
     cached.write_bytes(b"uploaded twice, handled once so far")
-    with _Claimed(cached, grace=0.3):
+    with Claimed(cached, grace=0.3):
         pass
-    with _Claimed(cached) as (again,):  # the second identical upload's request comes within the grace
+    with Claimed(cached) as (again,):  # the second identical upload's request comes within the grace
         assert again.read_bytes() == b"uploaded twice, handled once so far"
     time.sleep(0.6)
     assert not cached.exists()
     kept = tmp_path / "cache" / "1a" / "meta.json"
     kept.parent.mkdir()
     kept.write_bytes(b"{}")
-    with pytest.raises(FileNotFoundError), _Claimed(kept, cached):  # one of the two is gone: the request fails
+    with pytest.raises(FileNotFoundError), Claimed(kept, cached):  # one of the two is gone: the request fails
         pass
     assert not kept.parent.exists()  # and what it had claimed leaves the cache as a handled upload does
 
