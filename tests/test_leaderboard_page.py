@@ -1,5 +1,6 @@
 """The live board's page in a real browser (Debian's Chromium through Playwright), on the real server."""
 
+import json
 import shutil
 
 import pytest
@@ -64,6 +65,12 @@ def test_a_team_uploads_through_the_page_and_sees_its_row(tmp_path):
             page.locator("#send").click()
             page.wait_for_function("document.querySelector('#answer').innerText.includes('accepted')", timeout=60_000)
             history = _poll(page, "#history", lambda rows: len(rows) == 1)
+            # nothing the page keeps in the browser, or the server keeps for it, holds the token
+            kept = page.evaluate("""() => JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage),
+                                                          document.cookie])""")  # fmt: skip
+            cookies = json.dumps(page.context.cookies())
+            runs = page.request.get(server.url + "gradio_api/runs")
+            assert hostile not in kept and hostile not in cookies and runs.status == 404 and hostile not in runs.text()
             assert history[0][:4] == ["2", history[0][1], "test", "standard"] and history[0][4] == "true"
             page.get_by_role("tab", name="hidden test · standard").click()
             shown = _poll(page, board, lambda rows: len(rows) == 2)
