@@ -158,8 +158,10 @@ def serve(
     upload_grace: float = 30.0,
     upload_space: int = 200_000_000,
     upload_max_age: float = 300.0,
-) -> None:
-    """Start the app and block (the ``serve`` command). Gradio's uploads go to ``DIR/uploads``, emptied now and
+    block: bool = True,
+):
+    """Start the app and block (the ``serve`` command; ``block=False`` returns the running app, for a benchmark
+    that drives it in its own process). Gradio's uploads go to ``DIR/uploads``, emptied now and
     kept within ``upload_space`` bytes and ``upload_max_age`` seconds for uploads no submit has claimed
     (``uploads.py``); the browser keeps no run history (it would hold the token) and ``/monitoring`` is off."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -172,8 +174,9 @@ def serve(
     door = Middleware(Door, folder=folder, api_names=API_NAMES, max_upload=2 * service.limits.max_bytes)
     demo.queue(default_concurrency_limit=4).launch(
         server_name=host, server_port=port, max_file_size=service.limits.max_bytes, footer_links=["api"], quiet=True,
-        run_history=False, enable_monitoring=False, app_kwargs={"middleware": [door]},
+        run_history=False, enable_monitoring=False, app_kwargs={"middleware": [door]}, prevent_thread_lock=not block,
     )  # fmt: skip
+    return demo
 
 
 API_NAMES = frozenset({"submit", "board", "history"})  # the named endpoints of ``build_app``

@@ -26,7 +26,7 @@ from pathlib import Path
 from naf_bench.evaluation import gold_rows, read_submission
 from naf_bench.leaderboard.board import baseline_rows as board_baselines
 from naf_bench.leaderboard.board import score_submission, scored_submission
-from naf_bench.leaderboard.ladder import wilson_interval
+from naf_bench.leaderboard.ladder import MIN_GAIN, wilson_interval
 from naf_bench.leaderboard.metadata import TRACKS
 from naf_bench.leaderboard.store import Accepted, Store, StoreError, Team, now_utc
 
@@ -56,9 +56,10 @@ class Service:
         quota: int | None = 3,
         window: timedelta = timedelta(hours=24),
         clock: Callable[[], datetime] = now_utc,
+        min_gain: int = MIN_GAIN,
     ):
         """``clock`` gives the time an upload is stored at and counted against the quota (a benchmark's own
-        clock; the service's is the wall clock)."""
+        clock; the service's is the wall clock); ``min_gain`` is the Ladder's (``ladder.py``)."""
         self.golds = {HIDDEN: gold_rows(gold=gold)}
         if dev_gold is not None:
             self.golds[DEV] = gold_rows(gold=dev_gold)
@@ -68,6 +69,7 @@ class Service:
         self.quota = quota
         self.window = window
         self.clock = clock
+        self.min_gain = min_gain
         self.store = Store(data_dir, recover=True)
         self._baselines: dict[tuple[str, bool], list[dict]] = {}
 
@@ -113,7 +115,7 @@ class Service:
             outcome = self.store.accept(
                 team, split=split, track=meta["track"], data=Path(submission).read_bytes(),
                 metadata_bytes=meta_bytes, metadata=meta, record=record, solved=solved, quota=self._quota(split),
-                window=self.window, now=self.clock(),
+                window=self.window, now=self.clock(), min_gain=self.min_gain,
             )  # fmt: skip
         except StoreError as exc:  # frozen between the check above and the commit
             return refused([str(exc)])
