@@ -3,9 +3,10 @@
 Named endpoints for ``gradio_client``: ``/submit`` (submission file, metadata file, team token) -> the
 acknowledgement or the refusal with every reason; ``/board`` (track, split) -> the board as shown;
 ``/history`` (team token) -> the team's own uploads. The page: the upload form, the board per track
-(sortable; the baselines as marked rows) and the team's history. Uploaded files are removed from Gradio's
-upload cache once handled (the store keeps its own copy of an accepted one), and ``max_file_size`` is the
-service's size limit, so Gradio refuses a bigger file before it is written whole.
+(sortable; the baselines as marked rows where they are published) and the team's history. Uploaded files are
+removed from Gradio's upload folder once handled (the store keeps its own copy of an accepted one) and kept
+within bounds until then (``uploads.py``), and ``max_file_size`` is the service's size limit, so Gradio refuses
+a bigger file before it is written whole. No other endpoint is offered (``API_NAMES``).
 """
 
 from __future__ import annotations
