@@ -266,3 +266,28 @@ def test_maintainer_commands(board, capsys):
     assert main(["leaderboard", "revoke-team", "delta", "--data", data]) == 0
     assert service.team_for(token) == "the team 'delta' was revoked"
     assert main(["leaderboard", "freeze", "--data", data]) == 0 and service.store.frozen_at()
+
+
+def test_the_upload_folder_keeps_what_a_request_works_on_and_removes_old_unclaimed_uploads(tmp_path, monkeypatch):
+    import os
+    import time
+
+    from naf_bench.leaderboard.uploads import Claimed, UploadFolder
+
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "uploads"))
+    folder = UploadFolder(tmp_path / "uploads", space=1000, max_age=60)
+    old, working, fresh = (tmp_path / "uploads" / name / "f.jsonl" for name in ("aa", "bb", "cc"))
+    for path, size in ((old, 100), (working, 200), (fresh, 300)):
+        path.parent.mkdir(parents=True)
+        path.write_bytes(b"x" * size)
+    hour_ago = time.time() - 3600
+    for path in (old, working):
+        os.utime(path, (hour_ago, hour_ago))
+    (tmp_path / "uploads" / "tmp0zero").write_bytes(b"")  # what Gradio leaves of a multipart upload
+    os.utime(tmp_path / "uploads" / "tmp0zero", (hour_ago, hour_ago))
+    with Claimed(working):
+        assert folder.unclaimed_bytes() == 400  # the old and the fresh upload, not the one a request works on
+        assert folder.clean() == 2  # the old upload and the old tmp file
+        assert not old.exists() and not old.parent.exists() and working.exists() and fresh.exists()
+    assert folder.clean(everything=True) == 1  # at start: all of it (the claimed one left when its request ended)
+    assert [p for p in (tmp_path / "uploads").rglob("*")] == []
