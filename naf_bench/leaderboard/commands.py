@@ -127,7 +127,7 @@ def add_parser(commands, build_from_submissions) -> None:
     serve.add_argument("--quota-hours", type=float, default=24.0, help="the window of --quota")
     defaults = Limits()
     serve.add_argument("--max-bytes", type=int, default=defaults.max_bytes, help="largest submission file")
-    serve.add_argument("--max-lines", type=int, help="most lines in a file (default 10 x the gold's rows)")
+    serve.add_argument("--max-lines", type=int, help="most lines in a file (default 10 x the hidden gold's rows)")
     serve.add_argument("--max-line-bytes", type=int, default=defaults.max_line_bytes, help="longest line")
     serve.add_argument("--hub-sign-in", action="store_true", help="also accept approved Hugging Face users")
     serve.add_argument(
