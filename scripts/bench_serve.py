@@ -62,6 +62,8 @@ def main() -> None:
     args = parser.parse_args()
     from gradio_client import Client, handle_file
 
+    load_before = os.getloadavg()
+
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         gold, submission = (Path(args.gold), Path(args.submission)) if args.gold else synthetic(tmp)
@@ -148,7 +150,8 @@ def main() -> None:
     print(f"upload -> acknowledgement, 20 at once ({len(burst)} uploads): median {b50:.3f} s, 95th percentile "
           f"{b95:.3f} s ({b95 / score_call:.2f}x score's call)")  # fmt: skip
     print(f"goal: p95 under 1 s with one client ({'met' if p95 < 1 else 'NOT met'}), under 5 s with 20 "
-          f"({'met' if b95 < 5 else 'NOT met'}); {os.cpu_count()} CPUs, load average "
+          f"({'met' if b95 < 5 else 'NOT met'}); {os.cpu_count()} CPUs, load average (1, 5, 15 min) before the run "
+          + " ".join(f"{x:.2f}" for x in load_before) + ", after it (this run's own clients and server included) "
           + " ".join(f"{x:.2f}" for x in os.getloadavg()))  # fmt: skip
 
 

@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from naf_bench.leaderboard.ladder import ladder_accepts, shown_positions, wilson_interval
+from naf_bench.leaderboard.ladder import MIN_GAIN, ladder_accepts, shown_positions, wilson_interval
 
 
 def _pair(ups: int, downs: int, same: int = 10):
@@ -19,10 +19,21 @@ def _pair(ups: int, downs: int, same: int = 10):
     [(1, 0, False), (2, 0, True), (0, 0, False), (0, 2, False), (3, 1, False), (4, 1, True), (5, 3, False),
      (7, 3, True)],
 )  # fmt: skip
-def test_the_rule_in_whole_numbers(ups, downs, accepted):
+def test_the_parameter_free_rule_in_whole_numbers(ups, downs, accepted):
     # S = ups - downs, sum(d^2) = ups + downs: replaced iff S > 0 and S^2 > ups + downs
     new, shown = _pair(ups, downs)
-    assert ladder_accepts(new, shown) is accepted
+    assert ladder_accepts(new, shown, min_gain=1) is accepted
+
+
+@pytest.mark.parametrize(
+    ("ups", "downs", "accepted"),
+    [(2, 0, False), (3, 0, False), (4, 0, True), (4, 1, False), (5, 1, True), (7, 3, True), (8, 5, False),
+     (10, 6, False), (12, 6, True)],
+)  # fmt: skip
+def test_the_default_rule_also_needs_a_gain_of_four_programs(ups, downs, accepted):
+    # S >= 4 and S^2 > ups + downs: two or three guessed programs added to the shown answers never move the board
+    new, shown = _pair(ups, downs)
+    assert MIN_GAIN == 4 and ladder_accepts(new, shown) is accepted
 
 
 def test_the_rule_is_the_mean_above_its_standard_error():
@@ -39,7 +50,7 @@ def test_the_rule_is_the_mean_above_its_standard_error():
         sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
         if abs(mean - sd / math.sqrt(n)) < 1e-12:
             continue  # on the boundary floating point cannot decide; the integers do (tested above)
-        assert ladder_accepts(new, shown) is (mean > sd / math.sqrt(n)), d
+        assert ladder_accepts(new, shown, min_gain=1) is (mean > sd / math.sqrt(n)), d
 
 
 def test_first_submission_is_shown_and_single_flips_never_move_the_board():

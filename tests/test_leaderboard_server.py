@@ -106,6 +106,70 @@ def test_quota_ladder_and_revocation_over_the_server(served):
     assert [r["joint_solved"] for r in board["rows"] if r["name"] == "gamma"] == [8]  # still shown
 
 
+def _http(server, method, path, body=None, headers=None):
+    """(status, JSON or text) of one plain HTTP request to the server."""
+    import urllib.error
+    import urllib.request
+
+    data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(server.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            status, text = answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        status, text = error.code, error.read()
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text.decode("utf-8", "replace")
+
+
+def test_internals_are_closed_and_endpoints_the_api_does_not_offer_are_refused(served):
+    server = served[0]
+    assert _http(server, "GET", "monitoring")[0] == 403
+    assert _http(server, "GET", "monitoring/summary") == (403, {"detail": "Monitoring is not enabled."})
+    assert _http(server, "GET", "gradio_api/runs")[0] == 404  # no run history page
+    offered = "the API offers ['board', 'history', 'submit']"
+    for name in ("withdraw", "freeze", "add_team", "revoke_team", "tables", "history_table"):
+        for route in ("call", "run", "api"):
+            status, answer = _http(server, "POST", f"gradio_api/{route}/{name}", {"data": [1]})
+            assert (status, answer) == (404, {"status": "refused", "reasons": [f"no endpoint {name!r}: {offered}"]})
+    status, answer = _http(server, "POST", "gradio_api/queue/join", {"data": [], "fn_index": 999, "session_hash": "x"})
+    assert status == 400 and answer["status"] == "refused"  # Gradio's own answer to this is a 500
+    status, answer = _http(server, "POST", "gradio_api/call/board", {"data": ["standard", "test"]})
+    assert status == 200 and "event_id" in answer  # what the API offers still answers
+
+
+def test_uploads_without_a_submission_cannot_fill_the_disk(tmp_path):
+    """20 uploads of 19 MB with no token: those over the space for unclaimed uploads (200 MB) are refused
+    before they are written, and the rest leave DIR/uploads within --upload-max-age (20 s here, more than the
+    burst takes) and the cleaner's period (5 s)."""
+    write_gold(tmp_path / "gold.jsonl", n_programs=12, seed=9)
+    server = Server(tmp_path / "data", tmp_path / "gold.jsonl", "--upload-max-age", 20).start()
+    try:
+        def body(i):  # each its own bytes: Gradio keeps identical uploads as one file
+            head = b'--x\r\nContent-Disposition: form-data; name="files"; filename="big.jsonl"\r\n\r\n'
+            return head + f"{i:08d}".encode() + b"A" * (19_000_000 - 8) + b"\r\n--x--\r\n"
+
+        headers = {"Content-Type": "multipart/form-data; boundary=x"}
+        started = time.monotonic()
+        statuses = [_http(server, "POST", "gradio_api/upload", body(i), headers) for i in range(20)]
+        assert time.monotonic() - started < 20  # none could expire during the burst
+        assert [status for status, _ in statuses] == [200] * 10 + [503] * 10
+        assert statuses[-1][1]["reasons"] == [
+            "the server's space for uploads not yet submitted is full; try again in a few minutes"]  # fmt: skip
+        held = sum(p.stat().st_size for p in server.cache.rglob("*") if p.is_file())
+        assert 10 * 19_000_000 <= held <= 200_000_000
+        deadline = time.monotonic() + 40
+        while any(p.is_file() for p in server.cache.rglob("*")) and time.monotonic() < deadline:
+            time.sleep(0.25)
+        assert [p for p in server.cache.rglob("*") if p.is_file()] == []  # nothing left: no copy, no tmp* file
+        assert _http(server, "POST", "gradio_api/upload", body(20), headers)[0] == 200  # the space is free again
+    finally:
+        server.stop()
+
+
 def _plus_a_day(moment: str) -> str:
     from datetime import datetime, timedelta
 
@@ -185,5 +249,29 @@ def test_a_server_killed_mid_burst_restarts_with_every_acknowledged_upload(tmp_p
         assert on_disk == named
         board = restarted.client().predict("standard", "test", api_name="/board")
         assert {r["name"] for r in board["rows"]} == {row["team"] for row in kept} >= set(acked)
+        # nothing of the killed server's uploads is left: no upload copy, no tmp* file, no .claim-* link
+        assert [p for p in restarted.cache.rglob("*") if p.is_file()] == []
+        assert sorted(p.name for p in (tmp_path / "data").iterdir() if not p.name.startswith("board.sqlite")) == [
+            "files", "uploads"]  # fmt: skip
     finally:
         restarted.stop()
+
+
+def test_the_probe_runs_its_five_attacks_through_the_server():
+    """scripts/bench_probe.py for one simulated day (3 uploads per attack): every attack runs to its quota."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    command = [sys.executable, str(root / "scripts" / "bench_probe.py"), "--days", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    attacks = "one flip|cross-track|null-first pair|carrier plus guess|boosting"
+    rows = re.findall(rf"^({attacks}) +(\d+) +(-?\d+) ", done.stdout, re.MULTILINE)
+    assert [(name, uploads) for name, uploads, _ in rows] == [
+        ("one flip", "3"), ("cross-track", "3"), ("null-first pair", "3"), ("carrier plus guess", "3"),
+        ("boosting", "3")]  # fmt: skip
+    assert "boosting: shown JOINT" in done.stdout and "load average" in done.stdout

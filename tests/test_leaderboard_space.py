@@ -1,7 +1,11 @@
 """The Space and the backup, up to the Hub's edge: the folder written, the snapshot, the restore from it."""
 
+import os
+import shutil
 import sqlite3
+import subprocess
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +13,7 @@ from naf_bench.leaderboard.space import restore_from_backup, restore_if_empty, w
 from naf_bench.leaderboard.store import Store
 
 pytest.importorskip("gradio")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_space_folder(tmp_path):
@@ -27,6 +32,44 @@ def test_the_space_folder(tmp_path):
     app = (tmp_path / "app.py").read_text()
     assert "from naf_bench.leaderboard.space import main" in app and "gold.jsonl" not in app
     compile(app, "app.py", "exec")
+
+
+def test_the_space_files_agree_with_each_other_and_with_setup_cfg(tmp_path):
+    """The front matter's Python is one setup.cfg admits, its Gradio is one the leaderboard extra admits, and
+    the app file it names is there and imports what the requirement installs."""
+    import configparser
+
+    from packaging.requirements import Requirement
+    from packaging.specifiers import SpecifierSet
+
+    from naf_bench.leaderboard.space import write_space
+
+    write_space(tmp_path, requirement="naf-bench[leaderboard]", title="t")
+    front = dict(line.split(": ", 1) for line in (tmp_path / "README.md").read_text().split("---\n")[1].splitlines())
+    setup = configparser.ConfigParser()
+    setup.read(ROOT / "setup.cfg")
+    assert front["python_version"] == '"3.11"'
+    assert "3.11" in SpecifierSet(setup["options"]["python_requires"])
+    extra = [Requirement(r) for r in setup["options.extras_require"]["leaderboard"].split("\n") if r.strip()]
+    (gradio_requirement,) = [r for r in extra if r.name == "gradio"]
+    assert front["sdk_version"] in gradio_requirement.specifier
+    assert (tmp_path / front["app_file"]).is_file()
+    (requirement,) = [Requirement(line) for line in (tmp_path / "requirements.txt").read_text().splitlines()]
+    assert requirement.name == "naf-bench" and "leaderboard" in requirement.extras
+
+
+@pytest.mark.skipif(shutil.which("python3.10") is None, reason="no Python 3.10 on PATH (pyenv install 3.10)")
+def test_the_store_and_the_space_module_import_under_python_3_10():
+    """setup.cfg admits 3.10 (the Hub's default): the service's standard-library-only modules import there."""
+    script = (
+        "import sys, types; package = types.ModuleType('naf_bench'); package.__path__ = [sys.argv[1]]; "
+        "sys.modules['naf_bench'] = package; import naf_bench.leaderboard.store, naf_bench.leaderboard.space; "
+        "print(sys.version_info[:2])"
+    )
+    done = subprocess.run(["python3.10", "-c", script, str(ROOT / "naf_bench")], capture_output=True, text=True,
+                          env={**os.environ, "PYENV_VERSION": "3.10.13"})  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "(3, 10)"
 
 
 def _fill(store, team, n):

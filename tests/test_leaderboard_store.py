@@ -1,13 +1,14 @@
+import re
 import sqlite3
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from naf_bench.errors import DataError
 from naf_bench.leaderboard.store import Accepted, OverQuota, Store, StoreError, restore
 
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 PROGRAMS = [f"p{i}" for i in range(10)]
 
 
@@ -53,6 +54,24 @@ def test_names_are_unique_per_namespace_and_revocation_ends_a_team(tmp_path):
         store.revoke_team("beta", hub=True)
 
 
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [("", "a team needs a name"), ("   ", "a team needs a name"), ("x" * 65, "at most 64 characters; this one has 65"),
+     ("x" * 100_000, "this one has 100,000"), ("a\tb", "has '\\t' at position 2"),
+     ("ok\u202ename", "has '\\u202e' at position 3"), ("P1 ", "already a token team named 'P1'"),
+     ("p1", "named 'P1' (names are compared ignoring case: 'p1')"), ("  STRASSE", "ignoring case"),
+     ("straße", "ignoring case")],
+)  # fmt: skip
+def test_team_names_are_short_printable_and_unique_ignoring_case_and_spaces(tmp_path, name, reason):
+    store = Store(tmp_path)
+    store.add_team("P1")
+    store.add_team("strasse")
+    store.add_team("x" * 64)  # the longest name
+    with pytest.raises(StoreError, match=re.escape(reason)):
+        store.add_team(name)
+    assert [team.name for team in store.teams()] == ["P1", "strasse", "x" * 64]
+
+
 def test_a_hub_team_is_bound_to_the_stable_id_at_first_sign_in(tmp_path):
     store = Store(tmp_path)
     store.add_hub_user("carol")
@@ -79,7 +98,7 @@ def test_accepted_files_are_kept_byte_for_byte_under_their_hash(tmp_path):
     assert sqlite3.connect(tmp_path / "board.sqlite").execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
-def test_quota_counts_uploads_per_team_and_track_in_any_24_hours(tmp_path):
+def test_quota_counts_uploads_per_team_on_every_track_in_any_24_hours(tmp_path):
     store = Store(tmp_path)
     alpha = store.team_for_token(store.add_team("alpha"))
     beta = store.team_for_token(store.add_team("beta"))
@@ -88,7 +107,7 @@ def test_quota_counts_uploads_per_team_and_track_in_any_24_hours(tmp_path):
     refused = _accept(store, alpha, 2, 30, quota=3)
     assert refused == OverQuota(3, (T0 + timedelta(hours=24)).isoformat(timespec="microseconds"))
     assert len(store.submissions()) == 3 and _files(tmp_path) == 4  # 3 uploads and their metadata
-    assert isinstance(_accept(store, alpha, 2, 30, quota=3, track="enhanced"), Accepted)  # another track
+    assert _accept(store, alpha, 2, 30, quota=3, track="enhanced") == refused  # another track: the same quota
     assert isinstance(_accept(store, beta, 2, 30, quota=3), Accepted)  # another team
     assert isinstance(_accept(store, alpha, 2, 24 * 60 + 1, quota=3), Accepted)  # the first one left the window
     second = _accept(store, alpha, 2, 24 * 60 + 2, quota=3)
@@ -98,10 +117,10 @@ def test_quota_counts_uploads_per_team_and_track_in_any_24_hours(tmp_path):
 def test_the_ladder_decides_what_is_shown_and_withdrawal_replays_it(tmp_path):
     store = Store(tmp_path)
     team = store.team_for_token(store.add_team("alpha"))
-    results = [_accept(store, team, k, minutes) for minutes, k in enumerate([3, 4, 6, 5, 9])]
-    assert [r.replaced for r in results] == [True, False, True, False, True]
+    results = [_accept(store, team, k, minutes) for minutes, k in enumerate([2, 5, 6, 5, 10])]
+    assert [r.replaced for r in results] == [True, False, True, False, True]  # +3 is not enough; +4 is
     (shown,) = store.shown("test", "standard")
-    assert (shown["id"], shown["n_solved"]) == (results[4].submission_id, 9)
+    assert (shown["id"], shown["n_solved"]) == (results[4].submission_id, 10)
     store.withdraw(results[4].submission_id, by="maintainer", reason="used the test labels")
     (shown,) = store.shown("test", "standard")
     assert shown["n_solved"] == 6
@@ -112,6 +131,19 @@ def test_the_ladder_decides_what_is_shown_and_withdrawal_replays_it(tmp_path):
     with pytest.raises(StoreError, match="no submission 99"):
         store.withdraw(99, by="maintainer", reason="?")
     assert store.shown("test", "enhanced") == [] and store.shown("dev", "standard") == []
+
+
+def test_one_ladder_per_team_across_tracks(tmp_path):
+    store = Store(tmp_path)
+    team = store.team_for_token(store.add_team("alpha"))
+    assert _accept(store, team, 5, 0).replaced
+    # the same answers with one program more, declared on the other track: compared with the shown one
+    assert not _accept(store, team, 6, 1, track="enhanced").replaced
+    assert [row["n_solved"] for row in store.shown("test", "standard")] == [5] and not store.shown("test", "enhanced")
+    assert _accept(store, team, 9, 2, track="enhanced").replaced  # +4: the team now shows on the enhanced board
+    assert store.shown("test", "standard") == [] and [r["n_solved"] for r in store.shown("test", "enhanced")] == [9]
+    store.withdraw(store.submissions()[2]["id"], by="maintainer", reason="test")
+    assert [row["n_solved"] for row in store.shown("test", "standard")] == [5] and not store.shown("test", "enhanced")
 
 
 def test_a_frozen_board_takes_no_uploads(tmp_path):

@@ -3,23 +3,20 @@
 Named endpoints for ``gradio_client``: ``/submit`` (submission file, metadata file, team token) -> the
 acknowledgement or the refusal with every reason; ``/board`` (track, split) -> the board as shown;
 ``/history`` (team token) -> the team's own uploads. The page: the upload form, the board per track
-(sortable; the baselines as marked rows) and the team's history. Uploaded files are removed from Gradio's
-upload cache once handled (the store keeps its own copy of an accepted one), and ``max_file_size`` is the
-service's size limit, so Gradio refuses a bigger file before it is written whole.
+(sortable; the baselines as marked rows where they are published) and the team's history. Uploaded files are
+removed from Gradio's upload folder once handled (the store keeps its own copy of an accepted one) and kept
+within bounds until then (``uploads.py``), and ``max_file_size`` is the service's size limit, so Gradio refuses
+a bigger file before it is written whole. No other endpoint is offered (``API_NAMES``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import threading
-import time
-import uuid
 from functools import partial
-from pathlib import Path
 
 from naf_bench.formatting import percent
 from naf_bench.leaderboard.service import DEV, HIDDEN, Service, refused
+from naf_bench.leaderboard.uploads import Claimed, Door, UploadFolder
 
 TITLE = "naf-bench leaderboard"
 
@@ -35,90 +32,12 @@ def hub_identity(profile) -> tuple[str, str] | None:
     return f"hf:{sub}", username
 
 
-# cache path -> [requests working on it now, the inodes requests have claimed under it, time of the last claim]
-_CLAIMS: dict[Path, list] = {}
-_CLAIMS_LOCK = threading.Lock()
-
-
-class _Claimed:
-    """The uploads of one request, hard-linked to private names for as long as the request runs, then removed
-    from Gradio's upload cache ``grace`` seconds later.
-
-    Gradio's cache names an upload by its content and file name, so identical uploads (two teams' copies of one
-    metadata file) share a path, and the later upload's request may not have started when the earlier one ends:
-    the path is removed only once no request has claimed it for ``grace`` seconds and none works on it, and only
-    if it is still a file a request has claimed (a newer identical upload renames a new inode onto it, which its
-    own request claims and removes). Paths outside the cache are not ours to remove and are used as they are.
-    """
-
-    def __init__(self, *paths, grace: float = 0.0):
-        from gradio.utils import get_upload_folder
-
-        self.cache = Path(get_upload_folder()).resolve()
-        self.paths = [None if p is None else Path(p).resolve() for p in paths]
-        self.links: list[tuple[Path, Path] | None] = []
-        self.grace = grace
-
-    def __enter__(self) -> list[Path | None]:
-        claimed = []
-        for path in self.paths:
-            if path is None or self.cache not in path.parents:
-                self.links.append(None)
-                claimed.append(path)
-                continue
-            private = path.with_name(f".claim-{uuid.uuid4().hex}-{path.name}")
-            with _CLAIMS_LOCK:
-                try:
-                    os.link(path, private)
-                except FileNotFoundError:  # removed before this request started (over ``grace``)
-                    missing = True
-                else:
-                    missing = False
-                    claims = _CLAIMS.setdefault(path, [0, set(), 0.0])
-                    claims[0] += 1
-                    claims[1].add(private.stat().st_ino)
-                    claims[2] = time.monotonic()
-            if missing:
-                self.__exit__()
-                raise FileNotFoundError(path)
-            self.links.append((path, private))
-            claimed.append(private)
-        return claimed
-
-    def __exit__(self, *exc) -> None:
-        for link in self.links:
-            if link is None:
-                continue
-            path, private = link
-            private.unlink(missing_ok=True)
-            with _CLAIMS_LOCK:
-                _CLAIMS[path][0] -= 1
-            if self.grace > 0:
-                timer = threading.Timer(self.grace, _remove, (path, self.grace))
-                timer.daemon = True
-                timer.start()
-            else:
-                _remove(path, 0.0)
-
-
-def _remove(path: Path, grace: float) -> None:
-    with _CLAIMS_LOCK:
-        claims = _CLAIMS.get(path)
-        if claims is None or claims[0] > 0 or time.monotonic() - claims[2] < grace:
-            return  # removed already, or claimed since: the later request's own timer removes it
-        del _CLAIMS[path]
-        with contextlib.suppress(FileNotFoundError):
-            if path.stat().st_ino in claims[1]:
-                path.unlink()
-        with contextlib.suppress(OSError):  # another upload shares the folder
-            path.parent.rmdir()
-
-
 _pct = partial(percent, missing="")
 
 
 def board_table(board: dict, baselines: list[dict]):
-    """The board as the page's table (a pandas frame): teams in rank order, then the baselines, marked."""
+    """The board as the page's table (a pandas Styler over the frame): teams in rank order, then the baselines,
+    marked."""
     import pandas as pd
 
     from naf_bench.readings import JOINT_CONDITIONS
@@ -145,7 +64,9 @@ def board_table(board: dict, baselines: list[dict]):
     columns = ["rank", "team", "model", "kind", "JOINT %", "95% interval", "programs solved"]
     if full:
         columns += [f"{c} %" for c in JOINT_CONDITIONS] + ["coverage %"]
-    return pd.DataFrame(records, columns=[*columns, "submitted"])
+    frame = pd.DataFrame(records, columns=[*columns, "submitted"])
+    # numbers (so that the page sorts them as numbers) shown with one decimal each: "39.0", never "39"
+    return frame.style.format("{:.1f}", subset=[c for c in columns if c.endswith(" %")], na_rep="")
 
 
 def _percent(value) -> float | None:
@@ -154,7 +75,7 @@ def _percent(value) -> float | None:
 
 def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float = 30.0):
     """The Blocks app of ``service``; ``hub_sign_in`` adds "Sign in with Hugging Face" for approved Hub users;
-    handled uploads leave Gradio's cache ``upload_grace`` seconds after their request (see ``_Claimed``)."""
+    handled uploads leave Gradio's cache ``upload_grace`` seconds after their request (see ``uploads.Claimed``)."""
     import gradio as gr
 
     from naf_bench.leaderboard.metadata import TRACKS
@@ -165,7 +86,7 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
         return service.team_for(token, hub_identity(profile) if hub_sign_in else None)
 
     def submit(submission, metadata, token, profile: gr.OAuthProfile | None = None) -> dict:
-        claim = _Claimed(submission, metadata, grace=upload_grace)
+        claim = Claimed(submission, metadata, grace=upload_grace)
         try:
             with claim as (submission, metadata):
                 if not submission or not metadata:
@@ -231,11 +152,32 @@ _HISTORY_COLUMNS = ("submission", "time", "split", "track", "board_changed", "sh
 
 
 def serve(
-    service: Service, host: str = "127.0.0.1", port: int = 7860, hub_sign_in: bool = False, upload_grace: float = 30.0
-) -> None:
-    """Start the app and block (the ``serve`` command)."""
+    service: Service,
+    host: str = "127.0.0.1",
+    port: int = 7860,
+    hub_sign_in: bool = False,
+    upload_grace: float = 30.0,
+    upload_space: int = 200_000_000,
+    upload_max_age: float = 300.0,
+    block: bool = True,
+):
+    """Start the app and block (the ``serve`` command; ``block=False`` returns the running app, for a benchmark
+    that drives it in its own process). Gradio's uploads go to ``DIR/uploads``, emptied now and
+    kept within ``upload_space`` bytes and ``upload_max_age`` seconds for uploads no submit has claimed
+    (``uploads.py``); the browser keeps no run history (it would hold the token) and ``/monitoring`` is off."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    folder = UploadFolder(service.store.root / "uploads", space=upload_space, max_age=upload_max_age)
+    os.environ["GRADIO_TEMP_DIR"] = str(folder.root)  # read by Gradio when the app is built
+    folder.start_cleaner(every=max(1.0, min(30.0, upload_max_age / 4)))
     demo = build_app(service, hub_sign_in=hub_sign_in, upload_grace=upload_grace)
+    from starlette.middleware import Middleware
+
+    door = Middleware(Door, folder=folder, api_names=API_NAMES, max_upload=2 * service.limits.max_bytes)
     demo.queue(default_concurrency_limit=4).launch(
-        server_name=host, server_port=port, max_file_size=service.limits.max_bytes, footer_links=["api"], quiet=True
-    )
+        server_name=host, server_port=port, max_file_size=service.limits.max_bytes, footer_links=["api"], quiet=True,
+        run_history=False, enable_monitoring=False, app_kwargs={"middleware": [door]}, prevent_thread_lock=not block,
+    )  # fmt: skip
+    return demo
+
+
+API_NAMES = frozenset({"submit", "board", "history"})  # the named endpoints of ``build_app``

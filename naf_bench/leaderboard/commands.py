@@ -38,18 +38,21 @@ def _serve(args) -> int:
     if args.backup_repo:
         start_backup(service.store, args.backup_repo, every_minutes=args.backup_minutes)
     print(f"serving {args.data} on http://{args.host}:{args.port}", flush=True)
-    serve(service, args.host, args.port, hub_sign_in=args.hub_sign_in, upload_grace=args.upload_grace)
+    serve(service, args.host, args.port, hub_sign_in=args.hub_sign_in, upload_grace=args.upload_grace,
+          upload_space=args.upload_space, upload_max_age=args.upload_max_age)  # fmt: skip
     return 0
 
 
 def _add_team(args) -> int:
-    store = _store(args)
+    from naf_bench.leaderboard.store import team_name
+
+    store, name = _store(args), team_name(args.name)
     if args.hub_user:
-        store.add_hub_user(args.name)
-        print(f"approved the Hugging Face user {args.name!r}: they may sign in on the page")
+        store.add_hub_user(name)
+        print(f"approved the Hugging Face user {name!r}: they may sign in on the page")
         return 0
-    token = store.add_team(args.name)
-    print(f"team {args.name!r}; its token (shown once, only its hash is kept):\n{token}")
+    token = store.add_team(name)
+    print(f"team {name!r}; its token (shown once, only its hash is kept):\n{token}")
     return 0
 
 
@@ -143,16 +146,24 @@ def add_parser(commands, build_from_submissions) -> None:
     serve.add_argument("--data", required=True, help="the service's folder (SQLite store and kept files)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=7860, help="port to listen on")
-    serve.add_argument("--quota", type=int, default=3, help="uploads per team and track in --quota-hours (0: none)")
+    serve.add_argument("--quota", type=int, default=3, help="uploads per team (all tracks) in --quota-hours (0: none)")
     serve.add_argument("--quota-hours", type=float, default=24.0, help="the window of --quota")
     defaults = Limits()
     serve.add_argument("--max-bytes", type=int, default=defaults.max_bytes, help="largest submission file")
-    serve.add_argument("--max-lines", type=int, help="most lines in a file (default 10 x the gold's rows)")
+    serve.add_argument("--max-lines", type=int, help="most lines in a file (default 10 x the hidden gold's rows)")
     serve.add_argument("--max-line-bytes", type=int, default=defaults.max_line_bytes, help="longest line")
     serve.add_argument("--hub-sign-in", action="store_true", help="also accept approved Hugging Face users")
     serve.add_argument(
         "--upload-grace", type=float, default=30.0,
         help="seconds after its request before a handled upload leaves Gradio's cache (identical uploads share a file)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--upload-space", type=int, default=200_000_000,
+        help="bytes DIR/uploads may hold of uploads no submit has claimed; a bigger upload waits (HTTP 503)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--upload-max-age", type=float, default=300.0,
+        help="seconds an upload no submit has claimed stays in DIR/uploads (DIR/uploads is emptied at start)",
     )  # fmt: skip
     serve.add_argument(
         "--backup-repo",

@@ -24,9 +24,9 @@ def free_port() -> int:
 class Server:
     """``naf-bench leaderboard serve`` on a free loopback port; ``start`` waits (bounded) until it answers."""
 
-    def __init__(self, data, gold, *options, cache=None, log=None):
+    def __init__(self, data, gold, *options, log=None):
         self.data, self.gold, self.options = Path(data), Path(gold), [str(o) for o in options]
-        self.cache = Path(cache or self.data.parent / "gradio-cache")
+        self.cache = self.data / "uploads"  # Gradio's upload folder, which ``serve`` sets
         self.log = Path(log or self.data.parent / "server.log")
         self.process = None
         self.port = free_port()
@@ -36,7 +36,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self, timeout: float = 120.0) -> Server:
-        env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "GRADIO_TEMP_DIR": str(self.cache),
+        env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False",
                "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
                "NO_PROXY": "127.0.0.1,localhost", "HF_HUB_OFFLINE": "1"}  # fmt: skip
         command = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "serve", "--gold", str(self.gold),

@@ -8,26 +8,27 @@ UTF-8 JSON lines of ``{id, prediction, trace?}``, or holds no id of the gold; th
 against the leaderboard's schema; or the team is over its quota (the refusal gives the next allowed time).
 Ids the gold does not have are reported and ignored, as ``naf-bench score`` does.
 
-What is published of the hidden set while the board is live is the Ladder's JOINT (``ladder.py``) with an
-interval that depends on it and the number of programs alone; the full scores (per reading, per family,
-coverage, the trace audit) are published for the public dev set at any time and for the hidden set once the
-board is frozen. No answer of the service names an item's result, a gold letter or a label.
+What is published of the hidden set while the board is live is the Ladder's JOINT (``ladder.py``) of each
+team with an interval that depends on it and the number of programs alone, and nothing else (no baseline);
+the full scores (per reading, per family, coverage, the trace audit) and the baselines are published for the
+public dev set at any time and for the hidden set once the board is frozen. No answer of the service names an
+item's result, a gold letter or a label.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from naf_bench.evaluation import gold_rows, read_submission
 from naf_bench.leaderboard.board import baseline_rows as board_baselines
 from naf_bench.leaderboard.board import score_submission, scored_submission
-from naf_bench.leaderboard.ladder import wilson_interval
+from naf_bench.leaderboard.ladder import MIN_GAIN, wilson_interval
 from naf_bench.leaderboard.metadata import TRACKS
-from naf_bench.leaderboard.store import Accepted, Store, StoreError, Team
+from naf_bench.leaderboard.store import Accepted, Store, StoreError, Team, now_utc
 
 HIDDEN, DEV = "test", "dev"
 MAX_REASONS = 50  # a refusal lists this many reasons, then says how many more there were
@@ -35,7 +36,7 @@ MAX_REASONS = 50  # a refusal lists this many reasons, then says how many more t
 
 @dataclass(frozen=True)
 class Limits:
-    """What an upload may be; ``max_lines`` None means 10 x the gold's rows."""
+    """What an upload may be; ``max_lines`` None means 10 x the hidden gold's rows."""
 
     max_bytes: int = 20_000_000
     max_lines: int | None = None
@@ -54,15 +55,21 @@ class Service:
         limits: Limits = Limits(),
         quota: int | None = 3,
         window: timedelta = timedelta(hours=24),
+        clock: Callable[[], datetime] = now_utc,
+        min_gain: int = MIN_GAIN,
     ):
+        """``clock`` gives the time an upload is stored at and counted against the quota (a benchmark's own
+        clock; the service's is the wall clock); ``min_gain`` is the Ladder's (``ladder.py``)."""
         self.golds = {HIDDEN: gold_rows(gold=gold)}
         if dev_gold is not None:
             self.golds[DEV] = gold_rows(gold=dev_gold)
         self.ids = {split: {row["id"] for row in rows} for split, rows in self.golds.items()}
-        lines = limits.max_lines or 10 * max(len(rows) for rows in self.golds.values())
+        lines = limits.max_lines or 10 * len(self.golds[HIDDEN])
         self.limits = Limits(limits.max_bytes, lines, limits.max_line_bytes, limits.max_metadata_bytes)
         self.quota = quota
         self.window = window
+        self.clock = clock
+        self.min_gain = min_gain
         self.store = Store(data_dir, recover=True)
         self._baselines: dict[tuple[str, bool], list[dict]] = {}
 
@@ -108,13 +115,13 @@ class Service:
             outcome = self.store.accept(
                 team, split=split, track=meta["track"], data=Path(submission).read_bytes(),
                 metadata_bytes=meta_bytes, metadata=meta, record=record, solved=solved, quota=self._quota(split),
-                window=self.window,
+                window=self.window, now=self.clock(), min_gain=self.min_gain,
             )  # fmt: skip
         except StoreError as exc:  # frozen between the check above and the commit
             return refused([str(exc)])
         if not isinstance(outcome, Accepted):
             return refused(
-                [f"over the quota of {outcome.quota} uploads per team and track in {_hours(self.window)}; "
+                [f"over the quota of {outcome.quota} uploads per team (all tracks together) in {_hours(self.window)}; "
                  f"the next is allowed from {outcome.next_allowed}"]
             )  # fmt: skip
         notes = []
@@ -123,7 +130,7 @@ class Service:
         answered = sum(1 for row in named if entries.get(row["id"], {}).get("prediction") is not None)
         if answered < len(named):
             notes.append(f"{len(named) - answered} of the {len(named)} scored items have no prediction (unanswered)")
-        rows = self.board(meta["track"], split)["rows"]
+        rows = [row for track in TRACKS for row in self.board(track, split)["rows"]]  # shown on one of them
         shown = next(row for row in rows if (row["team_kind"], row["name"]) == (team.kind, team.name))
         return {
             "status": "accepted",
@@ -141,8 +148,12 @@ class Service:
         return split != HIDDEN or self.store.frozen_at() is not None
 
     def baseline_rows(self, split: str = HIDDEN) -> list[dict]:
-        """The board's reference rows (the board builder's baselines), shown under the same rules as teams."""
+        """The board's reference rows (the board builder's baselines): none for the hidden set while it is live
+        (a constant answer's or the majority's score is an aggregate of the hidden labels), every column for the
+        dev set and for the hidden set once frozen."""
         full = self.full_scores(split)
+        if not full:
+            return []
         if (split, full) not in self._baselines:
             rows = board_baselines(self.golds[split], n_bootstrap=0)
             self._baselines[split, full] = [shown_row(r, r["joint_solved"], r["n_programs"], full) for r in rows]
@@ -270,7 +281,7 @@ def export_board(
                     row = score_submission(kept, rows, metadata=submission["metadata"], name=submission["team"],
                                            n_bootstrap=n_bootstrap)  # fmt: skip
                 board_rows.append(row)
-        baselines = service.baseline_rows(split) if not full else board_baselines(rows, n_bootstrap)
+        baselines = board_baselines(rows, n_bootstrap) if full else []
         name = Path(gold if split == HIDDEN else dev_gold)
         board = assemble_board(board_rows, baselines, dataset_summary(rows, _set_name(name)))
         board["live"] = {"frozen": service.store.frozen_at(), "full_scores": full}

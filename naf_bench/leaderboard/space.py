@@ -15,13 +15,14 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
 from naf_bench.leaderboard.store import FILES, Store, restore
 
 BACKUP = "backup"
+SPACE_PYTHON = "3.11"  # the Space's Python: one the Hub offers and setup.cfg's python_requires admits
 SNAPSHOTS = "snapshots"
 
 SPACE_APP = '''"""The naf-bench leaderboard Space: the gold comes from the environment (README.md), never from here."""
@@ -45,7 +46,8 @@ def write_space(out: str | Path, requirement: str, title: str, hub_sign_in: bool
     oauth = "hf_oauth: true\nhf_oauth_expiration_minutes: 480\n" if hub_sign_in else ""
     (out / "README.md").write_text(
         f"---\ntitle: {_yaml_string(title)}\nemoji: 🧮\ncolorFrom: indigo\ncolorTo: gray\nsdk: gradio\n"
-        f"sdk_version: {gradio.__version__}\napp_file: app.py\npinned: false\n{oauth}---\n\n"
+        f'sdk_version: {gradio.__version__}\npython_version: "{SPACE_PYTHON}"\napp_file: app.py\npinned: false\n'
+        f"{oauth}---\n\n"
         f"# {title}\n\n"
         "The naf-bench submission service. Set in the Space's settings:\n\n"
         "- persistent storage (the store lives in `NAF_BENCH_DATA`, default `/data/naf-bench`);\n"
@@ -53,7 +55,9 @@ def write_space(out: str | Path, requirement: str, title: str, hub_sign_in: bool
         "repository) with `NAF_BENCH_GOLD_FILE` (default `gold.jsonl`) and the secret `HF_TOKEN`;\n"
         "- optionally `NAF_BENCH_DEV_GOLD`, `NAF_BENCH_BACKUP_REPO` (a private dataset repository for backups), "
         "`NAF_BENCH_QUOTA`.\n\n"
-        "Teams are added with `naf-bench leaderboard add-team NAME --data DIR` on the volume.\n",
+        "Teams are added, revoked, withdrawn and the board frozen with `naf-bench leaderboard add-team | "
+        "revoke-team | withdraw | freeze --data DIR` in a shell on the volume (the Space's Dev Mode): the web "
+        "API offers none of them.\n",
         encoding="utf-8",
     )
     return out
@@ -96,7 +100,7 @@ def main() -> None:
 def write_backup(store: Store, folder: str | Path, now: datetime | None = None) -> Path:
     """Put a snapshot of the database and the kept files not yet there into ``folder`` (what is committed)."""
     folder = Path(folder)
-    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%S%fZ")
     snapshot = store.snapshot(folder / SNAPSHOTS / f"board-{stamp}.sqlite")
     for older in (folder / SNAPSHOTS).glob("board-*.sqlite"):
         if older != snapshot:

@@ -5,7 +5,9 @@ Every change is one transaction. An upload is written as: take the write lock (`
 the quota and the Ladder inside it, write the files (temporary name, fsync, rename), insert the row, commit;
 only then is it acknowledged. A process killed anywhere before the commit leaves no row, and at most a
 complete file that no row names, which the server removes when it next opens the store (``recover=True``).
-Tokens are stored only as their SHA-256; the metadata's contact stays here and is never published.
+The quota and the Ladder's state are per team and split, not per track: a track is the submitter's
+declaration, and two Ladders would let one file, sent once per track, be read twice. Tokens are stored only
+as their SHA-256; the metadata's contact stays here and is never published.
 """
 
 from __future__ import annotations
@@ -19,15 +21,16 @@ import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from naf_bench.errors import DataError, NafBenchError
-from naf_bench.leaderboard.ladder import ladder_accepts, shown_positions
+from naf_bench.leaderboard.ladder import MIN_GAIN, ladder_accepts, shown_positions
 
 DATABASE = "board.sqlite"
 FILES = "files"
 SCHEMA_VERSION = 1
+MAX_NAME = 64  # characters in a team's name
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS teams (
@@ -91,11 +94,26 @@ class OverQuota:
 
 
 def now_utc() -> datetime:
-    return datetime.now(UTC)
+    return datetime.now(timezone.utc)
 
 
 def _iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+def team_name(name: str) -> str:
+    """A team's (or Hub user's) name as the board shows it: trimmed, 1 to MAX_NAME printable characters."""
+    name = name.strip()
+    if not name:
+        raise StoreError("a team needs a name (1 to 64 printable characters)")
+    if len(name) > MAX_NAME:
+        raise StoreError(f"a team's name is at most {MAX_NAME} characters; this one has {len(name):,}")
+    if not name.isprintable():
+        bad = next(c for c in name if not c.isprintable())
+        raise StoreError(
+            f"a team's name has printable characters only; this one has {bad!a} at position {name.index(bad) + 1}"
+        )
+    return name
 
 
 def token_hash(token: str) -> str:
@@ -196,27 +214,27 @@ class Store:
 
     def add_team(self, name: str) -> str:
         """A token team; returns its token, which is never stored (only its hash)."""
-        if not name.strip():
-            raise StoreError("a team needs a name")
+        name = team_name(name)
         token = secrets.token_urlsafe(32)
         self._add("token", name, token_sha256=token_hash(token))
         return token
 
     def add_hub_user(self, username: str) -> None:
         """Approve a Hugging Face user; the user's stable id is bound at the first sign-in."""
-        if not username.strip():
-            raise StoreError("a Hub user needs a name")
-        self._add("hub", username)
+        self._add("hub", team_name(username))
 
     def _add(self, kind: str, name: str, token_sha256: str | None = None) -> None:
-        try:
-            with self._transaction() as db:
-                db.execute(
-                    "INSERT INTO teams (kind, name, token_sha256, created_at) VALUES (?, ?, ?, ?)",
-                    (kind, name, token_sha256, _iso(now_utc())),
-                )
-        except sqlite3.IntegrityError:
-            raise StoreError(f"there is already a {kind} team named {name!r}") from None
+        with self._transaction() as db:
+            for (other,) in db.execute("SELECT name FROM teams WHERE kind = ?", (kind,)):
+                if other.casefold() == name.casefold():
+                    raise StoreError(
+                        f"there is already a {kind} team named {other!r}"
+                        + ("" if other == name else f" (names are compared ignoring case: {name!r})")
+                    )
+            db.execute(
+                "INSERT INTO teams (kind, name, token_sha256, created_at) VALUES (?, ?, ?, ?)",
+                (kind, name, token_sha256, _iso(now_utc())),
+            )
 
     def revoke_team(self, name: str, hub: bool = False) -> None:
         with self._transaction() as db:
@@ -266,29 +284,31 @@ class Store:
         quota: int | None = None,
         window: timedelta = timedelta(hours=24),
         now: datetime | None = None,
+        min_gain: int = MIN_GAIN,
     ) -> Accepted | OverQuota:
-        """Keep an upload that passed every check, in one transaction; refuse it over the quota (nothing kept)."""
+        """Keep an upload that passed every check, in one transaction; refuse it over the quota (nothing kept).
+        The quota counts the team's uploads to ``split`` on every track; the Ladder (``ladder.py``) compares
+        the upload with the team's shown submission on ``split``, on whichever track that one was."""
         moment = now or now_utc()
         with self._transaction() as db:
             if self._state(db, "frozen_at"):
                 raise StoreError("the board is frozen: it takes no uploads")
-            if quota is not None:
+            if quota is not None:  # per team: every track counts
                 recent = [
                     row["submitted_at"]
                     for row in db.execute(
-                        "SELECT submitted_at FROM submissions WHERE team_id = ? AND split = ? AND track = ? "
-                        "AND submitted_at > ? ORDER BY submitted_at",
-                        (team.id, split, track, _iso(moment - window)),
+                        "SELECT submitted_at FROM submissions WHERE team_id = ? AND split = ? AND submitted_at > ? "
+                        "ORDER BY submitted_at",
+                        (team.id, split, _iso(moment - window)),
                     )
                 ]
                 if len(recent) >= quota:
                     first = datetime.fromisoformat(recent[len(recent) - quota])
                     return OverQuota(quota, _iso(first + window))
-            shown = db.execute(
-                "SELECT id, solved FROM submissions WHERE team_id = ? AND split = ? AND track = ? AND shown = 1",
-                (team.id, split, track),
+            shown = db.execute(  # one Ladder state per team and split, whichever track the upload declares
+                "SELECT id, solved FROM submissions WHERE team_id = ? AND split = ? AND shown = 1", (team.id, split)
             ).fetchone()
-            replaced = ladder_accepts(solved, None if shown is None else json.loads(shown["solved"]))
+            replaced = ladder_accepts(solved, None if shown is None else json.loads(shown["solved"]), min_gain)
             if replaced and shown is not None:
                 db.execute("UPDATE submissions SET shown = 0 WHERE id = ?", (shown["id"],))
             file_digest = self._keep(data)
@@ -318,9 +338,9 @@ class Store:
                 (_iso(now_utc()), by, reason, submission_id),
             )
             rest = db.execute(
-                "SELECT id, solved FROM submissions WHERE team_id = ? AND split = ? AND track = ? "
-                "AND withdrawn_at IS NULL ORDER BY id",
-                (row["team_id"], row["split"], row["track"]),
+                "SELECT id, solved FROM submissions WHERE team_id = ? AND split = ? AND withdrawn_at IS NULL "
+                "ORDER BY id",
+                (row["team_id"], row["split"]),
             ).fetchall()
             replaced = shown_positions(json.loads(r["solved"]) for r in rest)
             last = max((i for i, r in enumerate(replaced) if r), default=None)
@@ -338,7 +358,8 @@ class Store:
         return [_submission(row) for row in rows]
 
     def shown(self, split: str, track: str) -> list[dict]:
-        """The submission each team shows on the board of ``split`` and ``track``."""
+        """The submission each team shows on the board of ``split`` and ``track`` (a team shows one submission per
+        split: on the board of that submission's track)."""
         rows = self._read(
             "SELECT s.*, t.name AS team, t.kind AS team_kind FROM submissions s JOIN teams t ON t.id = s.team_id "
             "WHERE s.split = ? AND s.track = ? AND s.shown = 1 ORDER BY s.id",
