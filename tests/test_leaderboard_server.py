@@ -148,6 +148,7 @@ def test_uploads_without_a_submission_cannot_fill_the_disk(tmp_path):
     write_gold(tmp_path / "gold.jsonl", n_programs=12, seed=9)
     server = Server(tmp_path / "data", tmp_path / "gold.jsonl", "--upload-max-age", 20).start()
     try:
+
         def body(i):  # each its own bytes: Gradio keeps identical uploads as one file
             head = b'--x\r\nContent-Disposition: form-data; name="files"; filename="big.jsonl"\r\n\r\n'
             return head + f"{i:08d}".encode() + b"A" * (19_000_000 - 8) + b"\r\n--x--\r\n"
