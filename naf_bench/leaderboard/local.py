@@ -5,20 +5,15 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
+from naf_bench.serving import free_port
+
 ROOT = Path(__file__).resolve().parents[2]  # so that the subprocess imports this checkout
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Server:
