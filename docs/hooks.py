@@ -87,22 +87,24 @@ def measurements() -> str:
     for page in sorted((ROOT / "docs").glob("*.md")):
         if page.name == "benchmarks.md":
             continue
-        heading, fenced, paragraphs, current = page.stem, False, [], []
+        heading, fenced, paragraphs, current, shown = page.stem, False, [], [], []
         for line in [*page.read_text(encoding="utf-8").splitlines(), ""]:
             if line.startswith("```"):
                 fenced = not fenced
-            if fenced or line.startswith("```"):
+                continue
+            if fenced:  # a command shown in the section stands for the paragraphs after it
+                shown += re.findall(r"scripts/[a-z_]+\.py", line)
                 continue
             if line.startswith("#"):
-                heading = line.lstrip("#").strip()
+                heading, shown = line.lstrip("#").strip(), []
             if line.strip():
                 current.append(line)
             elif current:
-                paragraphs.append((heading, " ".join(current)))
+                paragraphs.append((heading, " ".join(current), list(shown)))
                 current = []
-        for section, text in paragraphs:
+        for section, text, commands in paragraphs:
             if "load average" in text:
-                scripts = sorted(set(re.findall(r"scripts/[a-z_]+\.py", text))) or ["(see the section)"]
+                scripts = sorted(set(re.findall(r"scripts/[a-z_]+\.py", text) or commands)) or ["(see the section)"]
                 first = text.split(". ")[0].replace("|", "/")[:160]
                 lines.append(f"| [{page.stem}]({page.name}) | {section} | {first} | {', '.join(scripts)} |")
     return "\n".join(lines)
