@@ -5,7 +5,9 @@ A page asks for one with an HTML comment on a line of its own:
 - ``<!-- generated: configs -->``: every config with its description, splits, programs and rows per split;
 - ``<!-- generated: fields -->``: every field of the row schema with its description;
 - ``<!-- generated: cli -->``: every command's ``--help``, from the parser itself;
-- ``<!-- generated: changelog -->``: ``CHANGELOG.md``.
+- ``<!-- generated: changelog -->``: ``CHANGELOG.md``;
+- ``<!-- generated: measurements -->``: every paragraph of the other pages that states a measured figure (it
+  names the load average), with its page, its section and the scripts it was measured with.
 
 The site's addresses (``site_url``, ``repo_url``) are read from ``setup.cfg``'s ``project_urls``, the one place
 they are set.
@@ -78,7 +80,43 @@ def changelog() -> str:
     return (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
 
 
-GENERATED = {"configs": configs_table, "fields": fields_table, "cli": cli_reference, "changelog": changelog}
+def measurements() -> str:
+    import re
+
+    lines = ["| page | section | measured | with |", "|---|---|---|---|"]
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        if page.name == "benchmarks.md":
+            continue
+        heading, fenced, paragraphs, current, shown = page.stem, False, [], [], []
+        for line in [*page.read_text(encoding="utf-8").splitlines(), ""]:
+            if line.startswith("```"):
+                fenced = not fenced
+                continue
+            if fenced:  # a command shown in the section stands for the paragraphs after it
+                shown += re.findall(r"scripts/[a-z_]+\.py", line)
+                continue
+            if line.startswith("#"):
+                heading, shown = line.lstrip("#").strip(), []
+            if line.strip():
+                current.append(line)
+            elif current:
+                paragraphs.append((heading, " ".join(current), list(shown)))
+                current = []
+        for section, text, commands in paragraphs:
+            if "load average" in text:
+                scripts = sorted(set(re.findall(r"scripts/[a-z_]+\.py", text) or commands)) or ["(see the section)"]
+                first = text.split(". ")[0].replace("|", "/")[:160]
+                lines.append(f"| [{page.stem}]({page.name}) | {section} | {first} | {', '.join(scripts)} |")
+    return "\n".join(lines)
+
+
+GENERATED = {
+    "configs": configs_table,
+    "fields": fields_table,
+    "cli": cli_reference,
+    "changelog": changelog,
+    "measurements": measurements,
+}
 
 
 def on_page_markdown(markdown: str, **kwargs) -> str:

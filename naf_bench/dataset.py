@@ -86,7 +86,7 @@ def _rows_table(config: GenerationConfig, split: str, position: int, instances: 
     return pa.Table.from_pylist(unit_rows(config, split, position, instances), schema=features().arrow_schema)
 
 
-def _unit_file(spill: str, config: GenerationConfig, split: str, position: int, instances: list[Instance]) -> str:
+def unit_file(spill: str, config: GenerationConfig, split: str, position: int, instances: list[Instance]) -> str:
     """A unit's rows of one split written as an Arrow file in ``spill``, where it was generated (a worker process),
     so the builder only copies them into the cache."""
     import pyarrow as pa
@@ -134,7 +134,7 @@ def _builder_class():
             # num_proc processes generate, certify and render whole units into Arrow files; this one copies them
             num_proc = prepare_split_kwargs.pop("num_proc", None)
             with tempfile.TemporaryDirectory(prefix="naf-bench-") as spill:
-                self._files, _ = generate_units(self.config.generation, partial(_unit_file, spill), num_proc)
+                self._files, _ = generate_units(self.config.generation, partial(unit_file, spill), num_proc)
                 try:
                     super()._download_and_prepare(dl_manager, verification_mode, **prepare_split_kwargs)
                 finally:

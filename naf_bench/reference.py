@@ -26,7 +26,6 @@ Every label on which the reference and our certifier disagree is returned, never
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,10 +35,11 @@ from naf_bench.errors import DataError, NafBenchError, ParseError
 from naf_bench.leaderboard.importer import has_leaderboard, import_leaderboard
 from naf_bench.readings import CONDITIONS, NO_SEMANTICS, gold_letter
 from naf_bench.scoring.intake import input_file
-from naf_bench.syntax.ast import Literal, Program, Rule
+from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_program
 from naf_bench.syntax.render import render_asp
 from naf_bench.syntax.structure import canonical_key
+from naf_bench.verbalize.read_back import program_from_prompt
 
 LAYOUTS = {  # row layout -> the fields every record must have
     "binned": ("task_id", "rec_id", "cond", "divergence_bin", "gold", "labels", "prompt"),
@@ -113,9 +113,6 @@ SUBSETS = (
     Subset("smoke", "data/smoke_set.json", "data/smoke_answers", "certified", ("family",), extractor="stored"),
 )  # fmt: skip
 
-_FACT = re.compile(r"Proposition ([a-z][A-Za-z0-9_]*) is true")
-_CONDITION = re.compile(r"proposition ([a-z][A-Za-z0-9_]*) is (not )?true")
-_QUESTION = re.compile(r"Question: Is proposition ([a-z][A-Za-z0-9_]*) true\?")
 # the certified layout's labels: stable true = in every answer set, brave = in some, false = in none
 _STABLE = {"true": ("T", "T"), "brave": ("T", "F"), "false": ("F", "F")}
 _THREE_VALUED = {"true": "T", "false": "F", "undefined": "u", "loop": "loop"}
@@ -162,33 +159,6 @@ def _load_json(path: Path):
         return json.loads(input_file(path, "a JSON file of the authors' data/ layout").read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise DataError(path, f"malformed JSON ({exc.msg}, column {exc.colno})", exc.lineno) from None
-
-
-def program_from_prompt(prompt: str) -> tuple[Program, str]:
-    """The program and query of a prompt in the reference's abstract wording (``Proposition a is true if
-    proposition b is true and proposition c is not true.``), rules in prompt order."""
-    start = prompt.find("Rules:")
-    end = prompt.find("Question:", max(start, 0))
-    question = _QUESTION.search(prompt, max(end, 0))
-    if start < 0 or end < 0 or question is None:
-        raise ValueError("no 'Rules:' block followed by 'Question: Is proposition q true?'")
-    rules = []
-    for sentence in prompt[start + len("Rules:") : end].split("."):
-        sentence = sentence.strip()
-        if not sentence:
-            continue
-        head, _, conditions = sentence.partition(" if ")
-        fact = _FACT.fullmatch(head)
-        if fact is None:
-            raise ValueError(f"cannot read the rule {sentence[:80]!r}")
-        body = []
-        for part in conditions.split(" and ") if conditions else ():
-            literal = _CONDITION.fullmatch(part)
-            if literal is None:
-                raise ValueError(f"cannot read the condition {part[:80]!r}")
-            body.append(Literal(literal.group(1), positive=literal.group(2) is None))
-        rules.append(Rule(fact.group(1), tuple(body)))
-    return Program(tuple(rules)), question.group(1)
 
 
 def _reference_labels(record: dict, layout: str) -> dict[str, str | None]:

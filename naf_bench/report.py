@@ -109,7 +109,7 @@ def _endpoint(recorded: dict) -> dict:
 def _scored(name: str, runs, filter_name: str, extractor: str, task: str | None = None) -> dict:
     """A result record of the samples under one filter; a translate-then-solve run is read by solving its
     translations."""
-    prompts = [pair for items in runs for s in items if s["filter"] == filter_name for pair in _prompts(s)]
+    prompts = [pair for items in runs for s in items if s["filter"] == filter_name for pair in sample_prompts(s)]
     rows = {row["id"]: row for row, _ in prompts if row.get("gold")}
     if not rows:
         return {"name": name}
@@ -123,7 +123,7 @@ def _scored(name: str, runs, filter_name: str, extractor: str, task: str | None 
     return run_record(scores, name).to_dict()
 
 
-def _prompts(sample) -> list[tuple[dict, str]]:
+def sample_prompts(sample) -> list[tuple[dict, str]]:
     """(row, response) of each prompt of a logged sample (a program document holds one row per prompt)."""
     rows = sample["doc"].get("rows", [sample["doc"]])
     return [(row, response[0]) for row, response in zip(rows, sample["resps"], strict=True)]

@@ -270,7 +270,7 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
     import json
 
     from naf_bench.lm_eval_output import MITIGATION_TASKS
-    from naf_bench.report import _prompts
+    from naf_bench.report import sample_prompts
     from naf_bench.scoring.extract import strip_thinking, thinking
 
     endpoint = results["config"].get("naf_bench_endpoint")
@@ -285,7 +285,7 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
             if sample.get("filter") != "strict-match":  # generated tasks only, each sample once
                 continue
             per_request = counted.get(task, {}).get(sample["doc_id"], counted.get(task, {}).get(str(sample["doc_id"])))
-            for idx, (row, response) in enumerate(_prompts(sample)):
+            for idx, (row, response) in enumerate(sample_prompts(sample)):
                 if row["id"] not in seen:
                     seen.add(row["id"])
                     reasoning = thinking(response)

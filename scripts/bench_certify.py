@@ -34,7 +34,7 @@ from naf_bench.generate.seeds import item_rng
 from naf_bench.solvers import swipl_worker
 from naf_bench.solvers.sldnf import solve_sldnf
 from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
-from naf_bench.solvers.stable import StableResult, _clingo, _statistic, solve_stable
+from naf_bench.solvers.stable import StableResult, clingo_module, solve_stable, statistic
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.swipl import swipl_executable
 from naf_bench.solvers.wfs import solve_wfs
@@ -55,7 +55,7 @@ def main_programs(count: int) -> list[Program]:
 
 def stable_before(program: Program, model_cap: int = 1000) -> StableResult:
     """solve_stable before #11: brave, cautious and count searches, every model's symbols made names."""
-    control = _clingo().Control(["--warn=none"])
+    control = clingo_module().Control(["--warn=none"])
     control.add("base", [], render_asp(program))
     control.ground([("base", [])])
     effort = [0, 0]
@@ -65,8 +65,8 @@ def stable_before(program: Program, model_cap: int = 1000) -> StableResult:
         control.configuration.solve.models = str(models)
         found: list[frozenset[str]] = []
         control.solve(on_model=lambda m: found.append(frozenset(s.name for s in m.symbols(shown=True))))
-        effort[0] += _statistic(control, "solving", "solvers", "choices")
-        effort[1] += _statistic(control, "solving", "solvers", "conflicts")
+        effort[0] += statistic(control, "solving", "solvers", "choices")
+        effort[1] += statistic(control, "solving", "solvers", "conflicts")
         return found
 
     brave = consequences("brave", 0)

@@ -28,7 +28,7 @@ import numpy as np
 from bench_generate import live_children_cpu  # beside this script
 
 from naf_bench.certify import certify
-from naf_bench.dataset import _unit_file
+from naf_bench.dataset import unit_file
 from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
 from naf_bench.pool import run_jobs
 from naf_bench.rows import COST, PARALLEL_MIN_SAVING, cost_terms, processes, saving, unit_seconds, unit_splits
@@ -56,9 +56,9 @@ def main() -> None:
     canonical_key(parse_program("a :- not b."), "a")
     warm = get_config("main", programs_per_cell=1)
     with tempfile.TemporaryDirectory() as spill:
-        unit_splits(warm, 0, partial(_unit_file, spill))
+        unit_splits(warm, 0, partial(unit_file, spill))
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        run_jobs(unit_splits, [(warm, 0, partial(_unit_file, spill))], 1)
+        run_jobs(unit_splits, [(warm, 0, partial(unit_file, spill))], 1)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     start_up = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; a worker takes {start_up:.2f} CPU s to "
@@ -72,7 +72,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as spill:
             for position, unit in enumerate(units):
                 start = _cpu()
-                results = unit_splits(config, position, partial(_unit_file, spill))
+                results = unit_splits(config, position, partial(unit_file, spill))
                 measured.append(_cpu() - start)
                 estimated.append(unit_seconds(config, unit))
                 terms.append([sum(unit.counts) * term for term in cost_terms(config, unit)])

@@ -63,6 +63,8 @@ def test_the_site_builds_strictly_with_its_generated_parts(tmp_path):
     for command in ("naf-bench certify", "naf-bench leaderboard new-set", "naf-bench import-reference"):
         assert command in cli
     assert "Keep a Changelog" in (tmp_path / "site" / "changelog" / "index.html").read_text()
+    benchmarks = (tmp_path / "site" / "benchmarks" / "index.html").read_text()  # the other pages' figures, indexed
+    assert "scripts/bench_serve.py" in benchmarks and "scripts/bench_api.py" in benchmarks
     urls = _project_urls()
     assert f'href="{urls["Source"]}"' in (tmp_path / "site" / "index.html").read_text()
 

@@ -7,9 +7,10 @@ import pytest
 from naf_bench import parse_program
 from naf_bench.cli import main
 from naf_bench.errors import DataError
-from naf_bench.reference import import_reference, program_from_prompt
+from naf_bench.reference import import_reference
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import render_prompt
+from naf_bench.verbalize.read_back import program_from_prompt
 
 PROGRAMS = {
     "ref-odd-i0": ("odd", "q :- a.\na :- not b.\nb :- not c.\nc :- not a.", {"cred": "F", "skept": "T", "wfs": "u",

@@ -26,6 +26,7 @@ from naf_bench.certify import certify
 from naf_bench.errors import DataError, NafBenchError
 from naf_bench.readings import CONDITIONS, gold_letter
 from naf_bench.syntax.render import render_asp
+from naf_bench.verbalize.read_back import program_from_prompt
 
 LEADERBOARD_LAYOUTS = {  # name: the fields every record has (the hard sets' `labels` only from hard_v3 on)
     "hard": ("id", "rec_id", "axis", "difficulty", "cond", "gold", "prompt"),
@@ -64,8 +65,6 @@ def _layout(records: list) -> str:
 
 def _gold_rows(set_name: str, records: list, layout: str, disagreements: list[str]) -> tuple[list[dict], int]:
     """Gold rows of one set and the number of distinct programs certified; a ValueError names the bad record."""
-    from naf_bench.reference import program_from_prompt
-
     certificates, rows, seen = {}, [], set()
     for number, record in enumerate(records, start=1):
         task_id, condition = record["id"], record["cond"]

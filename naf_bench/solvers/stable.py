@@ -34,10 +34,10 @@ class StableResult:
 
 
 def clingo_version() -> str:
-    return _clingo().__version__
+    return clingo_module().__version__
 
 
-def _clingo():
+def clingo_module():
     try:
         import clingo
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -45,7 +45,7 @@ def _clingo():
     return clingo
 
 
-def _statistic(control, *path: str) -> int:
+def statistic(control, *path: str) -> int:
     """One value of the last solve's statistics.
 
     ``Control.statistics`` converts the whole statistics tree to Python (most of the solving time on
@@ -63,7 +63,7 @@ def _statistic(control, *path: str) -> int:
 @lru_cache(maxsize=1 << 16)
 def _symbol(atom: str):
     """clingo's symbol of an atom name; symbols are clingo-wide (interned), so one serves every control."""
-    return _clingo().Function(atom)
+    return clingo_module().Function(atom)
 
 
 def _control(program: Program, options: list[str]):
@@ -74,7 +74,7 @@ def _control(program: Program, options: list[str]):
     main-config program lost one of its two; clingo's issue #476 shows the same preprocessor bug on
     incremental input).
     """
-    control = _clingo().Control(["--warn=none", "--eq=0", *options])
+    control = clingo_module().Control(["--warn=none", "--eq=0", *options])
     with control.backend() as backend:
         number = {atom: backend.add_atom(_symbol(atom)) for atom in program.atoms}
         for rule in program.rules:
@@ -88,11 +88,11 @@ def search_conflicts(program: Program) -> int:
     """Conflicts clingo needs to find one stable model or prove there is none (0: propagation decides), as
     clingo run on the program's text with its default preprocessing: what the cnf and control families select
     by (so it stays on the text path)."""
-    control = _clingo().Control(["--warn=none", "--models=1"])
+    control = clingo_module().Control(["--warn=none", "--models=1"])
     control.add("base", [], render_asp(program))
     control.ground([("base", [])])
     control.solve()
-    return _statistic(control, "solving", "solvers", "conflicts")
+    return statistic(control, "solving", "solvers", "conflicts")
 
 
 FEW_MODELS = 8  # up to this many models, brave and cautious consequences come from the models themselves
@@ -117,9 +117,9 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: i
             program, [f"--enum-mode={mode}", f"--models={limit}", f"--solve-limit={int(conflict_limit)}"]
         )
         result = control.solve(on_model=on_model)
-        effort[0] += _statistic(control, "solving", "solvers", "choices")
-        effort[1] += _statistic(control, "solving", "solvers", "conflicts")
-        found = _statistic(control, "summary", "models", "enumerated")
+        effort[0] += statistic(control, "solving", "solvers", "choices")
+        effort[1] += statistic(control, "solving", "solvers", "conflicts")
+        found = statistic(control, "summary", "models", "enumerated")
         if not result.exhausted and (limit == 0 or found < limit):
             raise BudgetExceeded("clingo_conflicts", conflict_limit, f"clingo was still searching ({found} models)")
         return found
