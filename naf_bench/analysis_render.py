@@ -24,7 +24,7 @@ def _ci(interval) -> str:
 
 
 def markdown(result: dict) -> str:
-    """analysis.md: every table with its counts and baselines."""
+    """analysis.md: every table with its counts and baselines, each from its own function below."""
     runs = result["runs"]
     lines = [
         f"# NAF-Bench analysis\n\nGold: `{result['gold']}`; answers read with the `{result['extractor']}` "
@@ -32,7 +32,16 @@ def markdown(result: dict) -> str:
         "",
     ]
     lines += [f"- note: {note}" for note in result["notes"]]
-    lines += [
+    lines += _table_1(runs) + _table_2(runs) + _table_4(runs) + _table_5(runs) + _tables_9_10(runs)
+    lines += _tables_11_13(runs, result.get("audit_floor")) + _size_moderators(runs)
+    lines += _render_slices(runs) + _render_regression(result.get("regression"))
+    lines += _render_framing(runs) + _render_mitigation(runs)
+    return "\n".join(lines) + "\n"
+
+
+def _table_1(runs: dict) -> list[str]:
+    """Table 1: accuracy per semantics, with the constant and majority baselines."""
+    lines = [
         "",
         "## Table 1: accuracy per semantics",
         "",
@@ -57,7 +66,12 @@ def markdown(result: dict) -> str:
                 for k in NAMED
             ]
             lines.append(f"| *{x}* | " + " | ".join(cells) + f" | {_pct(first['baselines'].get(x))} | | |")
-    lines += [
+    return lines
+
+
+def _table_2(runs: dict) -> list[str]:
+    """Table 2: accuracy by divergence bin, with Fisher (and Mann–Whitney) control against divergent."""
+    lines = [
         "",
         "## Table 2: accuracy by divergence bin (semantics named)",
         "",
@@ -73,6 +87,12 @@ def markdown(result: dict) -> str:
                 for k in (*NAMED, "all")
             ]
             lines.append(f"| {name} | {family} | " + " | ".join(row) + f" | {test} |")
+    return lines
+
+
+def _table_4(runs: dict) -> list[str]:
+    """Table 4: order and framing robustness (flip rates), where a run has flippable groups."""
+    lines: list[str] = []
     flips = {n: r["flip_rate"] for n, r in runs.items() if r["flip_rate"]["groups"]}
     if flips:
         lines += [
@@ -88,6 +108,12 @@ def markdown(result: dict) -> str:
                 f"| {name} | {_pct(r['strict_accuracy'])} | {_pct(f['rate'])} ({f['flipped']}) | {f['groups']} "
                 f"| {r['n_parsed']}/{r['n_prompts']} |"
             )
+    return lines
+
+
+def _table_5(runs: dict) -> list[str]:
+    """Table 5: WFS items whose certified answer is undefined."""
+    lines: list[str] = []
     undefined = {n: r["wfs_undefined"] for n, r in runs.items() if r.get("wfs_undefined")}
     if undefined:
         lines += [
@@ -101,6 +127,12 @@ def markdown(result: dict) -> str:
             f"| {n} | {u['n']} | {u['n_parsed']} | {u['definite']} | {u['abstained']} | {_pct(u['definite_share'])} |"
             for n, u in undefined.items()
         ]
+    return lines
+
+
+def _tables_9_10(runs: dict) -> list[str]:
+    """Tables 9–10: untutored answers by bin, and which reading they agree with."""
+    lines: list[str] = []
     defaults = {n: r["default_reading"] for n, r in runs.items() if r.get("default_reading")}
     if defaults:
         lines += [
@@ -129,6 +161,12 @@ def markdown(result: dict) -> str:
         first = next(iter(defaults.values()))
         for constant, agreement in first["baselines"].items():
             lines.append(f"| *{constant}* | " + " | ".join(str(agreement[x]) for x in columns) + " | | |")
+    return lines
+
+
+def _tables_11_13(runs: dict, floor: dict | None) -> list[str]:
+    """Tables 11–13: the trace audit, with the audit false-positive floor."""
+    lines: list[str] = []
     audited = {n: r["audit"] for n, r in runs.items() if r.get("audit")}
     if audited:
         lines += [
@@ -140,7 +178,6 @@ def markdown(result: dict) -> str:
         for name, a in audited.items():
             for key, counts in a["by_correctness"].items():
                 lines.append(f"| {name} | {key} | " + " | ".join(str(counts[c]) for c in AUDIT_CLASSES) + " |")
-        floor = result.get("audit_floor")
         floor_text = (
             (
                 f"{_pct(floor['rate'])} ({floor['contradicted']}/{floor['auditable']} over {floor['runs']} "
@@ -178,6 +215,12 @@ def markdown(result: dict) -> str:
                 + " | ".join(points)
                 + f" | {odd['earned']}/{odd['correct']} |"
             )
+    return lines
+
+
+def _size_moderators(runs: dict) -> list[str]:
+    """E3: size moderators (standardised OLS with program-bootstrap intervals)."""
+    lines: list[str] = []
     sized = {n: r["size"] for n, r in runs.items() if r.get("size")}
     if sized:
         lines += ["", "## E3: size moderators (standardised OLS, program-bootstrap 95% intervals)", ""]
@@ -196,9 +239,7 @@ def markdown(result: dict) -> str:
                     else ""
                 )
             )
-    lines += _render_slices(runs) + _render_regression(result.get("regression"))
-    lines += _render_framing(runs) + _render_mitigation(runs)
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _mann_whitney(fisher: dict) -> str:
