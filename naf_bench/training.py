@@ -480,16 +480,99 @@ def device_of(name: str) -> str:
     return default_device() if name == "auto" else name
 
 
+def _trainer(args: argparse.Namespace, model, tokenizer, train_rows: list[dict], callback, out: Path, device: str):
+    """TRL's trainer of the run: DPO on preference pairs, or SFT (with the semantic loss) on the completions,
+    through a LoRA adapter, evaluating at ``callback``'s steps."""
+    import datasets
+    import peft
+    import trl
+
+    common = {
+        "output_dir": str(out / "checkpoints"),
+        "max_steps": args.max_steps,
+        "per_device_train_batch_size": args.batch_size,
+        "learning_rate": args.learning_rate,
+        "max_length": args.max_length,
+        "logging_steps": 1,
+        "save_strategy": "no",
+        "report_to": "none",
+        "seed": args.seed,
+        "use_cpu": device == "cpu",
+        "activation_checkpointing": True,  # TRL's default; the step is faster and holds a fraction of the memory
+        "disable_tqdm": True,
+    }
+    targets = args.lora_target_modules
+    lora = peft.LoraConfig(
+        r=args.lora_r,
+        lora_alpha=2 * args.lora_r,
+        lora_dropout=0.05,
+        task_type="CAUSAL_LM",
+        target_modules=targets[0] if targets == ["all-linear"] else targets,  # None: peft's per-model default
+    )
+    shared = {
+        "model": model,
+        "processing_class": tokenizer,
+        "peft_config": lora,
+        "callbacks": [callback],
+    }
+    if args.method == "dpo":
+        pairs = datasets.Dataset.from_list(preference_pairs(train_rows))
+        trainer = trl.DPOTrainer(args=trl.DPOConfig(**common), train_dataset=pairs, **shared)
+    else:
+        examples = datasets.Dataset.from_list(
+            [{"prompt": row["messages"][:1], "completion": row["messages"][1:]} for row in train_rows]
+        )
+        trainer = _semantic_trainer_class()(
+            args=trl.SFTConfig(**common),
+            train_dataset=examples,
+            semantic_groups=program_groups(train_rows, args.seed),
+            semantic_weight=args.semantic_loss_weight,
+            semantic_families=args.semantic_families,
+            **shared,
+        )
+    return trainer
+
+
+def _metrics(args: argparse.Namespace, trainer, history: list[dict], n_train: int, n_eval: int, seconds: float):
+    """``metrics.json``: the evaluations before, during and after, the losses per step, and the run's settings."""
+    import peft
+    import torch
+    import transformers
+    import trl
+
+    logs = [entry for entry in trainer.state.log_history if "loss" in entry]
+    peak = peak_rss_gb()
+    print(f"peak resident memory {peak:.2f} GB (getrusage ru_maxrss)", flush=True)
+    return {
+        "peak_rss_gb": peak,
+        "before": history[0],
+        "after": history[-1],
+        "history": history,
+        "train": {
+            "step": [entry["step"] for entry in logs],
+            "loss": [entry.get("lm_loss", entry["loss"]) for entry in logs],  # DPO: its preference loss
+            "semantic_loss": [entry["semantic_loss"] for entry in logs if "semantic_loss" in entry],
+            "total_loss": [entry["loss"] for entry in logs],
+        },
+        "config": {
+            **{key: list(value) if isinstance(value, tuple) else value for key, value in vars(args).items()},
+            "device": str(trainer.args.device),
+            "n_train_rows": n_train,
+            "n_eval_rows": n_eval,
+            "train_seconds": seconds,  # trainer.train(), the evaluations in its callbacks included
+            "process_cpu_seconds": time.process_time(),  # all threads, loading included: the CPU may be shared
+            "versions": {m.__name__: m.__version__ for m in (torch, transformers, trl, peft)},
+        },
+    }
+
+
 def train(args: argparse.Namespace, before: dict | None = None) -> dict:
     """One run: train, evaluate in the loop, write ``metrics.json``, the adapter and ``training.png``. ``before``:
     another run's step-0 evaluation on the same rows, reused (marked ``shared``) instead of evaluating again: at
     step 0 every run is the base model itself (LoRA's B matrices start at zero, and evaluation is greedy, without
     dropout), whatever its seed or semantic-loss weight."""
-    import datasets
-    import peft
     import torch
     import transformers
-    import trl
 
     from naf_bench.generate.config import parse_overrides
     from naf_bench.scoring import load_metric
@@ -532,78 +615,14 @@ def train(args: argparse.Namespace, before: dict | None = None) -> dict:
             flush=True,
         )
 
-    common = {
-        "output_dir": str(out / "checkpoints"),
-        "max_steps": args.max_steps,
-        "per_device_train_batch_size": args.batch_size,
-        "learning_rate": args.learning_rate,
-        "max_length": args.max_length,
-        "logging_steps": 1,
-        "save_strategy": "no",
-        "report_to": "none",
-        "seed": args.seed,
-        "use_cpu": device == "cpu",
-        "activation_checkpointing": True,  # TRL's default; the step is faster and holds a fraction of the memory
-        "disable_tqdm": True,
-    }
-    targets = args.lora_target_modules
-    lora = peft.LoraConfig(
-        r=args.lora_r,
-        lora_alpha=2 * args.lora_r,
-        lora_dropout=0.05,
-        task_type="CAUSAL_LM",
-        target_modules=targets[0] if targets == ["all-linear"] else targets,  # None: peft's per-model default
-    )
-    shared = {
-        "model": model,
-        "processing_class": tokenizer,
-        "peft_config": lora,
-        "callbacks": [_evaluation_callback(evaluate_at, args.eval_steps)],
-    }
-    if args.method == "dpo":
-        pairs = datasets.Dataset.from_list(preference_pairs(train_rows))
-        trainer = trl.DPOTrainer(args=trl.DPOConfig(**common), train_dataset=pairs, **shared)
-    else:
-        examples = datasets.Dataset.from_list(
-            [{"prompt": row["messages"][:1], "completion": row["messages"][1:]} for row in train_rows]
-        )
-        trainer = _semantic_trainer_class()(
-            args=trl.SFTConfig(**common),
-            train_dataset=examples,
-            semantic_groups=program_groups(train_rows, args.seed),
-            semantic_weight=args.semantic_loss_weight,
-            semantic_families=args.semantic_families,
-            **shared,
-        )
+    trainer = _trainer(args, model, tokenizer, train_rows, _evaluation_callback(evaluate_at, args.eval_steps), out,
+                       device)  # fmt: skip
     start = time.perf_counter()
     trainer.train()
     seconds = time.perf_counter() - start
     trainer.model.save_pretrained(out / "adapter")
     tokenizer.save_pretrained(out / "adapter")
-    logs = [entry for entry in trainer.state.log_history if "loss" in entry]
-    peak = peak_rss_gb()
-    print(f"peak resident memory {peak:.2f} GB (getrusage ru_maxrss)", flush=True)
-    metrics = {
-        "peak_rss_gb": peak,
-        "before": history[0],
-        "after": history[-1],
-        "history": history,
-        "train": {
-            "step": [entry["step"] for entry in logs],
-            "loss": [entry.get("lm_loss", entry["loss"]) for entry in logs],  # DPO: its preference loss
-            "semantic_loss": [entry["semantic_loss"] for entry in logs if "semantic_loss" in entry],
-            "total_loss": [entry["loss"] for entry in logs],
-        },
-        "config": {
-            **{key: list(value) if isinstance(value, tuple) else value for key, value in vars(args).items()},
-            "device": str(trainer.args.device),
-            "n_train_rows": len(train_rows),
-            "n_eval_rows": len(eval_rows),
-            "train_seconds": seconds,  # trainer.train(), the evaluations in its callbacks included
-            "process_cpu_seconds": time.process_time(),  # all threads, loading included: the CPU may be shared
-            "versions": {m.__name__: m.__version__ for m in (torch, transformers, trl, peft)},
-        },
-    }
+    metrics = _metrics(args, trainer, history, len(train_rows), len(eval_rows), seconds)
     (out / "metrics.json").write_text(json.dumps(metrics, indent=1), encoding="utf-8")
     plot(metrics, out / "training.png")
     return metrics
