@@ -288,6 +288,8 @@ def test_board_refuses_what_score_refuses_with_one_duplicate_rule(tmp_path, gold
     write_submission(folder, "empty", [], meta)
     first, *rest = answers(gold_rows)
     write_submission(folder, "twice", [first, *rest, {**first, "prediction": "C"}], meta)
+    enhanced = {**meta, "track": "enhanced", "method_url": "https://example.org/m"}
+    write_submission(folder, "half", [line for line in rest if line["id"].startswith("fx-odd")], enhanced)
     site = tmp_path / "site"
     assert main(["leaderboard", str(folder), "--gold", str(gold), "--out", str(site), "--bootstrap", "0"]) == 1
     err = capsys.readouterr().err
@@ -297,6 +299,8 @@ def test_board_refuses_what_score_refuses_with_one_duplicate_rule(tmp_path, gold
     assert f"refused twice: submission: {duplicate}; the file is refused" in err
     board = json.loads((site / "leaderboard.json").read_text())
     assert [row["name"] for row in board["tracks"]["standard"]] == ["full"] and board["partial"]["standard"] == []
+    assert board["tracks"]["enhanced"] == [] and [row["n_given"] for row in board["partial"]["enhanced"]] == [4]
+    assert "No full run on this track yet: 1 partial, below." in (site / "index.html").read_text()
     for name in ("other", "empty", "twice"):
         assert main(["score", str(folder / f"{name}.jsonl"), "--gold", str(gold)]) == 1, name
     assert f"{duplicate}; kept the first" in capsys.readouterr().err
