@@ -8,7 +8,16 @@ import pytest
 from naf_bench.cli import main
 from naf_bench.errors import ConfigError, DataError
 from naf_bench.evaluation import gold_rows
-from naf_bench.scoring.intake import NO_GOLD_ID, Gold, check, config_gold, gold_for, read_gold, read_submission
+from naf_bench.scoring.intake import (
+    NO_ANSWER,
+    NO_GOLD_ID,
+    Gold,
+    check,
+    config_gold,
+    gold_for,
+    read_gold,
+    read_submission,
+)
 
 PROGRAMS = {  # rec_id: (family, gold letter per named condition: closed_world, cred, skept, wfs)
     "tx-loopy-i0": ("loopy", "CBAC"),
@@ -176,6 +185,8 @@ def test_a_checked_submission_counts_its_unknown_and_missing_ids_once(tmp_path):
         )
     with pytest.raises(DataError, match=f"the upload: {NO_GOLD_ID}$"):
         check(read_submission(b'{"id": "zz", "prediction": "A"}\n'), gold, explain=False)
+    with pytest.raises(DataError, match=f"the upload: {NO_ANSWER}$"):
+        check(read_submission(b'{"id": "p1::wfs", "prediction": null}\n{"id": "p2::wfs", "prediction": null}\n'), gold)
     with pytest.raises(DataError, match=r"the upload: 1 of 3 submitted ids are in ten$"):
         check(
             read_submission(
