@@ -18,8 +18,7 @@ from naf_bench.scoring.core import decide_answer
 def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[str, Path], list[str]]:
     """``{run name: {id: output}}`` from submission files and lm-eval folders, the file or folder of each run,
     and notes; an unknown id or a malformed line is an error naming file and line."""
-    from naf_bench.evaluation import read_submission
-    from naf_bench.scoring.intake import RUN, input_file
+    from naf_bench.scoring.intake import RUN, input_file, read_submission
 
     runs: dict[str, dict[str, str]] = {}
     sources: dict[str, Path] = {}
@@ -39,16 +38,15 @@ def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[s
                         raise DataError(logged.path, f"unknown id {key!r} (not in the gold set)", number)
                     outputs[key] = text
             continue
-        entries, problems = read_submission(input_file(path, RUN))
-        if problems:
+        run = read_submission(input_file(path, RUN))
+        if problems := run.line_problems(refused=False):
             raise DataError(
                 path, "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
             )
-        lines = {key: number for number, key in _ids_by_line(path)}
-        unknown = [key for key in entries if key not in known]
+        unknown = [key for key in run.entries if key not in known]
         if unknown:
-            raise DataError(path, f"unknown id {unknown[0]!r} (not in the gold set)", lines.get(unknown[0]))
-        runs[path.stem] = {key: entry["prediction"] for key, entry in entries.items()}
+            raise DataError(path, f"unknown id {unknown[0]!r} (not in the gold set)", run.line_of[unknown[0]])
+        runs[path.stem] = {key: entry["prediction"] for key, entry in run.entries.items()}
         sources[path.stem] = path
     notes = []
     for name, outputs in runs.items():
@@ -56,16 +54,6 @@ def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[s
         if missing:
             notes.append(f"{name}: {missing} gold ids have no output (counted as unanswered)")
     return runs, sources, notes
-
-
-def _ids_by_line(path: Path):
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict):
-            yield number, record.get("id")
 
 
 def read_stored(paths) -> dict[str, dict[str, dict]]:

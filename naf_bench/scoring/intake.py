@@ -335,6 +335,7 @@ class Submission:
     metadata: dict | None = None
     metadata_bytes: bytes | None = None
     metadata_problems: list[tuple[str, str]] = field(default_factory=list)
+    line_of: dict[str, int] = field(default_factory=dict)  # the line each kept answer is on
 
     def line_problems(self, refused: bool) -> list[str]:
         """Every problem of its lines in line order, a duplicate saying what was done with it: the file
@@ -379,7 +380,7 @@ def read_submission(source: str | Path | bytes, *, name: str | None = None, orig
         meta_bytes = metadata if isinstance(metadata, bytes) else _metadata_file(metadata)
         meta, meta_problems = parse_metadata(meta_bytes)
     return Submission(name, origin, entries, malformed, duplicates, source if isinstance(source, bytes) else None,
-                      meta, meta_bytes, meta_problems)  # fmt: skip
+                      meta, meta_bytes, meta_problems, first_line)  # fmt: skip
 
 
 def _entry_problem(number: int, record) -> str | None:
