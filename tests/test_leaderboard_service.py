@@ -309,3 +309,22 @@ def test_a_partial_upload_goes_through_the_ladder_and_another_sets_is_refused(bo
                             service.team_for(token))  # fmt: skip
     assert answer == {"status": "refused", "reasons": ["1 of 4 submitted ids are in the hidden test set"]}
     assert len(service.store.submissions()) == 1
+
+
+def test_the_full_page_table_marks_a_partial_upload_and_counts_unknown_ids(board):
+    pytest.importorskip("pandas")
+    from naf_bench.leaderboard.app import board_table
+
+    service, _, dev, tmp = board
+    token = service.store.add_team("alpha")
+    part = {key: value for key, value in answers(dev, 6).items() if key.startswith(("d0::", "d1::"))}
+    part["d-extra::wfs"] = "A"
+    ack = service.submit(write_submission(tmp / "part.jsonl", part), write_metadata(tmp / "m.json"),
+                         service.team_for(token))  # fmt: skip
+    assert ack["status"] == "accepted" and ack["split"] == "dev"
+    frame = board_table(service.board("standard", "dev"), service.baseline_rows("dev")).data
+    ours = frame[frame["team"] == "alpha"].iloc[0]
+    assert (ours["kind"], ours["unknown ids"]) == ("partial: 8 of 24 prompts", 1)
+    assert set(frame[frame["kind"] == "baseline"]["unknown ids"].isna()) == {True}
+    shown = board_table(service.board("standard", "dev"), service.baseline_rows("dev")).to_html()
+    assert ">nan<" not in shown and ">partial: 8 of 24 prompts<" in shown
