@@ -9,7 +9,6 @@ from naf_bench.cli import main
 from naf_bench.errors import ConfigError, DataError
 from naf_bench.evaluation import gold_rows
 from naf_bench.scoring.intake import (
-    NO_ANSWER,
     NO_GOLD_ID,
     Gold,
     check,
@@ -185,8 +184,10 @@ def test_a_checked_submission_counts_its_unknown_and_missing_ids_once(tmp_path):
         )
     with pytest.raises(DataError, match=f"the upload: {NO_GOLD_ID}$"):
         check(read_submission(b'{"id": "zz", "prediction": "A"}\n'), gold, explain=False)
-    with pytest.raises(DataError, match=f"the upload: {NO_ANSWER}$"):
-        check(read_submission(b'{"id": "p1::wfs", "prediction": null}\n{"id": "p2::wfs", "prediction": null}\n'), gold)
+    nothing = check(
+        read_submission(b'{"id": "p1::wfs", "prediction": null}\n{"id": "p2::wfs", "prediction": null}\n'), gold
+    )
+    assert (nothing.n_given, nothing.n_answered, checked.n_answered) == (2, 0, 8)
     with pytest.raises(DataError, match=r"the upload: 1 of 3 submitted ids are in ten$"):
         check(
             read_submission(

@@ -212,6 +212,17 @@ def test_submission_row_of_the_checked_record(tmp_path, gold_rows, submissions):
     low, high = traced["joint_ci95"]
     assert 0.0 <= low <= 2 / 3 <= high <= 1.0
 
+    silent = [{**line, "prediction": None} for line in answers(gold_rows)]
+    write_submission(tmp_path, "silent", [*silent, {"id": "not-in-gold::wfs", "prediction": "A"}], STANDARD)
+    nothing = _board_row(tmp_path / "silent.jsonl", gold, metadata={**STANDARD, "model_name": "s"})
+    assert (nothing["joint"], nothing["n_given"], nothing["coverage"], nothing["format_valid_rate"]) == (
+        0.0,
+        12,
+        None,
+        None,
+    )
+    assert nothing["reference_definitions"] == {"coverage": None, "format_valid_rate": None}  # not 0, not 100
+
     hot = read_submission(submissions / "hot.jsonl", metadata=submissions / "hot.metadata.json")
     assert refusal(hot) == [("metadata.temperature", "must be 0 on the standard track, got 0.7")]
     with pytest.raises(DataError, match="no metadata file"):

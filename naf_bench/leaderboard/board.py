@@ -75,7 +75,8 @@ def submission_row(checked: Checked, n_bootstrap: int = 1000) -> tuple[dict, Sco
     """The board row of a checked submission (:func:`naf_bench.scoring.intake.check`) and its scores (the
     service's Ladder compares its programs solved): its ids not in the gold (``n_unknown_ids``, ignored), the
     gold's without a line (``n_missing``: unanswered), how many of the set's prompts it answers (``n_given`` of
-    ``n_prompts``) and whether that is only part of them (``partial``)."""
+    ``n_prompts``) and whether that is only part of them (``partial``). With no prediction for any of the set's
+    prompts (every one null), coverage and the format-valid rate are undefined (None), not 0 or 100."""
     from naf_bench.evaluation import run_record, run_scores
 
     submission = checked.submission
@@ -83,6 +84,10 @@ def submission_row(checked: Checked, n_bootstrap: int = 1000) -> tuple[dict, Sco
     row = _row(run_record(scores, submission.name), name=submission.name, baseline=False,
                metadata=submission.metadata, problems=checked.counts())  # fmt: skip
     row["partial"] = checked.partial
+    if not checked.n_answered:  # nothing answered: no share of it is 0 or 100, it is undefined (shown as —)
+        row.update(
+            coverage=None, format_valid_rate=None, reference_definitions=dict.fromkeys(row["reference_definitions"])
+        )
     return row, scores
 
 

@@ -32,7 +32,6 @@ UNKNOWN_IDS_SHOWN = 5  # per-id lines of ids not in the gold; the rest are count
 DUPLICATE_RULE = ("a file with a duplicate id is not a valid submission: `naf-bench score` scores the first answer "
                   "of each id and exits 1; the board and the service refuse the file")  # fmt: skip
 NO_GOLD_ID = "no id of the gold set: nothing to score"
-NO_ANSWER = "every prediction for an id of the gold set is null: nothing answered, nothing to score"
 
 
 def input_file(path: str | Path, what: str) -> Path:
@@ -423,6 +422,13 @@ class Checked:
         return self.n_prompts - len(self.missing)
 
     @property
+    def n_answered(self) -> int:
+        """How many of the gold's scored prompts it gives a prediction for (not null)."""
+        entries = self.submission.entries
+        return sum(1 for row in self.gold.rows if row["gold"] is not None
+                   and entries.get(row["id"], {}).get("prediction") is not None)  # fmt: skip
+
+    @property
     def partial(self) -> bool:
         """Whether it answers only part of the set (a line for fewer than all its scored prompts)."""
         return bool(self.missing)
@@ -447,9 +453,8 @@ class Checked:
 
 def check(submission: Submission, gold: Gold, explain: bool = True) -> Checked:
     """``submission``'s ids against ``gold``; a DataError when most of them are not the gold's (another set's
-    answers; with ``explain``, saying which set they name and how to score them), none of the gold's scored
-    ids is among them (:data:`NO_GOLD_ID`), or none of those has a prediction (:data:`NO_ANSWER`): what is
-    scored has answered something, so its coverage and format-valid rate are never a 0 or a 100 of nothing."""
+    answers; with ``explain``, saying which set they name and how to score them) or none of the gold's scored
+    ids is among them (:data:`NO_GOLD_ID`)."""
     ids = submission.entries
     known = {row["id"] for row in gold.rows}
     unknown = sorted(key for key in ids if key not in known)
@@ -464,6 +469,4 @@ def check(submission: Submission, gold: Gold, explain: bool = True) -> Checked:
     missing = sorted(set(scored) - set(ids))
     if len(missing) == len(scored):
         raise DataError(submission.origin, NO_GOLD_ID)
-    if all(ids[key]["prediction"] is None for key in scored if key in ids):
-        raise DataError(submission.origin, NO_ANSWER)
     return Checked(submission, gold, unknown, missing, len(scored))
