@@ -236,10 +236,10 @@ def _is_sweep(rows: list[dict]) -> bool:
     return min(len({r["depth"] for r in named}), len({r["width"] for r in named})) >= 3
 
 
-def _regression(scored: dict[str, list[dict]], n_bootstrap: int) -> dict:
-    """E3's pooled standardized OLS over the runs' scored items (see the module docstring)."""
+def _regression(scored: dict[str, list[dict]], accuracy: dict[str, float | None], n_bootstrap: int) -> dict:
+    """E3's pooled standardized OLS over the runs' scored items (see the module docstring); ``accuracy`` is each
+    run's strict accuracy (null = wrong) as the core computes it (its Table 1 ``strict_accuracy``)."""
     named = {run: [i for i in items if i["gold"] is not None] for run, items in scored.items()}
-    accuracy = {run: sum(i["answer"] == i["gold"] for i in items) / len(items) for run, items in named.items()}
     pooled = [run for run, value in accuracy.items() if value < POOLING_THRESHOLD] or list(accuracy)
     data = [i for run in pooled for i in named[run]]
     families = {i["family"] for i in data}
@@ -480,7 +480,8 @@ def analyze(run_paths, gold_path, extractor: str = "strict", n_bootstrap: int = 
         if sweep:
             scored[name] = items
     if scored:
-        out["regression"] = _regression(scored, n_bootstrap)
+        accuracy = {name: out["runs"][name]["strict_accuracy"] for name in scored}
+        out["regression"] = _regression(scored, accuracy, n_bootstrap)
     perfect = [
         r["audit"]["contradicted_among_correct"]
         for r in out["runs"].values()

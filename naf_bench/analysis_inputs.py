@@ -1,7 +1,7 @@
 """What the analyses read: runs (submission JSONL files or lm-eval output folders, one run per model; the gold rows
-are read by :func:`naf_bench.scoring.intake.read_gold`), the authors' stored letters, and the one
-place an answer is decided (:func:`score_items`). The tables are in :mod:`naf_bench.analysis`, their rendering
-in :mod:`naf_bench.analysis_render`.
+are read by :func:`naf_bench.scoring.intake.read_gold`), the authors' stored letters, and each run's items with
+their answers decided once by the core's policy (:func:`score_items`, :func:`naf_bench.scoring.core.decide_answer`).
+The tables are in :mod:`naf_bench.analysis`, their rendering in :mod:`naf_bench.analysis_render`.
 """
 
 from __future__ import annotations
@@ -12,17 +12,13 @@ from pathlib import Path
 
 from naf_bench.errors import DataError
 from naf_bench.lm_eval_output import MITIGATION_TASKS, MULTIPLE_CHOICE_TASKS, read_output_folder
-from naf_bench.readings import LETTERS
-from naf_bench.scoring.extract import extract_answer
-
-STORED = "stored"  # the extractor that reads the authors' stored letters (import-reference's run lines)
+from naf_bench.scoring.core import decide_answer
 
 
 def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[str, Path], list[str]]:
     """``{run name: {id: output}}`` from submission files and lm-eval folders, the file or folder of each run,
     and notes; an unknown id or a malformed line is an error naming file and line."""
-    from naf_bench.evaluation import read_submission
-    from naf_bench.scoring.intake import RUN, input_file
+    from naf_bench.scoring.intake import RUN, input_file, read_submission
 
     runs: dict[str, dict[str, str]] = {}
     sources: dict[str, Path] = {}
@@ -42,16 +38,15 @@ def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[s
                         raise DataError(logged.path, f"unknown id {key!r} (not in the gold set)", number)
                     outputs[key] = text
             continue
-        entries, problems = read_submission(input_file(path, RUN))
-        if problems:
+        run = read_submission(input_file(path, RUN))
+        if problems := run.line_problems(refused=False):
             raise DataError(
                 path, "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
             )
-        lines = {key: number for number, key in _ids_by_line(path)}
-        unknown = [key for key in entries if key not in known]
+        unknown = [key for key in run.entries if key not in known]
         if unknown:
-            raise DataError(path, f"unknown id {unknown[0]!r} (not in the gold set)", lines.get(unknown[0]))
-        runs[path.stem] = {key: entry["prediction"] for key, entry in entries.items()}
+            raise DataError(path, f"unknown id {unknown[0]!r} (not in the gold set)", run.line_of[unknown[0]])
+        runs[path.stem] = {key: entry["prediction"] for key, entry in run.entries.items()}
         sources[path.stem] = path
     notes = []
     for name, outputs in runs.items():
@@ -59,16 +54,6 @@ def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[s
         if missing:
             notes.append(f"{name}: {missing} gold ids have no output (counted as unanswered)")
     return runs, sources, notes
-
-
-def _ids_by_line(path: Path):
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict):
-            yield number, record.get("id")
 
 
 def read_stored(paths) -> dict[str, dict[str, dict]]:
@@ -98,22 +83,15 @@ def _records(path: Path):
 def score_items(
     rows: list[dict], outputs: Mapping[str, str], extractor: str, stored: Mapping[str, dict] | None = None
 ) -> list[dict]:
-    """Each gold row with the run's text and answer: the stored letter (``stored`` extractor), else for a
-    translate-then-solve row our reader's letter (its :class:`Translation` kept), else the extractor's."""
-    from naf_bench.scoring.translation import answer_from_translation
-
+    """Each gold row with the run's text and answer, decided by :func:`naf_bench.scoring.core.decide_answer`
+    (the stored letter with the ``stored`` extractor; a translate-then-solve row's :class:`Translation` kept)."""
     stored = stored or {}
     items = []
     for row in rows:
         text = outputs.get(row["id"])
         item = {**row, "text": text or "", **stored.get(row["id"], {})}
-        if row.get("mitigation") == "t2s" and text is not None:
-            item["translation"] = answer_from_translation(text, row["condition"])
-        if extractor == STORED:
-            item["answer"] = item.get("stored") if item.get("stored") in LETTERS else None
-        elif "translation" in item:
-            item["answer"] = item["translation"].letter
-        else:
-            item["answer"] = extract_answer(text, extractor)
+        item["answer"], translation = decide_answer(text, row, extractor, item.get("stored"))
+        if translation is not None:
+            item["translation"] = translation
         items.append(item)
     return items

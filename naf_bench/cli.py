@@ -212,12 +212,14 @@ _pct = partial(percent, missing="-")
 
 
 def _score(args: argparse.Namespace) -> int:
-    from naf_bench.evaluation import read_submission, score_rows
-    from naf_bench.scoring.intake import SUBMISSION, check_ids, gold_for, input_file
+    from naf_bench.evaluation import score_rows
+    from naf_bench.scoring.intake import SUBMISSION, check, gold_for, input_file, read_submission
 
-    entries, problems = read_submission(input_file(args.submission, SUBMISSION))
-    gold = gold_for(entries, args.config, args.split, args.gold)
-    problems += check_ids(entries, gold, args.submission)
+    submission = read_submission(input_file(args.submission, SUBMISSION))
+    gold = gold_for(submission.entries, args.config, args.split, args.gold)
+    checked = check(submission, gold)
+    problems = submission.line_problems(refused=False) + checked.id_problems()
+    entries = submission.entries
     print(f"scored against {gold.name}")
     for note in gold.notes:
         print(f"note: {note}")
@@ -376,7 +378,7 @@ def _analyze(args: argparse.Namespace) -> int:
 
 def _leaderboard(args: argparse.Namespace) -> int:
     from naf_bench.leaderboard.board import build_board
-    from naf_bench.leaderboard.site import write_site
+    from naf_bench.leaderboard.site import partial_label, write_site
 
     board, refused = build_board(args.submissions, args.gold, n_bootstrap=args.bootstrap)
     for name, problems in refused.items():
@@ -385,6 +387,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
     for track, rows in board["tracks"].items():
         ranked = ", ".join(f"{row['rank']}. {row['name']} {_pct(row['joint'])}" for row in rows) or "none"
         print(f"{track} track: {ranked}")
+        for row in board["partial"][track]:
+            print(f"{track} track, not ranked: {row['name']} {_pct(row['joint'])} ({partial_label(row)})")
     for path in write_site(board, args.out):
         print(f"wrote {path}")
     return 1 if refused else 0

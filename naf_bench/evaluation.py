@@ -8,7 +8,6 @@ and — when traces are given — the trace audit and the step checker's scores.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,86 +27,14 @@ def gold_rows(config: str = "hard", split: str | None = None, gold: str | Path |
     return (read_gold(gold) if gold is not None else config_gold(config, split)).rows
 
 
-_BLANK = object()
-
-
-def _record(number: int, raw: bytes) -> tuple[object, str | None]:
-    """One line's JSON value and None, or None and its problem; ``_BLANK`` and None for a blank line."""
-    try:
-        line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-    except UnicodeDecodeError as exc:
-        return None, f"line {number}: not UTF-8 (byte 0x{raw[exc.start]:02x} at byte column {exc.start + 1})"
-    if not line.strip():
-        return _BLANK, None
-    try:
-        return json.loads(line), None
-    except json.JSONDecodeError as exc:
-        return None, f"line {number}: malformed JSON ({exc.msg}, column {exc.colno})"
-    except RecursionError:
-        return None, f"line {number}: JSON nested too deeply"
-
-
-def _lines(path: str | Path):
-    """``(line number, byte offset, bytes)`` of each line, read as the file is (never the whole file at once)."""
-    offset = 0
-    with open(path, "rb") as lines:
-        for number, raw in enumerate(lines, start=1):
-            yield number, offset, raw.removesuffix(b"\n")
-            offset += len(raw)
-
-
-class SubmittedTrace:
-    """A submission line's trace, left in its file until it is scored (``str()`` reads it): a submission's
-    traces are never all in memory, only where each line is."""
-
-    __slots__ = ("offset", "path", "size")
-
-    def __init__(self, path: str | Path, offset: int, size: int):
-        self.path, self.offset, self.size = path, offset, size
-
-    def __str__(self) -> str:
-        with open(self.path, "rb") as file:
-            file.seek(self.offset)
-            return json.loads(file.read(self.size))["trace"]
-
-    def __repr__(self) -> str:
-        return f"SubmittedTrace({str(self.path)!r}, {self.offset}, {self.size})"
-
-
 def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
-    """``{id: {"prediction", "trace"}}`` and the problems found, each naming its line; nothing is dropped silently.
+    """``{id: {"prediction", "trace"}}`` and the problems of its lines as ``naf-bench score`` words them (the
+    first answer of a duplicate id kept): :func:`naf_bench.scoring.intake.read_submission`'s, for the views that
+    need only the answers."""
+    from naf_bench.scoring.intake import read_submission as intake
 
-    A null prediction is an item left unanswered (as the reference leaderboard's submissions have them): it
-    counts against coverage and is not a malformed line. A non-empty trace is a :class:`SubmittedTrace`
-    (``str(trace)`` is its text), so that memory grows with the ids, not with the traces' text.
-    """
-    entries: dict[str, dict] = {}
-    first_line: dict[str, int] = {}
-    problems = []
-    for number, offset, raw in _lines(path):
-        record, problem = _record(number, raw)
-        if record is _BLANK:
-            continue
-        if problem:
-            problems.append(problem)
-            continue
-        if not isinstance(record, dict) or not isinstance(record.get("id"), str):
-            problems.append(f"line {number}: needs a string 'id'")
-            continue
-        if "prediction" not in record or not isinstance(record["prediction"], str | None):
-            problems.append(f"line {number}: id {record['id']!r} needs a 'prediction' (a string, or null: unanswered)")
-            continue
-        if "trace" in record and not isinstance(record["trace"], str):
-            problems.append(f"line {number}: id {record['id']!r} has a 'trace' that is not a string")
-            continue
-        if record["id"] in entries:
-            first = first_line[record["id"]]
-            problems.append(f"line {number}: duplicate id {record['id']!r} (first on line {first}); kept the first")
-            continue
-        first_line[record["id"]] = number
-        trace = SubmittedTrace(path, offset, len(raw)) if record.get("trace") else record.get("trace")
-        entries[record["id"]] = {"prediction": record["prediction"], "trace": trace}
-    return entries, problems
+    submission = intake(path)
+    return submission.entries, submission.line_problems(refused=False)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,7 +8,15 @@ import pytest
 from naf_bench.cli import main
 from naf_bench.errors import ConfigError, DataError
 from naf_bench.evaluation import gold_rows
-from naf_bench.scoring.intake import check_ids, config_gold, gold_for, read_gold
+from naf_bench.scoring.intake import (
+    NO_GOLD_ID,
+    Gold,
+    check,
+    config_gold,
+    gold_for,
+    read_gold,
+    read_submission,
+)
 
 PROGRAMS = {  # rec_id: (family, gold letter per named condition: closed_world, cred, skept, wfs)
     "tx-loopy-i0": ("loopy", "CBAC"),
@@ -123,6 +131,72 @@ def test_a_record_of_a_json_list_is_named_by_its_place(tmp_path):
     records[4]["gold"] = "D"
     with pytest.raises(DataError, match=r"set\.json: record 5: gold 'D' is not A, B, C or null$"):
         read_gold(write(tmp_path / "set.json", records))
+
+
+def check_ids(ids, gold, origin, explain=True):
+    """The problems ``score`` reports of an upload giving ``ids`` (each answered "A"), through the intake."""
+    data = "".join(json.dumps({"id": key, "prediction": "A"}) + "\n" for key in ids).encode()
+    return check(read_submission(data, origin=origin), gold, explain).id_problems()
+
+
+def test_a_submission_is_read_once_alike_from_its_file_or_its_bytes(tmp_path):
+    lines = [{"id": "x1", "prediction": "A", "trace": "a holds"}, {"id": "x2", "prediction": None}, "{oops",
+             {"id": "x1", "prediction": "C"}, {"id": "x3", "prediction": "B"}]  # fmt: skip
+    data = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines).encode()
+    (tmp_path / "m.jsonl").write_bytes(data)
+    meta = json.dumps({"model_name": "m", "track": "standard"}).encode()
+    from_file = read_submission(tmp_path / "m.jsonl", metadata=meta)
+    from_bytes = read_submission(data, name="m", metadata=meta)
+    for record in (from_file, from_bytes):
+        assert record.name == "m" and list(record.entries) == ["x1", "x2", "x3"]
+        assert str(record.entries["x1"]["trace"]) == "a holds" and record.entries["x1"]["prediction"] == "A"
+        assert record.line_problems(refused=False) == [
+            "line 3: malformed JSON (Expecting property name enclosed in double quotes, column 2)",
+            "line 4: duplicate id 'x1' (first on line 1); kept the first",
+        ]
+        assert (
+            record.line_problems(refused=True)[1] == "line 4: duplicate id 'x1' (first on line 1); the file is refused"
+        )
+        assert ("prompt_setting", "required") in record.metadata_problems and record.metadata["model_name"] == "m"
+    assert (from_file.data, from_bytes.data) == (None, data)  # the upload's bytes, kept for the store
+
+
+def test_a_checked_submission_counts_its_unknown_and_missing_ids_once(tmp_path):
+    rows = [{"id": f"p{i}::wfs", "program_id": f"p{i}", "family": "f", "condition": "wfs", "gold": "A"}
+            for i in range(10)]  # fmt: skip
+    gold = Gold(rows, "ten")
+    data = (
+        b"".join(b'{"id": "p%d::wfs", "prediction": "A"}\n' % i for i in range(8))
+        + b'{"id": "q", "prediction": null}\n'
+    )
+    checked = check(read_submission(data), gold)
+    assert (checked.unknown, checked.missing, checked.n_given, checked.n_prompts) == (
+        ["q"],
+        ["p8::wfs", "p9::wfs"],
+        8,
+        10,
+    )
+    assert checked.partial and checked.counts() == {"n_unknown_ids": 1, "n_missing": 2, "n_given": 8}
+    with pytest.raises(DataError, match=f"the upload: {NO_GOLD_ID}$"):
+        check(
+            read_submission(b'{"id": "p1::none", "prediction": "A"}\n'),
+            Gold([*rows, {**rows[0], "id": "p1::none", "gold": None}], "t"),
+        )
+    with pytest.raises(DataError, match=f"the upload: {NO_GOLD_ID}$"):
+        check(read_submission(b'{"id": "zz", "prediction": "A"}\n'), gold, explain=False)
+    nothing = check(
+        read_submission(b'{"id": "p1::wfs", "prediction": null}\n{"id": "p2::wfs", "prediction": null}\n'), gold
+    )
+    assert (nothing.n_given, nothing.n_answered, checked.n_answered) == (2, 0, 8)
+    with pytest.raises(DataError, match=r"the upload: 1 of 3 submitted ids are in ten$"):
+        check(
+            read_submission(
+                b'{"id": "p1::wfs", "prediction": "A"}\n{"id": "a", "prediction": "A"}\n'
+                b'{"id": "b", "prediction": "A"}\n'
+            ),
+            gold,
+            explain=False,
+        )
 
 
 def test_ids_not_in_the_gold_are_listed_up_to_five_then_counted(tmp_path):

@@ -8,10 +8,11 @@ import pytest
 from naf_bench.certify import certify
 from naf_bench.cli import main
 from naf_bench.errors import DataError
-from naf_bench.leaderboard.board import assemble_board, baseline_rows, build_board, score_submission
-from naf_bench.leaderboard.metadata import MetadataError, read_metadata, validate_metadata
+from naf_bench.leaderboard.board import assemble_board, baseline_rows, build_board, refusal, submission_row
+from naf_bench.leaderboard.metadata import parse_metadata, validate_metadata
 from naf_bench.leaderboard.site import write_site
 from naf_bench.readings import CONDITIONS, gold_letter
+from naf_bench.scoring.intake import Gold, check, read_gold, read_submission
 from naf_bench.syntax.parse import parse_program
 
 PROGRAMS = {  # program id: (program, query, family)
@@ -117,6 +118,9 @@ def submissions(tmp_path, gold_rows):
     )
     write_submission(folder, "hot", answers(gold_rows), {**STANDARD, "model_name": "Hot", "temperature": 0.7})
     write_submission(folder, "nometa", answers(gold_rows), None)
+    # all right on two programs of three (JOINT 66.7, the third unanswered): shown apart, not ranked
+    part = [line for line in answers(gold_rows) if not line["id"].startswith("fx-odd")]
+    write_submission(folder, "eps", part, {**STANDARD, "model_name": "Eps partial"})
     return folder
 
 
@@ -157,25 +161,30 @@ def test_metadata_track_rules_name_field_and_reason():
     assert validate_metadata([1]) == [("(metadata)", "must be object, got [1]")]
 
 
-def test_read_metadata_typed_errors(tmp_path):
-    path = tmp_path / "m.metadata.json"
+def test_metadata_read_once_with_typed_problems(tmp_path):
+    assert parse_metadata(b"{") == (None, [("", "line 1: malformed JSON (Expecting property name enclosed in "
+                                                "double quotes, column 2)")])  # fmt: skip
+    assert parse_metadata(b"\xff") == (None, [("", "not UTF-8 (byte 1)")])
+    metadata, problems = parse_metadata(json.dumps({**STANDARD, "model_name": "m", "temperature": 1}).encode())
+    assert metadata["model_name"] == "m" and problems == [("temperature", "must be 0 on the standard track, got 1")]
+    (tmp_path / "m.jsonl").write_text('{"id": "x", "prediction": "A"}\n')
     with pytest.raises(DataError, match="no metadata file"):
-        read_metadata(path)
-    path.write_text("{")
-    with pytest.raises(DataError, match="malformed JSON"):
-        read_metadata(path)
-    path.write_text(json.dumps({**STANDARD, "model_name": "m", "temperature": 1}))
-    with pytest.raises(MetadataError) as error:
-        read_metadata(path)
-    assert error.value.problems == [("temperature", "must be 0 on the standard track, got 1")]
+        read_submission(tmp_path / "m.jsonl", metadata=tmp_path / "m.metadata.json")
 
 
 # --- board rows -----------------------------------------------------------------------------------------------
 
 
-def test_score_submission_board_row(tmp_path, gold_rows, submissions):
-    gold = write_gold(gold_rows, tmp_path / "gold.jsonl")
-    row = score_submission(submissions / "gamma.jsonl", gold, n_bootstrap=200)
+def _board_row(path, gold, metadata=None):
+    """The board row of a submission file, through the intake as the board reads it."""
+    submission = read_submission(path, metadata=metadata or path.with_name(path.stem + ".metadata.json"))
+    assert refusal(submission) == []
+    return submission_row(check(submission, gold), n_bootstrap=200)[0]
+
+
+def test_submission_row_of_the_checked_record(tmp_path, gold_rows, submissions):
+    gold = read_gold(write_gold(gold_rows, tmp_path / "gold.jsonl"))
+    row = _board_row(submissions / "gamma.jsonl", gold)
     assert (row["name"], row["model"], row["track"], row["baseline"]) == ("gamma", HOSTILE, "standard", False)
     assert (row["joint"], row["joint_solved"], row["n_programs"]) == (0.0, 0, 3)
     assert row["per_prompt_accuracy"] == 9 / 12 and row["accuracy"] == 9 / 11
@@ -189,9 +198,10 @@ def test_score_submission_board_row(tmp_path, gold_rows, submissions):
         "loopy": {"joint": 0.0, "solved": 0, "programs": 2},
     }
     assert (row["n_unknown_ids"], row["n_missing"], row["trace_audit"]) == (0, 0, None)
+    assert (row["n_given"], row["n_prompts"], row["partial"]) == (12, 12, False)
     assert "contact" not in row["metadata"]
 
-    traced = score_submission(submissions / "delta.jsonl", gold_rows, n_bootstrap=200)
+    traced = _board_row(submissions / "delta.jsonl", Gold(gold_rows, "fixture"))
     assert (traced["joint"], traced["joint_solved"], traced["n_unknown_ids"]) == (2 / 3, 2, 1)
     # "q holds because a holds." on every prompt: sound where q is true (and said so under the reading), else not
     audit = traced["trace_audit"]
@@ -202,13 +212,25 @@ def test_score_submission_board_row(tmp_path, gold_rows, submissions):
     low, high = traced["joint_ci95"]
     assert 0.0 <= low <= 2 / 3 <= high <= 1.0
 
-    with pytest.raises(MetadataError, match="temperature"):
-        score_submission(submissions / "hot.jsonl", gold_rows)
+    silent = [{**line, "prediction": None} for line in answers(gold_rows)]
+    write_submission(tmp_path, "silent", [*silent, {"id": "not-in-gold::wfs", "prediction": "A"}], STANDARD)
+    nothing = _board_row(tmp_path / "silent.jsonl", gold, metadata={**STANDARD, "model_name": "s"})
+    assert (nothing["joint"], nothing["n_given"], nothing["coverage"], nothing["format_valid_rate"]) == (
+        0.0,
+        12,
+        None,
+        None,
+    )
+    assert nothing["reference_definitions"] == {"coverage": None, "format_valid_rate": None}  # not 0, not 100
+
+    hot = read_submission(submissions / "hot.jsonl", metadata=submissions / "hot.metadata.json")
+    assert refusal(hot) == [("metadata.temperature", "must be 0 on the standard track, got 0.7")]
     with pytest.raises(DataError, match="no metadata file"):
-        score_submission(submissions / "nometa.jsonl", gold_rows)
+        read_submission(submissions / "nometa.jsonl", metadata=submissions / "nometa.metadata.json")
     (submissions / "broken.jsonl").write_text('{"id": "fx-odd::wfs", "prediction": "A"}\n{oops\n')
-    with pytest.raises(DataError, match="line 2: malformed JSON"):
-        score_submission(submissions / "broken.jsonl", gold_rows, metadata={**STANDARD, "model_name": "b"})
+    broken = read_submission(submissions / "broken.jsonl", metadata={**STANDARD, "model_name": "b"})
+    assert [field for field, _ in refusal(broken)] == ["submission"]
+    assert refusal(broken)[0][1].startswith("line 2: malformed JSON")
 
 
 def test_baselines_and_ranking(gold_rows):
@@ -242,10 +264,14 @@ def test_leaderboard_command_writes_site_and_refuses_invalid(tmp_path, gold_rows
     captured = capsys.readouterr()
     assert "refused hot: metadata.temperature: must be 0 on the standard track, got 0.7" in captured.err
     assert "refused nometa: metadata: no metadata file" in captured.err
-    assert "standard track: 1. alpha 100.0, 2. beta 66.7, 3. gamma 0.0" in captured.out
+    assert "standard track: 1. alpha 100.0, 2. beta 66.7, 3. gamma 0.0\n" in captured.out
+    assert "standard track, not ranked: eps 66.7 (partial: 8 of 12 prompts)" in captured.out
     board = json.loads((site / "leaderboard.json").read_text())
     assert [row["name"] for row in board["tracks"]["standard"]] == ["alpha", "beta", "gamma"]
     assert [row["name"] for row in board["tracks"]["enhanced"]] == ["delta"]
+    assert [(row["name"], row["n_given"], row["n_prompts"]) for row in board["partial"]["standard"]] == [("eps", 8, 12)]
+    assert "rank" not in board["partial"]["standard"][0]
+    assert [row["n_unknown_ids"] for row in board["tracks"]["enhanced"]] == [1]
     assert board["dataset"]["name"] == "hard" and board["dataset"]["n_programs"] == 3
     assert len(board["dataset"]["code_hash"]) == 16
     published = {path.name: path.read_text() for path in site.iterdir()}
@@ -260,6 +286,35 @@ def test_leaderboard_command_writes_site_and_refuses_invalid(tmp_path, gold_rows
         published["README.md"].startswith("---\ntitle: NAF-Bench leaderboard\n")
         and "sdk: static\n" in published["README.md"]
     )
+
+
+def test_board_refuses_what_score_refuses_with_one_duplicate_rule(tmp_path, gold_rows, capsys):
+    """A file answering no id of the set, another set's, an empty one and one with a duplicate id are refused by
+    the board, and ``score`` exits 1 on each of them too; the duplicate's message says what each did."""
+    gold = write_gold(gold_rows, tmp_path / "gold.jsonl")
+    folder = tmp_path / "subs"
+    meta = {**STANDARD, "model_name": "m"}
+    write_submission(folder, "full", answers(gold_rows), meta)
+    write_submission(folder, "other", [{"id": "hard-x-0::wfs", "prediction": "A"}], meta)
+    write_submission(folder, "empty", [], meta)
+    first, *rest = answers(gold_rows)
+    write_submission(folder, "twice", [first, *rest, {**first, "prediction": "C"}], meta)
+    enhanced = {**meta, "track": "enhanced", "method_url": "https://example.org/m"}
+    write_submission(folder, "half", [line for line in rest if line["id"].startswith("fx-odd")], enhanced)
+    site = tmp_path / "site"
+    assert main(["leaderboard", str(folder), "--gold", str(gold), "--out", str(site), "--bootstrap", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "refused other: submission: 0 of 1 submitted ids are in" in err
+    assert "refused empty: submission: empty file, where a submission" in err
+    duplicate = f"line 13: duplicate id {first['id']!r} (first on line 1)"
+    assert f"refused twice: submission: {duplicate}; the file is refused" in err
+    board = json.loads((site / "leaderboard.json").read_text())
+    assert [row["name"] for row in board["tracks"]["standard"]] == ["full"] and board["partial"]["standard"] == []
+    assert board["tracks"]["enhanced"] == [] and [row["n_given"] for row in board["partial"]["enhanced"]] == [4]
+    assert "No full run on this track yet: 1 partial, below." in (site / "index.html").read_text()
+    for name in ("other", "empty", "twice"):
+        assert main(["score", str(folder / f"{name}.jsonl"), "--gold", str(gold)]) == 1, name
+    assert f"{duplicate}; kept the first" in capsys.readouterr().err
 
 
 def test_site_holds_no_private_gold(tmp_path, gold_rows, submissions):
@@ -324,13 +379,26 @@ def test_page_in_headless_chromium(tmp_path, gold_rows, submissions):
         assert page.locator("#board-enhanced").is_visible() and not page.locator("#board-standard").is_visible()
         assert models("board-enhanced")[0] == "Delta agent"
         delta = page.locator("#board-enhanced tbody tr").first
-        assert delta.locator("td:nth-child(12)").inner_text() == "40.0 (12 traced)"  # the trace-audit column
-        assert delta.locator("td:nth-child(18) a").get_attribute("href") == "https://example.org/delta"
+        assert delta.locator("td:nth-child(12)").inner_text() == "1"  # its unknown id
+        assert delta.locator("td:nth-child(13)").inner_text() == "40.0 (12 traced)"  # the trace-audit column
+        assert delta.locator("td:nth-child(14) a").get_attribute("href") == "https://example.org/delta"
+        assert delta.locator("td:nth-child(14)").inner_text() == "agent · tools: clingo · method"
         assert page.locator("#families-enhanced tbody tr").first.inner_text().split("\t")[1:] == [
             "100.0 (1/1)",
             "50.0 (1/2)",
         ]
         assert page.locator("#chart-enhanced circle").count() == 7
+
+        page.locator("#tab-standard").click()
+        assert page.locator("#partial-standard tbody tr td:first-child").all_inner_texts() == [
+            "partial: 8 of 12 prompts"
+        ]
+        assert models("partial-standard") == ["Eps partial"] and "Eps partial" not in models("board-standard")
+        page.set_viewport_size({"width": 1280, "height": 900})  # every column in view, no horizontal scroll bar
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+        right = page.evaluate("Math.max(...Array.from(document.querySelectorAll('table.board'), "
+                              "t => t.getBoundingClientRect().right))")  # fmt: skip
+        assert 1000 < right <= 1280  # the tables are laid out (not hidden), and within the window
         browser.close()
     assert errors == []
     assert all(url.startswith("file://") for url in requests)

@@ -291,3 +291,40 @@ def test_the_upload_folder_keeps_what_a_request_works_on_and_removes_old_unclaim
         assert not old.exists() and not old.parent.exists() and working.exists() and fresh.exists()
     assert folder.clean(everything=True) == 1  # at start: all of it (the claimed one left when its request ended)
     assert [p for p in (tmp_path / "uploads").rglob("*")] == []
+
+
+def test_a_partial_upload_goes_through_the_ladder_and_another_sets_is_refused(board):
+    service, rows, _, tmp = board
+    token = service.store.add_team("alpha")
+    named = [row for row in rows if row["gold"] is not None]
+    part = {key: value for key, value in answers(rows, 12).items() if key.startswith(("p0::", "p1::"))}
+    ack = service.submit(write_submission(tmp / "part.jsonl", part), write_metadata(tmp / "m.json"),
+                         service.team_for(token))  # fmt: skip
+    assert ack["status"] == "accepted" and ack["shown"]["rank"] == 1 and ack["shown"]["joint_solved"] == 2
+    assert ack["notes"] == [f"{len(named) - 8} of the {len(named)} scored items have no prediction (unanswered)"]
+    kept = service.store.submissions()[0]["record"]
+    assert (kept["partial"], kept["n_given"], kept["n_prompts"], kept["n_unknown_ids"]) == (True, 8, len(named), 0)
+    other = {f"zz{i}::wfs": "A" for i in range(3)} | {named[0]["id"]: named[0]["gold"]}
+    answer = service.submit(write_submission(tmp / "other.jsonl", other), write_metadata(tmp / "m.json"),
+                            service.team_for(token))  # fmt: skip
+    assert answer == {"status": "refused", "reasons": ["1 of 4 submitted ids are in the hidden test set"]}
+    assert len(service.store.submissions()) == 1
+
+
+def test_the_full_page_table_marks_a_partial_upload_and_counts_unknown_ids(board):
+    pytest.importorskip("pandas")
+    from naf_bench.leaderboard.app import board_table
+
+    service, _, dev, tmp = board
+    token = service.store.add_team("alpha")
+    part = {key: value for key, value in answers(dev, 6).items() if key.startswith(("d0::", "d1::"))}
+    part["d-extra::wfs"] = "A"
+    ack = service.submit(write_submission(tmp / "part.jsonl", part), write_metadata(tmp / "m.json"),
+                         service.team_for(token))  # fmt: skip
+    assert ack["status"] == "accepted" and ack["split"] == "dev"
+    frame = board_table(service.board("standard", "dev"), service.baseline_rows("dev")).data
+    ours = frame[frame["team"] == "alpha"].iloc[0]
+    assert (ours["kind"], ours["unknown ids"]) == ("partial: 8 of 24 prompts", 1)
+    assert set(frame[frame["kind"] == "baseline"]["unknown ids"].isna()) == {True}
+    shown = board_table(service.board("standard", "dev"), service.baseline_rows("dev")).to_html()
+    assert ">nan<" not in shown and ">partial: 8 of 24 prompts<" in shown

@@ -142,3 +142,17 @@ def test_every_baseline_has_one_tie_rule_in_the_core():
         "p0-closed_world": "B", "p0-cred": "A", "p0-skept": "B", "p0-wfs": "A"}  # fmt: skip
     report = answer_report(rows, ["A"] * len(rows), "strict")
     assert {c: cell["best_constant"] for c, cell in report["conditions"].items()} == best_constants(rows)
+
+
+def test_one_answer_policy_for_stored_letters_translations_and_extractors():
+    from naf_bench.scoring.core import STORED, decide_answer
+
+    translated = "```\na :- b.\nb :- not c.\nc :- not d.\nd :- not b.\nQUERY: a\n```"
+    t2s = {"id": "x::wfs", "condition": "wfs", "mitigation": "t2s"}
+    letter, translation = decide_answer(translated, t2s, "strict")
+    assert (letter, translation.letter) == ("C", "C")  # our reader solves the model's program, whatever it says
+    assert decide_answer(translated + "\nANSWER: A", {**t2s, "mitigation": "direct"}, "strict") == ("A", None)
+    letter, translation = decide_answer(translated, t2s, STORED, stored="B")
+    assert letter == "B" and translation.letter == "C"  # the authors' letter, the translation kept for its table
+    assert decide_answer("ANSWER: A", {"condition": "wfs"}, STORED, stored="maybe") == (None, None)
+    assert decide_answer(None, t2s, "strict") == (None, None)

@@ -37,9 +37,11 @@ _pct = partial(percent, missing="")
 
 def board_table(board: dict, baselines: list[dict]):
     """The board as the page's table (a pandas Styler over the frame): teams in rank order, then the baselines,
-    marked."""
+    marked; with every column (the dev set, the frozen hidden set), each row's unknown ids and a partial upload
+    marked as one (it is ranked by the Ladder like any other)."""
     import pandas as pd
 
+    from naf_bench.leaderboard.site import partial_label
     from naf_bench.readings import JOINT_CONDITIONS
 
     full = board["full_scores"]
@@ -50,7 +52,7 @@ def board_table(board: dict, baselines: list[dict]):
             "rank": "ref" if row["baseline"] else row["rank"],
             "team": row["name"],
             "model": "" if row["baseline"] else row["model"],
-            "kind": "baseline" if row["baseline"] else "submission",
+            "kind": "baseline" if row["baseline"] else partial_label(row) if row.get("partial") else "submission",
             "JOINT %": _percent(row["joint"]),
             "95% interval": "" if low_high is None else f"{_pct(low_high[0])}–{_pct(low_high[1])}",
             "programs solved": f"{row['joint_solved']}/{row['n_programs']}",
@@ -59,14 +61,16 @@ def board_table(board: dict, baselines: list[dict]):
             for condition in JOINT_CONDITIONS:
                 record[f"{condition} %"] = _percent(row["per_semantics"].get(condition))
             record["coverage %"] = _percent(row["coverage"])
+            record["unknown ids"] = row.get("n_unknown_ids")
         record["submitted"] = row.get("time", "")
         records.append(record)
     columns = ["rank", "team", "model", "kind", "JOINT %", "95% interval", "programs solved"]
     if full:
-        columns += [f"{c} %" for c in JOINT_CONDITIONS] + ["coverage %"]
+        columns += [f"{c} %" for c in JOINT_CONDITIONS] + ["coverage %", "unknown ids"]
     frame = pd.DataFrame(records, columns=[*columns, "submitted"])
     # numbers (so that the page sorts them as numbers) shown with one decimal each: "39.0", never "39"
-    return frame.style.format("{:.1f}", subset=[c for c in columns if c.endswith(" %")], na_rep="")
+    style = frame.style.format("{:.1f}", subset=[c for c in columns if c.endswith(" %")], na_rep="")
+    return style.format("{:.0f}", subset=["unknown ids"], na_rep="") if full else style
 
 
 def _percent(value) -> float | None:

@@ -1,10 +1,15 @@
 """The board: every submission of a folder scored against one gold file, ranked per track by JOINT.
 
-A thin view over the scoring core: :func:`score_submission` reads a submission with
-:func:`naf_bench.evaluation.read_submission`, scores it with the core (:func:`naf_bench.evaluation.run_scores`), keeps
+A thin view over the scoring core: a submission is read and checked once by the intake
+(:func:`naf_bench.scoring.intake.read_submission`, :func:`~naf_bench.scoring.intake.check`), and
+:func:`submission_row` scores the checked record with the core (:func:`naf_bench.evaluation.run_scores`) and keeps
 the columns the board shows; the baselines (constant letters, the best constant per condition, the majority
 letter, the oracle) are scored by the same function as marked reference rows. A board row holds aggregates
 only: no id, gold letter, label or certificate of a gold row, and no maintainer-only metadata (the contact).
+
+A submission that answers only part of the set (a line for fewer than all its scored prompts) is shown apart
+from the full runs, not ranked among them; one that answers no id of it, or has malformed lines, duplicate ids
+or invalid metadata, is refused (:data:`naf_bench.scoring.intake.DUPLICATE_RULE`).
 """
 
 from __future__ import annotations
@@ -14,30 +19,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from naf_bench.errors import DataError
-from naf_bench.leaderboard.metadata import (
-    TRACKS,
-    MetadataError,
-    public_metadata,
-    read_metadata,
-    validate_metadata,
-)
+from naf_bench.leaderboard.metadata import TRACKS, public_metadata
 
 if TYPE_CHECKING:
     from naf_bench.scoring.core import Scores
+    from naf_bench.scoring.intake import Checked, Submission
 
 BOARD_FORMAT = 1
 METADATA_SUFFIX = ".metadata.json"
 # with the reference leaderboard's two shares from the same classes: sound among the correct traced answers
 # (their "reasoned soundly"), and sound among all traces
 TRACE_COLUMNS = ("n", "reasoned_soundly", "contradicted_among_correct", "audit", "reference_definitions")
-
-
-def load_gold(gold: str | Path) -> list[dict]:
-    """The gold rows of a file (:func:`naf_bench.scoring.intake.read_gold`; a :class:`DataError` names the file
-    and its first bad line)."""
-    from naf_bench.scoring.intake import read_gold
-
-    return read_gold(gold).rows
 
 
 def _named(rows: Sequence[Mapping]) -> list[Mapping]:
@@ -79,54 +71,38 @@ def _row(record, *, name: str, baseline: bool, metadata: Mapping | None, problem
     }
 
 
-def score_submission(
-    submission: str | Path,
-    gold: str | Path | Sequence[Mapping],
-    *,
-    metadata: Mapping | str | Path | None = None,
-    name: str | None = None,
-    n_bootstrap: int = 1000,
-) -> dict:
-    """:func:`scored_submission`'s board row."""
-    return scored_submission(submission, gold, metadata=metadata, name=name, n_bootstrap=n_bootstrap)[0]
+def submission_row(checked: Checked, n_bootstrap: int = 1000) -> tuple[dict, Scores]:
+    """The board row of a checked submission (:func:`naf_bench.scoring.intake.check`) and its scores (the
+    service's Ladder compares its programs solved): its ids not in the gold (``n_unknown_ids``, ignored), the
+    gold's without a line (``n_missing``: unanswered), how many of the set's prompts it answers (``n_given`` of
+    ``n_prompts``) and whether that is only part of them (``partial``). With no prediction for any of the set's
+    prompts (every one null), coverage and the format-valid rate are undefined (None), not 0 or 100."""
+    from naf_bench.evaluation import run_record, run_scores
+
+    submission = checked.submission
+    scores = run_scores(checked.gold.rows, submission.entries, n_bootstrap=n_bootstrap)
+    row = _row(run_record(scores, submission.name), name=submission.name, baseline=False,
+               metadata=submission.metadata, problems=checked.counts())  # fmt: skip
+    row["partial"] = checked.partial
+    if not checked.n_answered:  # nothing answered: no share of it is 0 or 100, it is undefined (shown as —)
+        row.update(
+            coverage=None, format_valid_rate=None, reference_definitions=dict.fromkeys(row["reference_definitions"])
+        )
+    return row, scores
 
 
-def scored_submission(
-    submission: str | Path,
-    gold: str | Path | Sequence[Mapping],
-    *,
-    metadata: Mapping | str | Path | None = None,
-    name: str | None = None,
-    n_bootstrap: int = 1000,
-) -> tuple[dict, Scores]:
-    """The board row of one submission file (``{id, prediction, trace?}`` JSONL) against ``gold`` (a gold
-    JSONL path, or its rows).
+REFUSAL_LINES = 3  # a refused file's line problems shown; the rest are counted
 
-    ``metadata`` is a mapping, a path, or None for ``<name>.metadata.json`` beside the submission; it must
-    validate (:class:`MetadataError`, with every field and reason). A submission with malformed lines or
-    duplicate ids is refused (:class:`DataError`, naming its lines); ids the gold does not have and gold ids
-    without a prediction are counted in the row (``n_unknown_ids``, ``n_missing``: unanswered).
-    """
-    from naf_bench.evaluation import read_submission, run_record, run_scores
 
-    submission = Path(submission)
-    name = name or submission.name.removesuffix(".jsonl")
-    if metadata is None or isinstance(metadata, str | Path):
-        metadata = read_metadata(metadata or submission.with_name(name + METADATA_SUFFIX))
-    elif problems := validate_metadata(metadata):
-        raise MetadataError(submission.with_name(name + METADATA_SUFFIX), problems)
-    rows = load_gold(gold) if isinstance(gold, str | Path) else list(gold)
-    entries, problems = read_submission(submission)
-    if problems:
-        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-        raise DataError(submission, "; ".join(problems[:3]) + more)
-    known = {row["id"] for row in rows}
-    counts = {
-        "n_unknown_ids": sum(key not in known for key in entries),
-        "n_missing": sum(row["id"] not in entries for row in _named(rows)),
-    }
-    scores = run_scores(rows, entries, n_bootstrap=n_bootstrap)
-    return _row(run_record(scores, name), name=name, baseline=False, metadata=metadata, problems=counts), scores
+def refusal(submission: Submission) -> list[tuple[str, str]]:
+    """Why the board refuses a submission, as (field, reason): its metadata's problems, then its lines' (the
+    first few, then a count); empty when it may be scored."""
+    reasons = [(f"metadata.{field}" if field else "metadata", reason) for field, reason in submission.metadata_problems]
+    lines = submission.line_problems(refused=True)
+    reasons += [("submission", problem) for problem in lines[:REFUSAL_LINES]]
+    if len(lines) > REFUSAL_LINES:
+        reasons.append(("submission", f"... and {len(lines) - REFUSAL_LINES} more problems of its lines"))
+    return reasons
 
 
 def baseline_rows(gold: Sequence[Mapping], n_bootstrap: int = 1000) -> list[dict]:
@@ -153,10 +129,18 @@ def dataset_summary(gold: Sequence[Mapping], name: str | None = None) -> dict:
         "configs": sorted({str(row.get("config")) for row in gold if row.get("config") is not None}),
         "n_prompts": len(named),
         "n_programs": len({row["program_id"] for row in named}),
-        "families": sorted({row["family"] for row in named}),
+        "families": _registry_order({row["family"] for row in named}),
         "naf_bench_version": __version__,
         "code_hash": code_version(),
     }
+
+
+def _registry_order(families: set[str]) -> list[str]:
+    """Families in the registry's order (``naf_bench.generate.registry.FAMILIES``), others (an authors' set's)
+    after them, by name."""
+    from naf_bench.generate.registry import FAMILIES
+
+    return [name for name in FAMILIES if name in families] + sorted(families - set(FAMILIES))
 
 
 def _rank_key(row: Mapping):
@@ -165,11 +149,13 @@ def _rank_key(row: Mapping):
 
 
 def assemble_board(rows: Sequence[Mapping], baselines: Sequence[Mapping], dataset: Mapping) -> dict:
-    """The board JSON from scored rows: per track, submissions ranked by JOINT (then per-prompt accuracy,
-    then name; equal JOINT shares a rank), the baselines beside them, and the dataset it was scored on."""
-    tracks = {}
+    """The board JSON from scored rows: per track, full runs ranked by JOINT (then per-prompt accuracy, then
+    name; equal JOINT shares a rank) and, apart and unranked, those answering only part of the set
+    (``partial``); the baselines beside them, and the dataset it was scored on."""
+    tracks, partial = {}, {}
     for track in TRACKS:
-        ranked = sorted((row for row in rows if row["track"] == track), key=_rank_key)
+        partial[track] = sorted((row for row in rows if row["track"] == track and row.get("partial")), key=_rank_key)
+        ranked = sorted((row for row in rows if row["track"] == track and not row.get("partial")), key=_rank_key)
         tracks[track] = []
         for position, row in enumerate(ranked, start=1):
             tied = tracks[track] and tracks[track][-1]["joint"] == row["joint"]
@@ -179,6 +165,7 @@ def assemble_board(rows: Sequence[Mapping], baselines: Sequence[Mapping], datase
         "ranked_by": "joint",
         "dataset": dict(dataset),
         "tracks": tracks,
+        "partial": partial,
         "baselines": sorted(baselines, key=_rank_key),
     }
 
@@ -188,21 +175,29 @@ def build_board(
 ) -> tuple[dict, dict[str, list[tuple[str, str]]]]:
     """The board of every ``<name>.jsonl`` (with ``<name>.metadata.json``) in the folder ``submissions``,
     and the refused submissions: ``{name: [(field, reason), ...]}`` (nothing of those is on the board)."""
+    from naf_bench.scoring.intake import SUBMISSION, check, input_file, read_gold, read_submission
+
     folder, gold = Path(submissions), Path(gold)
     if not folder.is_dir():
         what = "a file" if folder.exists() else "no such folder"
         raise DataError(folder, f"{what}, where a folder of submissions (NAME.jsonl, NAME.metadata.json) was expected")
-    rows = load_gold(gold)
+    answers = read_gold(gold)
     scored, refused = [], {}
     for path in sorted(folder.glob("*.jsonl")):
         name = path.name.removesuffix(".jsonl")
         try:
-            scored.append(score_submission(path, rows, name=name, n_bootstrap=n_bootstrap))
-        except MetadataError as exc:
-            refused[name] = [(f"metadata.{field}", reason) for field, reason in exc.problems]
+            submission = read_submission(input_file(path, SUBMISSION), name=name,
+                                         metadata=path.with_name(name + METADATA_SUFFIX))  # fmt: skip
+            reasons = refusal(submission)
+            checked = None if reasons else check(submission, answers)
         except DataError as exc:
-            refused[name] = [("metadata" if exc.path.endswith(METADATA_SUFFIX) else "submission", exc.reason)]
+            reasons = [("metadata" if exc.path.endswith(METADATA_SUFFIX) else "submission", exc.reason)]
+        if reasons:
+            refused[name] = reasons
+        else:
+            scored.append(submission_row(checked, n_bootstrap)[0])
     if dataset_name is None:
         dataset_name = gold.parent.name if gold.name == "gold.jsonl" else gold.name.removesuffix(".jsonl")
+    rows = answers.rows
     board = assemble_board(scored, baseline_rows(rows, n_bootstrap), dataset_summary(rows, dataset_name))
     return board, refused

@@ -84,23 +84,18 @@ def validate_metadata(metadata) -> list[tuple[str, str]]:
     return sorted(dict.fromkeys(problems), key=lambda problem: problem[0])
 
 
-def read_metadata(path: str | Path) -> dict:
-    """The metadata in ``path``, valid against the schema; a :class:`MetadataError` (every field and reason)
-    or a :class:`DataError` (missing file, not JSON) otherwise."""
-    path = Path(path)
+def parse_metadata(data: bytes) -> tuple[dict | None, list[tuple[str, str]]]:
+    """The metadata in ``data`` (a file's bytes) and every (field, reason) refused in it: the schema's, or one
+    with the field ``""`` when the bytes are not a JSON document (UTF-8, malformed, nested too deeply)."""
     try:
-        metadata = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(path, "no metadata file (every submission needs <name>.metadata.json)") from None
-    except UnicodeDecodeError:
-        raise DataError(path, "not UTF-8 text") from None
+        metadata = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        return None, [("", f"not UTF-8 (byte {exc.start + 1})")]
     except json.JSONDecodeError as exc:
-        raise DataError(path, f"malformed JSON ({exc.msg}, column {exc.colno})", exc.lineno) from None
+        return None, [("", f"line {exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})")]
     except RecursionError:
-        raise DataError(path, "JSON nested too deeply") from None
-    if problems := validate_metadata(metadata):
-        raise MetadataError(path, problems)
-    return metadata
+        return None, [("", "JSON nested too deeply")]
+    return metadata, validate_metadata(metadata)
 
 
 def public_metadata(metadata: Mapping) -> dict:

@@ -4,9 +4,13 @@ it through the server as a submitter would.
 
 An upload is refused, with every reason and the line it is on, and nothing of it kept, when: the token is
 unknown or revoked; the board is frozen; the file is over the size, line-count or line-length limits, is not
-UTF-8 JSON lines of ``{id, prediction, trace?}``, or holds no id of the gold; the metadata is not valid
-against the leaderboard's schema; or the team is over its quota (the refusal gives the next allowed time).
-Ids the gold does not have are reported and ignored, as ``naf-bench score`` does.
+UTF-8 JSON lines of ``{id, prediction, trace?}``, gives an id twice (the intake's one rule for duplicate ids,
+:data:`naf_bench.scoring.intake.DUPLICATE_RULE`), or holds no id of the gold (or mostly another set's); the
+metadata is not valid against the leaderboard's schema; or the team is over its quota (the refusal gives the
+next allowed time). Ids the gold does not have are reported and ignored, as ``naf-bench score`` does. An upload
+is read once, from its bytes, into the intake's record (:func:`naf_bench.scoring.intake.read_submission`),
+checked against the gold once, and that record is scored and its bytes kept; a partial upload (part of the
+set) goes through the Ladder like any other.
 
 What is published of the hidden set while the board is live is the Ladder's JOINT (``ladder.py``) of each
 team with an interval that depends on it and the number of programs alone, and nothing else (no baseline);
@@ -17,18 +21,18 @@ item's result, a gold letter or a label.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from naf_bench.evaluation import gold_rows, read_submission
+from naf_bench.errors import DataError
 from naf_bench.leaderboard.board import baseline_rows as board_baselines
-from naf_bench.leaderboard.board import score_submission, scored_submission
+from naf_bench.leaderboard.board import submission_row
 from naf_bench.leaderboard.ladder import MIN_GAIN, wilson_interval
 from naf_bench.leaderboard.metadata import TRACKS
 from naf_bench.leaderboard.store import Accepted, Store, StoreError, Team, now_utc
+from naf_bench.scoring.intake import Gold, check, read_gold, read_submission
 
 HIDDEN, DEV = "test", "dev"
 MAX_REASONS = 50  # a refusal lists this many reasons, then says how many more there were
@@ -60,11 +64,12 @@ class Service:
     ):
         """``clock`` gives the time an upload is stored at and counted against the quota (a benchmark's own
         clock; the service's is the wall clock); ``min_gain`` is the Ladder's (``ladder.py``)."""
-        self.golds = {HIDDEN: gold_rows(gold=gold)}
+        # named by their split in what a submitter reads, never by the server's path
+        self.golds = {HIDDEN: _named_gold(gold, "the hidden test set")}
         if dev_gold is not None:
-            self.golds[DEV] = gold_rows(gold=dev_gold)
-        self.ids = {split: {row["id"] for row in rows} for split, rows in self.golds.items()}
-        lines = limits.max_lines or 10 * len(self.golds[HIDDEN])
+            self.golds[DEV] = _named_gold(dev_gold, "the dev set")
+        self.ids = {split: {row["id"] for row in gold.rows} for split, gold in self.golds.items()}
+        lines = limits.max_lines or 10 * len(self.golds[HIDDEN].rows)
         self.limits = Limits(limits.max_bytes, lines, limits.max_line_bytes, limits.max_metadata_bytes)
         self.quota = quota
         self.window = window
@@ -97,23 +102,29 @@ class Service:
             return refused([team])
         if frozen := self.store.frozen_at():
             return refused([f"the board was frozen at {frozen}: it takes no uploads"])
-        reasons = self._check_file(Path(submission))
+        data, reasons = self._check_file(Path(submission))
         if reasons:
             return refused(reasons)
-        entries, problems = read_submission(submission)
-        split = max(self.golds, key=lambda s: sum(key in self.ids[s] for key in entries))
-        unknown = [key for key in entries if key not in self.ids[split]]
-        if problems or len(unknown) == len(entries):
-            return refused(problems or ["no id of the gold set: nothing to score"])
-        meta, meta_bytes, reasons = self._check_metadata(Path(metadata))
-        if reasons:
-            return refused(reasons)
-        record, scores = scored_submission(submission, self.golds[split], metadata=meta, name=team.name, n_bootstrap=0)
+        meta_bytes = Path(metadata).read_bytes()
+        if len(meta_bytes) > self.limits.max_metadata_bytes:
+            return refused([f"metadata: {len(meta_bytes):,} bytes; the limit is {self.limits.max_metadata_bytes:,}"])
+        upload = read_submission(data, name=team.name, origin="the upload", metadata=meta_bytes)
+        if problems := upload.line_problems(refused=True):
+            return refused(problems)
+        split = max(self.golds, key=lambda s: sum(key in self.ids[s] for key in upload.entries))
+        try:
+            checked = check(upload, self.golds[split], explain=False)
+        except DataError as exc:
+            return refused([exc.reason])
+        if upload.metadata_problems:
+            return refused([f"metadata: {field}: {reason}" if field else f"metadata: {reason}"
+                            for field, reason in upload.metadata_problems])  # fmt: skip
+        meta = upload.metadata
+        record, scores = submission_row(checked, n_bootstrap=0)
         solved = scores.solved()  # JOINT per program: what the Ladder compares
-        named = [row for row in self.golds[split] if row["gold"] is not None]
         try:
             outcome = self.store.accept(
-                team, split=split, track=meta["track"], data=Path(submission).read_bytes(),
+                team, split=split, track=meta["track"], data=data,
                 metadata_bytes=meta_bytes, metadata=meta, record=record, solved=solved, quota=self._quota(split),
                 window=self.window, now=self.clock(), min_gain=self.min_gain,
             )  # fmt: skip
@@ -125,11 +136,12 @@ class Service:
                  f"the next is allowed from {outcome.next_allowed}"]
             )  # fmt: skip
         notes = []
-        if unknown:
-            notes.append(f"{len(unknown)} ids are not in the gold set and were ignored, e.g. {unknown[:3]}")
-        answered = sum(1 for row in named if entries.get(row["id"], {}).get("prediction") is not None)
-        if answered < len(named):
-            notes.append(f"{len(named) - answered} of the {len(named)} scored items have no prediction (unanswered)")
+        if checked.unknown:
+            notes.append(f"{len(checked.unknown)} ids are not in the gold set and were ignored, "
+                         f"e.g. {checked.unknown[:3]}")  # fmt: skip
+        unanswered = sum(1 for row in scores.rows if upload.entries.get(row["id"], {}).get("prediction") is None)
+        if unanswered:
+            notes.append(f"{unanswered} of the {len(scores.rows)} scored items have no prediction (unanswered)")
         rows = [row for track in TRACKS for row in self.board(track, split)["rows"]]  # shown on one of them
         shown = next(row for row in rows if (row["team_kind"], row["name"]) == (team.kind, team.name))
         return {
@@ -155,22 +167,24 @@ class Service:
         if not full:
             return []
         if (split, full) not in self._baselines:
-            rows = board_baselines(self.golds[split], n_bootstrap=0)
+            rows = board_baselines(self.golds[split].rows, n_bootstrap=0)
             self._baselines[split, full] = [shown_row(r, r["joint_solved"], r["n_programs"], full) for r in rows]
         return self._baselines[split, full]
 
     def _quota(self, split: str) -> int | None:
         return self.quota if split == HIDDEN else None  # the dev set's answers are public
 
-    def _check_file(self, path: Path) -> list[str]:
-        """Refusals that need only the bytes: size, line count, line length (each naming its line)."""
+    def _check_file(self, path: Path) -> tuple[bytes, list[str]]:
+        """The upload's bytes (read once, within the size limit) and the refusals that need only them: size, line
+        count, line length (each naming its line)."""
         size = path.stat().st_size
         if size > self.limits.max_bytes:
-            return [f"the file is {size:,} bytes; the limit is {self.limits.max_bytes:,}"]
+            return b"", [f"the file is {size:,} bytes; the limit is {self.limits.max_bytes:,}"]
         if size == 0:
-            return ["the file is empty"]
+            return b"", ["the file is empty"]
         reasons = []
-        lines = path.read_bytes().split(b"\n")
+        data = path.read_bytes()
+        lines = data.split(b"\n")
         if lines and not lines[-1]:
             lines.pop()
         if len(lines) > self.limits.max_lines:
@@ -178,24 +192,7 @@ class Service:
         for number, line in enumerate(lines, start=1):
             if len(line) > self.limits.max_line_bytes:
                 reasons.append(f"line {number}: {len(line):,} bytes; the limit is {self.limits.max_line_bytes:,}")
-        return reasons
-
-    def _check_metadata(self, path: Path) -> tuple[dict | None, bytes, list[str]]:
-        from naf_bench.leaderboard.metadata import validate_metadata
-
-        data = path.read_bytes()
-        if len(data) > self.limits.max_metadata_bytes:
-            return None, data, [f"metadata: {len(data):,} bytes; the limit is {self.limits.max_metadata_bytes:,}"]
-        try:
-            meta = json.loads(data.decode("utf-8-sig"))
-        except UnicodeDecodeError as exc:
-            return None, data, [f"metadata: not UTF-8 (byte {exc.start + 1})"]
-        except json.JSONDecodeError as exc:
-            return None, data, [f"metadata: line {exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})"]
-        except RecursionError:
-            return None, data, ["metadata: JSON nested too deeply"]
-        problems = validate_metadata(meta)
-        return meta, data, [f"metadata: {field}: {reason}" for field, reason in problems]
+        return data, reasons
 
     # -- views --------------------------------------------------------------------------------------------------
 
@@ -270,16 +267,17 @@ def export_board(
 
     service = Service(data_dir, gold, dev_gold)
     written = []
-    for split, rows in service.golds.items():
+    for split, answers in service.golds.items():
+        rows = answers.rows
         full = service.full_scores(split)
         board_rows = []
         for track in TRACKS:
             for submission in service.store.shown(split, track):
                 row = shown_row(submission["record"], submission["n_solved"], submission["n_programs"], full)
                 if full:
-                    kept = service.store.file_path(submission["file_sha256"])
-                    row = score_submission(kept, rows, metadata=submission["metadata"], name=submission["team"],
-                                           n_bootstrap=n_bootstrap)  # fmt: skip
+                    kept = read_submission(service.store.file_path(submission["file_sha256"]),
+                                           name=submission["team"], metadata=submission["metadata"])  # fmt: skip
+                    row = submission_row(check(kept, answers, explain=False), n_bootstrap)[0]
                 board_rows.append(row)
         baselines = board_baselines(rows, n_bootstrap) if full else []
         name = Path(gold if split == HIDDEN else dev_gold)
@@ -287,6 +285,11 @@ def export_board(
         board["live"] = {"frozen": service.store.frozen_at(), "full_scores": full}
         written += write_site(board, Path(out) if split == HIDDEN else Path(out) / DEV)
     return written
+
+
+def _named_gold(path: str | Path, name: str) -> Gold:
+    gold = read_gold(path)
+    return Gold(gold.rows, name, gold.layout)
 
 
 def _set_name(gold: Path) -> str:

@@ -24,10 +24,12 @@ CHART_WIDTH, CHART_LABEL, CHART_ROW = 720, 260, 22
 _pct = partial(percent, missing="—")
 
 
-def _cell(text, sort=None, *, href=None, version=None, baseline=False, strong=False) -> dict:
-    """A table cell: its text, the value it sorts by ("" sorts last), and how it is shown."""
+def _cell(text, sort=None, *, href=None, version=None, baseline=False, strong=False, wrap=False) -> dict:
+    """A table cell: its text, the value it sorts by ("" sorts last), and how it is shown (``href``: a "method"
+    link after the text; ``wrap``: the text may wrap)."""
     sort = "" if sort is None else sort
-    return {"text": text, "sort": sort, "href": href, "version": version, "baseline": baseline, "strong": strong}
+    return {"text": text, "sort": sort, "href": href, "version": version, "baseline": baseline, "strong": strong,
+            "wrap": wrap}  # fmt: skip
 
 
 def _columns() -> list[dict]:
@@ -41,25 +43,40 @@ def _columns() -> list[dict]:
         *(f"{r} %" for r in readings),
         "Coverage %",
         "Format-valid %",
+        "Unknown ids",
         "Sound traces %",
-        "Reasoning",
-        "Tools",
-        "Open weights",
-        "Params (B)",
-        "Date",
-        "Method",
+        "Details",
     ]
-    text = {"#", "Model", "Reasoning", "Tools", "Open weights", "Date", "Method"}
+    text = {"#", "Model", "Details"}
     return [{"title": name, "first": "ascending" if name in text else "descending"} for name in names]
 
 
-def _table_row(row: Mapping) -> dict:
+def partial_label(row: Mapping) -> str:
+    """What a partial run's row says of it: ``partial: 8 of 480 prompts``."""
+    return f"partial: {row['n_given']} of {row['n_prompts']} prompts"
+
+
+def _details(meta: Mapping) -> str:
+    """The less-used metadata in one folded cell: reasoning, tools, open weights, size, date (— when unknown)."""
+    tools = {True: f"tools: {meta.get('external_tools_detail') or 'yes'}", False: "no tools"}
+    parts = [
+        meta.get("reasoning_mode"),
+        tools.get(meta.get("external_tools")),
+        {True: "open weights", False: "closed weights"}.get(meta.get("open_weights")),
+        None if meta.get("params_billions") is None else f"{meta['params_billions']:g} B params",
+        meta.get("evaluation_date"),
+    ]
+    return " · ".join(part for part in parts if part) or "—"
+
+
+def _table_row(row: Mapping, rank: str | None = None) -> dict:
+    """A table row; ``rank`` replaces the rank cell's text (a partial run's label)."""
     meta = row.get("metadata") or {}
     traces = row.get("trace_audit")
     low, high = row["joint_ci95"] or (None, None)
-    method = meta.get("method_url")
+    unknown = row.get("n_unknown_ids")
     cells = [
-        _cell("ref" if row["baseline"] else row["rank"], 10**6 if row["baseline"] else row["rank"]),
+        _cell("ref" if row["baseline"] else rank or row["rank"], 10**6 if row["baseline"] else row.get("rank", 10**5)),
         _cell(row["model"], row["model"].lower(), version=meta.get("model_version"), baseline=row["baseline"]),
         _cell(_pct(row["joint"]), row["joint"], strong=True),
         _cell("—" if low is None else f"{_pct(low)}–{_pct(high)}", low),
@@ -67,21 +84,12 @@ def _table_row(row: Mapping) -> dict:
         *(_cell(_pct(row["per_semantics"].get(c)), row["per_semantics"].get(c)) for c in JOINT_CONDITIONS),
         _cell(_pct(row["coverage"]), row["coverage"]),
         _cell(_pct(row["format_valid_rate"]), row["format_valid_rate"]),
+        _cell("—" if unknown is None else f"{unknown:,}", unknown),
         _cell(
             f"{_pct(traces['reasoned_soundly'])} ({traces['n']} traced)" if traces else "—",
             traces["reasoned_soundly"] if traces else None,
         ),
-        _cell(meta.get("reasoning_mode", "—"), meta.get("reasoning_mode")),
-        _cell(
-            {True: meta.get("external_tools_detail") or "yes", False: "none"}.get(meta.get("external_tools"), "—"),
-            str(meta.get("external_tools", "")),
-        ),
-        _cell({True: "yes", False: "no"}.get(meta.get("open_weights"), "—"), str(meta.get("open_weights", ""))),
-        _cell(
-            "—" if meta.get("params_billions") is None else f"{meta['params_billions']:g}", meta.get("params_billions")
-        ),
-        _cell(meta.get("evaluation_date", "—"), meta.get("evaluation_date")),
-        _cell("link" if method else "—", method, href=method),
+        _cell(_details(meta), meta.get("reasoning_mode"), href=meta.get("method_url"), wrap=True),
     ]
     return {"baseline": row["baseline"], "cells": cells}
 
@@ -132,6 +140,7 @@ def page_context(board: Mapping) -> dict:
     families = board["dataset"]["families"]
     tracks = []
     for track, rows in board["tracks"].items():
+        partial = board.get("partial", {}).get(track, [])
         shown = [*rows, *board["baselines"]]
         tracks.append(
             {
@@ -139,6 +148,7 @@ def page_context(board: Mapping) -> dict:
                 "title": TRACK_TITLES.get(track, track),
                 "n_submissions": len(rows),
                 "rows": [_table_row(row) for row in shown],
+                "partial_rows": [_table_row(row, rank=partial_label(row)) for row in partial],
                 "family_rows": [_family_row(row, families) for row in shown],
                 "chart": _chart(shown),
             }

@@ -194,6 +194,27 @@ def _share(flags: Sequence[bool]) -> float | None:
     return sum(flags) / len(flags) if flags else None
 
 
+STORED = "stored"  # the extractor that reads the authors' stored letters (import-reference's run lines)
+
+
+def decide_answer(text: str | None, row: Mapping, extractor: str = "strict", stored: str | None = None):
+    """The one answer policy for a run's output on ``row``: ``(letter or None, translation or None)``.
+
+    With the ``stored`` extractor, the authors' stored letter (``stored``); else, on a translate-then-solve row
+    (``mitigation`` t2s), our reader's letter of the model's program (its :class:`Translation` returned, kept
+    for the translation table whatever the extractor); else ``extractor``'s letter of ``text``."""
+    from naf_bench.scoring.translation import answer_from_translation
+
+    translation = None
+    if row.get("mitigation") == "t2s" and text is not None:
+        translation = answer_from_translation(text, row["condition"])
+    if extractor == STORED:
+        return (stored if stored in LETTERS else None), translation
+    if translation is not None:
+        return translation.letter, translation
+    return extract_answer(text, extractor), None
+
+
 def constant_hits(gold: str | None) -> dict[str, bool]:
     """Whether each constant answer is right on one row; their means are the constant baselines."""
     return {f"constant_{x}": gold == x for x in LETTERS}

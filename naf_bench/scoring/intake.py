@@ -1,14 +1,22 @@
 """What naf-bench is given, checked before anything is scored: the one place that opens an input file (a
-missing, a folder or an empty one is refused, naming what was expected), reads a gold file (naf-bench's rows,
-or one of the NAF-Bench authors' layouts), finds the set a submission's ids belong to, and checks them against
-the gold they are scored on (a submission of another set is refused, saying which set its ids name).
+missing, a folder or an empty one is refused, naming what was expected), reads a submission (a path or an
+upload's bytes, with its metadata) into one :class:`Submission` and a gold file (naf-bench's rows, or one of the
+NAF-Bench authors' layouts) into one :class:`Gold`, finds the set a submission's ids belong to, and checks them
+against the gold they are scored on once (:func:`check`: a submission of another set, or of no id of the
+set, is refused, saying which set its ids name). ``naf-bench score``, ``leaderboard build`` and the service
+take the :class:`Checked` record, never the file again.
+
+Duplicate ids: a file that gives one id twice is not a valid submission. ``score`` reports each duplicate
+(with the line of the first), scores the first answer and exits 1; the board and the service refuse the file
+(:data:`DUPLICATE_RULE`; the NAF-Bench authors' ``evaluate.py`` keeps the last answer instead, silently).
 """
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from naf_bench.errors import ConfigError, DataError
@@ -21,6 +29,9 @@ REFERENCE = "an import-reference output folder (<subset>/gold.jsonl and <subset>
 RESULTS = "scores (the JSON of `naf-bench score --out` or `baselines --out`) or an lm-eval output folder"
 SUBMISSION_KIND = "a submission ({id, prediction} lines)"  # what describe() says of one
 UNKNOWN_IDS_SHOWN = 5  # per-id lines of ids not in the gold; the rest are counted
+DUPLICATE_RULE = ("a file with a duplicate id is not a valid submission: `naf-bench score` scores the first answer "
+                  "of each id and exits 1; the board and the service refuse the file")  # fmt: skip
+NO_GOLD_ID = "no id of the gold set: nothing to score"
 
 
 def input_file(path: str | Path, what: str) -> Path:
@@ -239,25 +250,6 @@ def _examples(ids: Collection[str]) -> str:
     return "ids such as " + ", ".join(repr(key) for key in sorted(ids)[:2])
 
 
-def check_ids(ids: Collection[str], gold: Gold, submission: str | Path) -> list[str]:
-    """The problems of a submission's ids against its gold: ids not in it (the first few by id, then a count)
-    and gold ids without a prediction; a DataError when most ids are not the gold's (another set's answers),
-    saying which set they name."""
-    known = {row["id"] for row in gold.rows}
-    unknown = sorted(key for key in ids if key not in known)
-    if ids and len(unknown) * 2 > len(ids):
-        raise DataError(submission, f"{len(ids) - len(unknown)} of {len(ids)} submitted ids are in {gold.name}; "
-                                   f"{_whose(unknown, gold)}")  # fmt: skip
-    problems = [f"unknown id {key!r} (not in the gold set)" for key in unknown[:UNKNOWN_IDS_SHOWN]]
-    if len(unknown) > UNKNOWN_IDS_SHOWN:
-        problems.append(f"... and {len(unknown) - UNKNOWN_IDS_SHOWN} more unknown ids ({len(unknown)} of "
-                        f"{len(ids)} submitted ids are not in {gold.name}; they are not scored)")  # fmt: skip
-    missing = sorted({row["id"] for row in gold.rows if row["gold"] is not None} - set(ids))
-    if missing:
-        problems.append(f"{len(missing)} gold ids have no prediction (scored as unanswered), e.g. {missing[:3]}")
-    return problems
-
-
 def _whose(ids: Collection[str], gold: Gold) -> str:
     """Which set ``ids`` name, and how to score them on it."""
     from naf_bench.generate.config import CONFIGS
@@ -273,3 +265,208 @@ def _whose(ids: Collection[str], gold: Gold) -> str:
     if gold.name.startswith(f"{named}/"):  # another split of the config just read: which one is cheap to tell
         others = _best_splits(ids, named, others)[0]
     return f"they are {named}'s ids: score them with --config {named} --split {' or '.join(others)}"
+
+
+# -- a submission -----------------------------------------------------------------------------------------------
+
+_BLANK = object()
+
+
+def _record(number: int, raw: bytes) -> tuple[object, str | None]:
+    """One line's JSON value and None, or None and its problem; ``_BLANK`` and None for a blank line."""
+    try:
+        line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"line {number}: not UTF-8 (byte 0x{raw[exc.start]:02x} at byte column {exc.start + 1})"
+    if not line.strip():
+        return _BLANK, None
+    try:
+        return json.loads(line), None
+    except json.JSONDecodeError as exc:
+        return None, f"line {number}: malformed JSON ({exc.msg}, column {exc.colno})"
+    except RecursionError:
+        return None, f"line {number}: JSON nested too deeply"
+
+
+def _lines(source: Path | bytes):
+    """``(line number, byte offset, bytes)`` of each line, read as the file is (never the whole file at once)."""
+    offset = 0
+    with io.BytesIO(source) if isinstance(source, bytes) else open(source, "rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            yield number, offset, raw.removesuffix(b"\n")
+            offset += len(raw)
+
+
+class SubmittedTrace:
+    """A submission line's trace, left in its file (or the upload's bytes) until it is scored (``str()`` reads
+    it): a submission's traces are never all in memory as text, only where each line is."""
+
+    __slots__ = ("offset", "path", "size")
+
+    def __init__(self, path: str | Path | bytes, offset: int, size: int):
+        self.path, self.offset, self.size = path, offset, size
+
+    def __str__(self) -> str:
+        if isinstance(self.path, bytes):
+            return json.loads(self.path[self.offset : self.offset + self.size])["trace"]
+        with open(self.path, "rb") as file:
+            file.seek(self.offset)
+            return json.loads(file.read(self.size))["trace"]
+
+    def __repr__(self) -> str:
+        where = f"<{len(self.path)} bytes>" if isinstance(self.path, bytes) else repr(str(self.path))
+        return f"SubmittedTrace({where}, {self.offset}, {self.size})"
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A submission read once: its answers by id (``{"prediction", "trace"}``; a null prediction is an item
+    left unanswered), the problems of its lines (each naming its line), its duplicate ids (line, id, line of
+    the first, whose answer is the one kept), and its metadata where it has one (``metadata_problems``: every
+    (field, reason) the schema or the JSON refuses)."""
+
+    name: str
+    origin: str  # the path, or what the bytes were
+    entries: dict[str, dict]
+    malformed: list[tuple[int, str]]
+    duplicates: list[tuple[int, str, int]]
+    data: bytes | None = None  # the upload's bytes (what the store keeps); None for a file read in place
+    metadata: dict | None = None
+    metadata_bytes: bytes | None = None
+    metadata_problems: list[tuple[str, str]] = field(default_factory=list)
+    line_of: dict[str, int] = field(default_factory=dict)  # the line each kept answer is on
+
+    def line_problems(self, refused: bool) -> list[str]:
+        """Every problem of its lines in line order, a duplicate saying what was done with it: the file
+        ``refused`` (the board, the service), or its first answer kept (``score``)."""
+        done = "the file is refused" if refused else "kept the first"
+        duplicates = [(number, f"line {number}: duplicate id {key!r} (first on line {first}); {done}")
+                      for number, key, first in self.duplicates]  # fmt: skip
+        return [text for _, text in sorted(self.malformed + duplicates)]
+
+
+def read_submission(source: str | Path | bytes, *, name: str | None = None, origin: str | None = None,
+                    metadata: Mapping | str | Path | bytes | None = None) -> Submission:  # fmt: skip
+    """A submission's :class:`Submission`: ``source`` is its file or an upload's bytes; ``metadata`` a mapping,
+    a file, the bytes of one, or None (none given: ``score`` needs none). Nothing is dropped silently."""
+    from naf_bench.leaderboard.metadata import parse_metadata
+
+    if not isinstance(source, bytes):
+        source = Path(source)
+    origin = origin or str(source if isinstance(source, Path) else "the upload")
+    name = name or (source.name.removesuffix(".jsonl") if isinstance(source, Path) else "submission")
+    entries: dict[str, dict] = {}
+    first_line: dict[str, int] = {}
+    malformed, duplicates = [], []
+    for number, offset, raw in _lines(source):
+        record, problem = _record(number, raw)
+        if record is _BLANK:
+            continue
+        if problem is None:
+            problem = _entry_problem(number, record)
+        if problem:
+            malformed.append((number, problem))
+        elif record["id"] in entries:
+            duplicates.append((number, record["id"], first_line[record["id"]]))
+        else:
+            first_line[record["id"]] = number
+            trace = SubmittedTrace(source, offset, len(raw)) if record.get("trace") else record.get("trace")
+            entries[record["id"]] = {"prediction": record["prediction"], "trace": trace}
+    meta, meta_bytes, meta_problems = None, None, []
+    if isinstance(metadata, Mapping):
+        meta, meta_problems = dict(metadata), _schema_problems(metadata)
+    elif metadata is not None:
+        meta_bytes = metadata if isinstance(metadata, bytes) else _metadata_file(metadata)
+        meta, meta_problems = parse_metadata(meta_bytes)
+    return Submission(name, origin, entries, malformed, duplicates, source if isinstance(source, bytes) else None,
+                      meta, meta_bytes, meta_problems, first_line)  # fmt: skip
+
+
+def _entry_problem(number: int, record) -> str | None:
+    if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+        return f"line {number}: needs a string 'id'"
+    if "prediction" not in record or not isinstance(record["prediction"], str | None):
+        return f"line {number}: id {record['id']!r} needs a 'prediction' (a string, or null: unanswered)"
+    if "trace" in record and not isinstance(record["trace"], str):
+        return f"line {number}: id {record['id']!r} has a 'trace' that is not a string"
+    return None
+
+
+def _schema_problems(metadata) -> list[tuple[str, str]]:
+    from naf_bench.leaderboard.metadata import validate_metadata
+
+    return validate_metadata(metadata)
+
+
+def _metadata_file(path: str | Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise DataError(path, "no metadata file (every submission needs <name>.metadata.json)") from None
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A :class:`Submission` checked against its :class:`Gold` once: the ids it gives that the gold lacks
+    (``unknown``, sorted; ignored), and the gold's scored ids it gives no line for (``missing``: unanswered)."""
+
+    submission: Submission
+    gold: Gold
+    unknown: list[str]
+    missing: list[str]
+    n_prompts: int  # the gold's scored prompts (those with a gold letter)
+
+    @property
+    def n_given(self) -> int:
+        """How many of the gold's scored prompts the submission has a line for."""
+        return self.n_prompts - len(self.missing)
+
+    @property
+    def n_answered(self) -> int:
+        """How many of the gold's scored prompts it gives a prediction for (not null)."""
+        entries = self.submission.entries
+        return sum(1 for row in self.gold.rows if row["gold"] is not None
+                   and entries.get(row["id"], {}).get("prediction") is not None)  # fmt: skip
+
+    @property
+    def partial(self) -> bool:
+        """Whether it answers only part of the set (a line for fewer than all its scored prompts)."""
+        return bool(self.missing)
+
+    def id_problems(self) -> list[str]:
+        """Its ids' problems as ``score`` reports them: unknown ids (the first few, then a count), missing ones."""
+        entries = self.submission.entries
+        problems = [f"unknown id {key!r} (not in the gold set)" for key in self.unknown[:UNKNOWN_IDS_SHOWN]]
+        if len(self.unknown) > UNKNOWN_IDS_SHOWN:
+            more, shown = len(self.unknown) - UNKNOWN_IDS_SHOWN, len(self.unknown)
+            problems.append(f"... and {more} more unknown ids ({shown} of {len(entries)} submitted ids are not in "
+                            f"{self.gold.name}; they are not scored)")  # fmt: skip
+        if self.missing:
+            problems.append(f"{len(self.missing)} gold ids have no prediction (scored as unanswered), "
+                            f"e.g. {self.missing[:3]}")  # fmt: skip
+        return problems
+
+    def counts(self) -> dict[str, int]:
+        """What a board row says of its ids: unknown (ignored), missing (unanswered), and the set's size."""
+        return {"n_unknown_ids": len(self.unknown), "n_missing": len(self.missing), "n_given": self.n_given}
+
+
+def check(submission: Submission, gold: Gold, explain: bool = True) -> Checked:
+    """``submission``'s ids against ``gold``; a DataError when most of them are not the gold's (another set's
+    answers; with ``explain``, saying which set they name and how to score them) or none of the gold's scored
+    ids is among them (:data:`NO_GOLD_ID`)."""
+    ids = submission.entries
+    known = {row["id"] for row in gold.rows}
+    unknown = sorted(key for key in ids if key not in known)
+    if ids and len(unknown) * 2 > len(ids):
+        found = len(ids) - len(unknown)
+        if explain:
+            reason = f"{found} of {len(ids)} submitted ids are in {gold.name}; {_whose(unknown, gold)}"
+        else:
+            reason = NO_GOLD_ID if not found else f"{found} of {len(ids)} submitted ids are in {gold.name}"
+        raise DataError(submission.origin, reason)
+    scored = [row["id"] for row in gold.rows if row["gold"] is not None]
+    missing = sorted(set(scored) - set(ids))
+    if len(missing) == len(scored):
+        raise DataError(submission.origin, NO_GOLD_ID)
+    return Checked(submission, gold, unknown, missing, len(scored))

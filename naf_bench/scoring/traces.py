@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from naf_bench.scoring.core import proofs
-from naf_bench.scoring.extract import extract_answer
+from naf_bench.scoring.core import decide_answer, proofs
 
 
 def compute_proof_metrics(
     predictions: Sequence[str | None], references: Sequence[Mapping], extractor: str = "strict"
 ) -> dict:
     """Audit, step-checker flags, proof accuracy, reasoned_soundly and rfwr over rows with gold letters
-    (:func:`naf_bench.scoring.core.proofs`): each prediction is the whole response, its answer read once."""
+    (:func:`naf_bench.scoring.core.proofs`): each prediction is the whole response, its answer decided once by
+    the core's policy (:func:`naf_bench.scoring.core.decide_answer`)."""
     if len(predictions) != len(references):
         raise ValueError(f"references has {len(references)} entries but predictions has {len(predictions)}")
     if withheld := [i for i, row in enumerate(references) if not row.get("certificate")]:
@@ -30,4 +30,5 @@ def compute_proof_metrics(
             "split published without gold (hard's test split) withholds, so these rows cannot be scored here; "
             "score their answers through the leaderboard"
         )
-    return proofs(predictions, references, [extract_answer(p, extractor) for p in predictions]).to_dict()
+    answers = [decide_answer(p, row, extractor)[0] for p, row in zip(predictions, references, strict=True)]
+    return proofs(predictions, references, answers).to_dict()
