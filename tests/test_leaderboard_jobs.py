@@ -1,0 +1,87 @@
+"""Model jobs in the store: queued in the same transactions as uploads (and in the same quota), durable across
+SIGKILL, claimed by one worker at a time, retried once when their worker dies, posted at most once."""
+
+import os
+import signal
+import subprocess
+import sys
+from datetime import timedelta
+
+from naf_bench.leaderboard.store import Job, OverQuota, Store, now_utc
+
+KEY = "sk-fake-0123456789"
+
+
+def _post(store, job, solved=2):
+    return store.post_job(job, split=f"{job.kind}/abc", data=b'{"row": 1}', metadata_bytes=b"{}", metadata={},
+                          record={"set": "abc"}, solved={f"p{i}": i < solved for i in range(4)})  # fmt: skip
+
+
+def test_a_job_counts_in_the_quota_with_uploads_and_its_key_lives_only_while_it_runs(tmp_path):
+    store = Store(tmp_path)
+    store.add_team("alpha")
+    (team,) = store.teams()
+    moment = now_utc()
+    job = store.submit_job(team, kind="endpoint", model="m", base_url="http://127.0.0.1:1/v1", settings={}, key=KEY,
+                           quota=2, now=moment)  # fmt: skip
+    assert isinstance(job, Job) and job.state == "queued" and job.attempts == 0
+    key_file = store.key_path(job.id)
+    assert key_file.read_text() == KEY and (key_file.stat().st_mode & 0o777) == 0o600
+    store.accept(team, split="test", track="standard", data=b"x", metadata_bytes=b"{}", metadata={}, record={},
+                 solved={"p": True}, quota=2, now=moment)  # fmt: skip
+    over = store.submit_job(team, kind="verified", model="/m", settings={}, quota=2, now=moment)
+    assert isinstance(over, OverQuota) and over.next_allowed == (moment + timedelta(hours=24)).isoformat()
+    over = store.accept(team, split="test", track="standard", data=b"y", metadata_bytes=b"{}", metadata={},
+                        record={}, solved={"p": True}, quota=2, now=moment)  # fmt: skip
+    assert isinstance(over, OverQuota)
+    claimed = store.claim_job(timedelta(seconds=60))
+    assert (claimed.id, claimed.state, claimed.attempts) == (job.id, "running", 1)
+    assert store.claim_job(timedelta(seconds=60)) is None  # one worker at a time
+    assert _post(store, claimed) is not None
+    assert not key_file.exists()
+    (row,) = store.jobs(team)
+    assert (row["state"], row["attempts"], row["reason"]) == ("done", 1, None) and KEY not in str(row)
+    assert _post(store, claimed) is None  # never posted twice
+    assert [s["track"] for s in store.submissions(team)] == ["standard", "endpoint"]
+
+
+def test_a_dead_workers_job_is_retried_once_then_failed_with_the_reason(tmp_path):
+    store = Store(tmp_path)
+    store.add_team("alpha")
+    (team,) = store.teams()
+    start = now_utc()
+    job = store.submit_job(team, kind="endpoint", model="m", base_url="http://h/v1", settings={}, key=KEY, now=start)
+    first = store.claim_job(timedelta(seconds=30), now=start)
+    assert store.claim_job(timedelta(seconds=30), now=start + timedelta(seconds=20)) is None  # still beating
+    second = store.claim_job(timedelta(seconds=30), now=start + timedelta(seconds=31))  # first's worker died
+    assert (second.id, second.attempts) == (job.id, 2)
+    assert not store.beat(first) and not store.fail_job(first, "late") and _post(store, first) is None
+    assert store.key_path(job.id).exists()
+    assert store.claim_job(timedelta(seconds=30), now=start + timedelta(seconds=62)) is None  # second died too
+    (row,) = store.jobs(team)
+    assert row["state"] == "failed" and row["attempts"] == 2
+    assert row["reason"] == "the worker running it stopped (killed or crashed) on each of its 2 attempts"
+    assert not store.key_path(job.id).exists() and store.submissions(team) == []
+
+
+def test_a_queued_job_survives_sigkill_and_a_half_written_one_leaves_nothing(tmp_path):
+    store = Store(tmp_path)
+    store.add_team("alpha")
+    store.close()
+    script = f"""
+import os, signal, sys
+from naf_bench.leaderboard import store as s
+st = s.Store({str(tmp_path)!r})
+team = st.teams()[0]
+st.submit_job(team, kind="endpoint", model="m", base_url="http://h/v1", settings={{}}, key="k1")
+if sys.argv[1] == "before-commit":
+    s._write_private = lambda path, data: (path.write_bytes(data), os.kill(os.getpid(), signal.SIGKILL))
+    st.submit_job(team, kind="endpoint", model="m", base_url="http://h/v1", settings={{}}, key="k2")
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+    done = subprocess.run([sys.executable, "-c", script, "before-commit"], env={**os.environ, "PYTHONPATH": "."})
+    assert done.returncode == -signal.SIGKILL
+    assert sorted(p.name for p in (tmp_path / "keys").iterdir()) == ["1", "2"]  # the second's key, no row
+    store = Store(tmp_path, recover=True)
+    assert [(j["id"], j["state"]) for j in store.jobs()] == [(1, "queued")]
+    assert [p.name for p in (tmp_path / "keys").iterdir()] == ["1"]
