@@ -7,7 +7,11 @@ import subprocess
 import sys
 from datetime import timedelta
 
+import pytest
+
+from naf_bench.errors import ConfigError
 from naf_bench.leaderboard.store import Job, OverQuota, Store, now_utc
+from naf_bench.leaderboard.worker import check_endpoint_job, model_spec
 
 KEY = "sk-fake-0123456789"
 
@@ -85,3 +89,38 @@ os.kill(os.getpid(), signal.SIGKILL)
     store = Store(tmp_path, recover=True)
     assert [(j["id"], j["state"]) for j in store.jobs()] == [(1, "queued")]
     assert [p.name for p in (tmp_path / "keys").iterdir()] == ["1"]
+
+
+def test_models_and_endpoints_are_checked_before_they_are_queued(tmp_path):
+    (tmp_path / "m").mkdir()
+    with pytest.raises(ConfigError, match="neither a model folder"):
+        model_spec(str(tmp_path / "m"))
+    (tmp_path / "m" / "config.json").write_text("{}")
+    assert model_spec(str(tmp_path / "m")) == str((tmp_path / "m").resolve())
+    assert model_spec("HuggingFaceTB/SmolLM2-135M-Instruct@" + "a" * 40).endswith("a" * 40)
+    with pytest.raises(ConfigError, match="not a Hub id pinned to a commit"):
+        model_spec("HuggingFaceTB/SmolLM2-135M-Instruct@main")
+    assert check_endpoint_job("http://127.0.0.1:8000/v1", "m", KEY) == []
+    reasons = check_endpoint_job("http://user:pw@host/v1?k=1", "a,b", KEY + " x")
+    assert [r.split(":")[0] for r in reasons] == ["base_url", "model", "key"]
+    assert not any(KEY in r for r in reasons)
+    assert check_endpoint_job("file:///etc/passwd", "m", None)[0].startswith("base_url: an http(s) URL")
+
+
+def test_a_verified_job_loads_no_remote_code_and_a_hub_model_at_its_commit(tmp_path):
+    from naf_bench.leaderboard.runner import run_command
+    from naf_bench.leaderboard.worker import run_settings
+
+    def job(kind, model, base_url=None):
+        return Job(1, 1, "t", kind, model, base_url, {}, "running", 1, "")
+
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    model, settings = run_settings(job("verified", f"Org/Name@{commit}"), {"limit": 2, "max_gen_toks": None})
+    assert (model, settings["model_args"]) == ("Org/Name", f"trust_remote_code=False,revision={commit}")
+    (tmp_path / "manifest.json").write_text('{"config": "main"}')
+    command = run_command(model, tmp_path, tmp_path / "out", settings)
+    assert command[command.index("--model-args") + 1] == f"trust_remote_code=False,revision={commit}"
+    assert command[command.index("--limit") + 1] == "2" and "--max-gen-toks" not in command
+    model, settings = run_settings(job("endpoint", "served", "http://127.0.0.1:9/v1"), {})
+    assert model is None and settings == {"backend": "local-chat-completions",
+                                          "model_args": "base_url=http://127.0.0.1:9/v1,model=served"}  # fmt: skip
