@@ -1,6 +1,7 @@
 """Model jobs in the store: queued in the same transactions as uploads (and in the same quota), durable across
 SIGKILL, claimed by one worker at a time, retried once when their worker dies, posted at most once."""
 
+import json
 import os
 import signal
 import subprocess
@@ -124,3 +125,24 @@ def test_a_verified_job_loads_no_remote_code_and_a_hub_model_at_its_commit(tmp_p
     model, settings = run_settings(job("endpoint", "served", "http://127.0.0.1:9/v1"), {})
     assert model is None and settings == {"backend": "local-chat-completions",
                                           "model_args": "base_url=http://127.0.0.1:9/v1,model=served"}  # fmt: skip
+
+
+def test_each_endpoint_job_gets_a_set_of_its_own_from_the_key_and_its_id(tmp_path):
+    from naf_bench.leaderboard.secret import fingerprint, new_set
+    from naf_bench.leaderboard.worker import Worker, job_key
+
+    maintainer = bytes(range(32))
+    new_set(maintainer, "main", tmp_path / "hidden", {"programs_per_cell": 1}, attempts=20)
+    worker = Worker(tmp_path / "data", tmp_path / "hidden", key=maintainer, attempts=20)
+    worker.store.add_team("alpha")
+    (team,) = worker.store.teams()
+    jobs = [worker.store.submit_job(team, kind="endpoint", model="m", base_url="http://h/v1", settings={}, key=key)
+            for key in (KEY, None)]  # fmt: skip
+    (first, env), (second, no_key) = (worker._set_of(job) for job in jobs)
+    assert env == {"OPENAI_API_KEY": KEY} and no_key == {}
+    prints = [json.loads((folder / "manifest.json").read_text())["key_fingerprint"] for folder in (first, second)]
+    assert prints == [fingerprint(job_key(maintainer, job.id)) for job in jobs]
+    assert len({*prints, fingerprint(maintainer)}) == 3
+    prompts = [{json.loads(line)["prompt"] for line in (folder / "gold.jsonl").read_text().splitlines()}
+               for folder in (first, second)]  # fmt: skip
+    assert len(prompts[0]) == 20 and not prompts[0] & prompts[1]

@@ -160,8 +160,8 @@ class Worker:
         if not (folder / "manifest.json").is_file():  # the same set again on a retry: same key, same rows
             new_set(job_key(self.key, job.id), self.manifest["config"], folder, self.manifest["overrides"],
                     attempts=self.attempts)  # fmt: skip
-        key = self.store.key_path(job.id).read_text(encoding="utf-8")
-        return folder, {"OPENAI_API_KEY": key}
+        key = self.store.key_path(job.id)
+        return folder, {"OPENAI_API_KEY": key.read_text(encoding="utf-8")} if key.is_file() else {}  # none given
 
     def _beat(self, job: Job, stop: threading.Event) -> None:
         while not stop.wait(self.beat):
