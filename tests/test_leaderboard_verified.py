@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -117,7 +118,10 @@ def test_a_verified_job_survives_a_killed_worker_and_is_posted_once(served):
     assert row["metadata"]["max_tokens"] == 4 and row["attempts"] == 2
     uploads = client.predict("standard", "test", api_name="/board")
     assert uploads["self_reported"] is True and uploads["rows"] == []  # verified runs are on their own board
-    answers += [board, uploads, client.predict(token, api_name="/history")]
+    with urllib.request.urlopen(server.url + "config", timeout=30) as answer:
+        page = answer.read().decode()
+    assert "verified (run by the maintainer)" in page and "hidden test · standard (self-reported" in page
+    answers += [board, uploads, client.predict(token, api_name="/history"), page]
     _nothing_hidden_in(answers, server, [tmp / "hidden"])
 
 
