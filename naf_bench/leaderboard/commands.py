@@ -247,7 +247,8 @@ def add_parser(commands, build_from_submissions) -> None:
     )
     worker.add_argument("--data", required=True, help="the service's folder (its store)")
     worker.add_argument("--hidden", required=True, metavar="HIDDEN_DIR", help="a new-set folder: the verified set")
-    worker.add_argument("--key", metavar="KEYFILE", help="the maintainer's key: endpoint jobs' own sets derive from it")
+    worker.add_argument("--key", metavar="KEYFILE",
+                        help="a key file (as new-set --new-key writes): endpoint jobs' sets come from it")  # fmt: skip
     worker.add_argument("--work", help="folder for the runs (prompts, outputs, logs; default HIDDEN_DIR/runs)")
     worker.add_argument("--once", action="store_true", help="stop when no job waits")
     worker.add_argument("--timeout", type=float, default=3600.0, help="seconds a job's run may take")

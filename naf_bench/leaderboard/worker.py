@@ -9,7 +9,7 @@ then failed with that reason. A job is posted in the same transaction that marks
 that holds it: never lost, never posted twice.
 
 A verified job runs on HIDDEN_DIR (a ``leaderboard new-set`` folder, which the service never reads); an endpoint job
-on a fresh set of its own, drawn like HIDDEN_DIR's from a key derived from the maintainer's key (``--key``) and the
+on a fresh set of its own, drawn like HIDDEN_DIR's from a key derived from the worker's key (``--key``) and the
 job's id, since the endpoint sees its prompts. The prompts, the model's outputs and the run's log stay under
 ``--work`` (default ``HIDDEN_DIR/runs``); the store gets the board row (aggregates), the run's metadata without
 per-item fields, and the programs solved under a hash of their ids.
@@ -80,7 +80,7 @@ def set_split(kind: str, fingerprint: str) -> str:
 
 
 def job_key(key: bytes, job_id: int) -> bytes:
-    """The key of an endpoint job's own set: HMAC-SHA256(maintainer's key, the job's id)."""
+    """The key of an endpoint job's own set: HMAC-SHA256(the worker's key, the job's id)."""
     return hmac.new(key, f"naf-bench endpoint job\x1f{job_id}".encode(), hashlib.sha256).digest()
 
 
@@ -155,7 +155,7 @@ class Worker:
         from naf_bench.leaderboard.secret import new_set
 
         if self.key is None:
-            raise ConfigError("an endpoint job needs the maintainer's key (worker --key KEYFILE) for its own set")
+            raise ConfigError("an endpoint job needs the worker's key (worker --key KEYFILE) for its own set")
         folder = self.work / f"job-{job.id}-set"
         if not (folder / "manifest.json").is_file():  # the same set again on a retry: same key, same rows
             new_set(job_key(self.key, job.id), self.manifest["config"], folder, self.manifest["overrides"],
