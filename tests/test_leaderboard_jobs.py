@@ -146,3 +146,38 @@ def test_each_endpoint_job_gets_a_set_of_its_own_from_the_key_and_its_id(tmp_pat
     prompts = [{json.loads(line)["prompt"] for line in (folder / "gold.jsonl").read_text().splitlines()}
                for folder in (first, second)]  # fmt: skip
     assert len(prompts[0]) == 20 and not prompts[0] & prompts[1]
+
+
+def test_the_service_queues_models_within_the_quota_and_never_answers_with_the_key(tmp_path):
+    from leaderboard_fixtures import write_gold
+
+    from naf_bench.leaderboard.service import Service
+
+    write_gold(tmp_path / "gold.jsonl", n_programs=4)
+    service = Service(tmp_path / "data", tmp_path / "gold.jsonl", quota=2)
+    token = service.store.add_team("alpha")
+    team = service.team_for(token)
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "config.json").write_text("{}")
+    approved = model_spec(str(tmp_path / "m"))
+    service.store.approve_model(approved)
+    answers = [
+        service.submit_model(team, "weights", approved),
+        service.submit_model(team, "verified", str(tmp_path / "other")),
+        service.submit_model(team, "endpoint", "m", "ftp://h/v1", KEY),
+        service.submit_model("unknown team token", "verified", approved),
+    ]
+    assert [a["status"] for a in answers] == ["refused"] * 4
+    assert answers[0]["reasons"] == ["kind: 'verified' (an approved model) or 'endpoint' (a server), not 'weights'"]
+    assert "is not an approved model" in answers[1]["reasons"][0]
+    assert answers[3]["reasons"] == ["unknown team token"]
+    queued = [service.submit_model(team, "verified", approved),
+              service.submit_model(team, "endpoint", "m", "http://user:pw@127.0.0.1:9/v1", KEY),
+              service.submit_model(team, "endpoint", "m", "http://127.0.0.1:9/v1", KEY)]  # fmt: skip
+    assert [a["status"] for a in queued] == ["queued", "refused", "queued"]
+    over = service.submit_model(team, "verified", approved)
+    assert over["reasons"][0].startswith("over the quota of 2 uploads and jobs per team in 24 hours")
+    history = service.history(team)
+    assert [(j["kind"], j["state"], j["base_url"]) for j in history["jobs"]] == [
+        ("verified", "queued", None), ("endpoint", "queued", "http://127.0.0.1:9/v1")]  # fmt: skip
+    assert KEY not in json.dumps([answers, queued, over, history])
