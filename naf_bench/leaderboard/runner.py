@@ -58,7 +58,7 @@ def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings:
     with open(out / "run.log", "w", encoding="utf-8") as log:
         try:
             done = subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=timeout,
-                                  preexec_fn=_die_with_parent)  # fmt: skip
+                                  preexec_fn=_die_with_parent())  # fmt: skip
         except subprocess.TimeoutExpired:
             raise JobFailed(f"the run passed its limit of {timeout:g} s") from None
     if done.returncode != 0:
@@ -73,11 +73,14 @@ def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings:
     return {"scores": record.to_dict(), "metadata": metadata, "row": row, "solved": solved}
 
 
-def _die_with_parent() -> None:
-    """In the run's process before it starts: be killed when the process that started it dies (Linux's
-    PR_SET_PDEATHSIG), so that a worker killed mid-job leaves no run behind it."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-        import signal
+def _die_with_parent():
+    """What the run's process calls before it starts, so that it is killed when the process that started it dies
+    (Linux's PR_SET_PDEATHSIG): a worker killed mid-job leaves no run behind it. Prepared here, in the parent: the
+    child, forked while the worker's heartbeat thread runs, imports nothing. None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+    import functools
+    import signal
 
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    return functools.partial(ctypes.CDLL(None, use_errno=True).prctl, 1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
