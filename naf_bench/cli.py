@@ -447,6 +447,11 @@ EXAMPLES = {
     "leaderboard new-set": ("naf-bench leaderboard new-set --key secret.key --new-key --config hard --out hidden/",
                             "naf-bench leaderboard new-set --key secret.key --config main --set programs_per_cell=2 "
                             "--out hidden-small/"),
+    "leaderboard approve-model": ("naf-bench leaderboard approve-model models/smollm2/ --data board/",
+                                  "naf-bench leaderboard approve-model ORG/NAME@COMMIT40HEX --data board/"),
+    "leaderboard worker": ("naf-bench leaderboard worker --data board/ --hidden hidden/ --key secret.key",
+                           "naf-bench leaderboard worker --data board/ --hidden hidden/ --once --timeout 1800 "
+                           "--max-gen-toks 2048"),
 }  # fmt: skip
 
 

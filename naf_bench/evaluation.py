@@ -27,16 +27,6 @@ def gold_rows(config: str = "hard", split: str | None = None, gold: str | Path |
     return (read_gold(gold) if gold is not None else config_gold(config, split)).rows
 
 
-def read_submission(path: str | Path) -> tuple[dict[str, dict], list[str]]:
-    """``{id: {"prediction", "trace"}}`` and the problems of its lines as ``naf-bench score`` words them (the
-    first answer of a duplicate id kept): :func:`naf_bench.scoring.intake.read_submission`'s, for the views that
-    need only the answers."""
-    from naf_bench.scoring.intake import read_submission as intake
-
-    submission = intake(path)
-    return submission.entries, submission.line_problems(refused=False)
-
-
 @dataclass(frozen=True, kw_only=True)
 class RunRecord(Record):
     """The result record of one run (see the module docstring); the CLI and the reports read it."""

@@ -130,7 +130,7 @@ def test_internals_are_closed_and_endpoints_the_api_does_not_offer_are_refused(s
     assert _http(server, "GET", "monitoring")[0] == 403
     assert _http(server, "GET", "monitoring/summary") == (403, {"detail": "Monitoring is not enabled."})
     assert _http(server, "GET", "gradio_api/runs")[0] == 404  # no run history page
-    offered = "the API offers ['board', 'history', 'submit']"
+    offered = "the API offers ['board', 'history', 'submit', 'submit_model']"
     for name in ("withdraw", "freeze", "add_team", "revoke_team", "tables", "history_table"):
         for route in ("call", "run", "api"):
             status, answer = _http(server, "POST", f"gradio_api/{route}/{name}", {"data": [1]})
@@ -253,7 +253,8 @@ def test_a_server_killed_mid_burst_restarts_with_every_acknowledged_upload(tmp_p
         # nothing of the killed server's uploads is left: no upload copy, no tmp* file, no .claim-* link
         assert [p for p in restarted.cache.rglob("*") if p.is_file()] == []
         assert sorted(p.name for p in (tmp_path / "data").iterdir() if not p.name.startswith("board.sqlite")) == [
-            "files", "uploads"]  # fmt: skip
+            "files", "keys", "uploads"]  # fmt: skip
+        assert list((tmp_path / "data" / "keys").iterdir()) == []  # endpoint jobs' keys: none here
     finally:
         restarted.stop()
 

@@ -99,3 +99,31 @@ def test_backup_while_uploads_go_on_then_restore_the_newest(tmp_path):
     assert restore_from_backup(tmp_path / "empty-backup", tmp_path / "other") is None
     assert restore_if_empty(tmp_path / "restored", "org/backup") is None  # not empty: the Hub is never asked
     assert restore_if_empty(tmp_path / "new", None) is None  # no backup repository
+
+
+def test_the_space_starts_the_worker_beside_the_app_when_a_hidden_set_is_named(tmp_path):
+    import time
+
+    from naf_bench.leaderboard.secret import new_set
+    from naf_bench.leaderboard.space import start_worker
+
+    assert start_worker({}, tmp_path / "data") is None
+    new_set(bytes(32), "main", tmp_path / "hidden", {"programs_per_cell": 1}, attempts=20)
+    store = Store(tmp_path / "data")
+    store.add_team("alpha")
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "config.json").write_text("{}")  # approved, but no model loads from it
+    store.approve_model(str(tmp_path / "broken"))
+    job = store.submit_job(store.teams()[0], kind="verified", model=str(tmp_path / "broken"), settings={})
+    env = {"NAF_BENCH_HIDDEN": str(tmp_path / "hidden"), "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
+    worker = start_worker({**os.environ, **env}, tmp_path / "data")
+    try:
+        deadline = time.monotonic() + 300
+        while (state := store.jobs()[0])["state"] in ("queued", "running") and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert worker.poll() is None  # it keeps waiting for jobs beside the app
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+    assert (state["id"], state["state"], state["attempts"]) == (job.id, "failed", 1)
+    assert state["reason"].startswith("naf-bench run ended with exit status")

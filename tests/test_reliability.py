@@ -14,8 +14,8 @@ from naf_bench import certify, parse_program
 from naf_bench.certify import Budget
 from naf_bench.cli import main
 from naf_bench.errors import BudgetExceeded, CertificationError, ConfigError, ParseError, SolverError
-from naf_bench.evaluation import read_submission
 from naf_bench.scoring.consistency import compute_consistency
+from naf_bench.scoring.intake import read_submission
 from naf_bench.scoring.translation import answer_from_translation
 from naf_bench.solvers import swipl_worker, wfs_tabling
 from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
@@ -222,7 +222,8 @@ def test_submission_lines_end_at_newline_only(tmp_path):
         json.dumps({"id": "x3", "prediction": "B"}).encode() + b"\r",
     ]
     path.write_bytes(b"\n".join(lines) + b"\n")
-    entries, problems = read_submission(path)
+    submission = read_submission(path)
+    entries, problems = submission.entries, submission.line_problems(refused=False)
     assert entries == {
         "x1": {"prediction": "A\u2028B\u2029C\x85", "trace": None},
         "x3": {"prediction": "B", "trace": None},
@@ -239,7 +240,8 @@ def test_a_submissions_traces_stay_in_its_file_until_read(tmp_path):
         json.dumps({"id": "x1", "prediction": "C", "trace": "a duplicate"}),
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    entries, problems = read_submission(path)
+    submission = read_submission(path)
+    entries, problems = submission.entries, submission.line_problems(refused=False)
     assert problems == ["line 4: duplicate id 'x1' (first on line 1); kept the first"]
     assert [type(entry["trace"]).__name__ for entry in entries.values()] == ["SubmittedTrace", "str", "SubmittedTrace"]
     assert str(entries["x1"]["trace"]) == "q holds\u2028since a" and entries["x2"]["trace"] == ""

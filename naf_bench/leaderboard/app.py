@@ -2,11 +2,13 @@
 
 Named endpoints for ``gradio_client``: ``/submit`` (submission file, metadata file, team token) -> the
 acknowledgement or the refusal with every reason; ``/board`` (track, split) -> the board as shown;
-``/history`` (team token) -> the team's own uploads. The page: the upload form, the board per track
-(sortable; the baselines as marked rows where they are published) and the team's history. Uploaded files are
-removed from Gradio's upload folder once handled (the store keeps its own copy of an accepted one) and kept
-within bounds until then (``uploads.py``), and ``max_file_size`` is the service's size limit, so Gradio refuses
-a bigger file before it is written whole. No other endpoint is offered (``API_NAMES``).
+``/history`` (team token) -> the team's own uploads and model jobs; ``/submit_model`` (kind, model, base URL,
+key, team token) -> the queued job or the refusal (the verified track, ``worker.py``). The page: the upload
+form, the model form, the board per track and the worker's boards (sortable; the baselines as marked rows where
+they are published) and the team's history. Uploaded files are removed from Gradio's upload folder once
+handled (the store keeps its own copy of an accepted one) and kept within bounds until then (``uploads.py``),
+and ``max_file_size`` is the service's size limit, so Gradio refuses a bigger file before it is written whole.
+No other endpoint is offered (``API_NAMES``).
 """
 
 from __future__ import annotations
@@ -73,6 +75,32 @@ def board_table(board: dict, baselines: list[dict]):
     return style.format("{:.0f}", subset=["unknown ids"], na_rep="") if full else style
 
 
+def verified_table(board: dict):
+    """A board of the worker's runs (``Service.verified_board``) as the page's table: per set, teams in rank order,
+    each row marked with its kind (verified: run by the maintainer; endpoint: a team's server)."""
+    import pandas as pd
+
+    records = []
+    for row in board["rows"]:
+        low_high = row["joint_ci95"]
+        records.append({
+            "set": row["set"], "rank": row["rank"], "team": row["name"], "model": row["model"], "kind": row["kind"],
+            "JOINT %": _percent(row["joint"]),
+            "95% interval": "" if low_high is None else f"{_pct(low_high[0])}–{_pct(low_high[1])}",
+            "programs solved": f"{row['joint_solved']}/{row['n_programs']}", "tokens": row.get("completion_tokens"),
+            "run s": row.get("run_seconds"), "submitted": row.get("time", ""),
+        })  # fmt: skip
+    frame = pd.DataFrame(records, columns=list(_VERIFIED_COLUMNS))
+    return frame.style.format("{:.1f}", subset=["JOINT %"], na_rep="")
+
+
+_VERIFIED_COLUMNS = ("set", "rank", "team", "model", "kind", "JOINT %", "95% interval", "programs solved", "tokens",
+                     "run s", "submitted")  # fmt: skip
+_JOB_COLUMNS = ("id", "kind", "model", "base_url", "state", "reason", "attempts", "submitted_at", "ended_at",
+                "submission_id")  # fmt: skip
+KINDS = ("verified", "endpoint")  # the worker's boards, beside the upload tracks
+
+
 def _percent(value) -> float | None:
     return None if value is None else round(100 * value, 1)
 
@@ -100,21 +128,30 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
             return refused(["the upload left the server's upload cache before it was read; please send it again"])
 
     def board(track: str = "standard", split: str = HIDDEN) -> dict:
+        if track in KINDS:  # the worker's runs: scored on the worker's own sets, whatever the split
+            return service.verified_board(track)
         if track not in TRACKS or split not in splits:
-            return {"status": "refused", "reasons": [f"tracks: {', '.join(TRACKS)}; splits: {', '.join(splits)}"]}
-        return service.board(track, split)
+            return {"status": "refused", "reasons": [f"tracks: {', '.join([*TRACKS, *KINDS])}; "
+                                                     f"splits: {', '.join(splits)}"]}  # fmt: skip
+        return {**service.board(track, split), "self_reported": True}
+
+    def submit_model(kind: str, model: str, base_url: str, key: str, token: str,
+                     profile: gr.OAuthProfile | None = None) -> dict:  # fmt: skip
+        return service.submit_model(identify(token, profile), kind, model, base_url or None, key or None)
 
     def history(token: str) -> dict:
         return service.history(identify(token, None))  # the API takes tokens only
 
     def tables():
-        return [board_table(service.board(t, s), service.baseline_rows(s)) for s in splits for t in TRACKS]
+        uploads = [board_table(service.board(t, s), service.baseline_rows(s)) for s in splits for t in TRACKS]
+        return [*uploads, *(verified_table(service.verified_board(kind)) for kind in KINDS)]
 
     def history_table(token, profile: gr.OAuthProfile | None = None):
         import pandas as pd
 
         answer = service.history(identify(token, profile))
-        return pd.DataFrame(answer.get("uploads", []), columns=list(_HISTORY_COLUMNS))
+        return (pd.DataFrame(answer.get("uploads", []), columns=list(_HISTORY_COLUMNS)),
+                pd.DataFrame(answer.get("jobs", []), columns=list(_JOB_COLUMNS)))  # fmt: skip
 
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
         gr.Markdown(
@@ -129,7 +166,11 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
                 for track in TRACKS:
                     name = f"{'hidden test' if split == HIDDEN else 'public dev'} · {track}"
                     with gr.Tab(name, elem_id=f"tab-{split}-{track}"):
-                        boards.append(gr.Dataframe(label=name, interactive=False, elem_id=f"board-{split}-{track}"))
+                        boards.append(gr.Dataframe(label=f"{name} (self-reported: the team ran its model)",
+                                                   interactive=False, elem_id=f"board-{split}-{track}"))  # fmt: skip
+            for kind, name in (("verified", "verified (run by the maintainer)"), ("endpoint", "endpoint runs")):
+                with gr.Tab(name, elem_id=f"tab-{kind}"):
+                    boards.append(gr.Dataframe(label=name, interactive=False, elem_id=f"board-{kind}"))
             with gr.Tab("Submit", elem_id="tab-submit"):
                 if hub_sign_in:
                     gr.LoginButton()
@@ -138,13 +179,24 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
                 token = gr.Textbox(label="team token", type="password", elem_id="token")
                 send = gr.Button("Submit", variant="primary", elem_id="send")
                 answer = gr.JSON(label="answer", elem_id="answer")
+                with gr.Accordion("Submit a model (the maintainer runs it on prompts never published)", open=False):
+                    kind = gr.Radio(list(KINDS), value="verified", label="kind", elem_id="job-kind")
+                    model = gr.Textbox(label="model: an approved one, or the endpoint's served model", elem_id="model")
+                    base_url = gr.Textbox(label="endpoint base URL (endpoint runs)", elem_id="base-url")
+                    key = gr.Textbox(label="endpoint key (kept until the job ends, never shown)", type="password",
+                                     elem_id="endpoint-key")  # fmt: skip
+                    queue = gr.Button("Submit the model", elem_id="send-model")
+                    queued = gr.JSON(label="answer", elem_id="model-answer")
                 show = gr.Button("Show my history", elem_id="show-history")
                 own = gr.Dataframe(label="your uploads", interactive=False, elem_id="history")
+                jobs = gr.Dataframe(label="your model jobs", interactive=False, elem_id="jobs")
         refresh = gr.Button("Refresh the boards", elem_id="refresh")
         send.click(submit, [submission, metadata, token], answer, api_name="submit", concurrency_limit=4).then(
             tables, None, boards, api_visibility="private"
-        ).then(history_table, token, own, api_visibility="private")
-        show.click(history_table, token, own, api_visibility="private")
+        ).then(history_table, token, [own, jobs], api_visibility="private")
+        queue.click(submit_model, [kind, model, base_url, key, token], queued, api_name="submit_model",
+                    concurrency_limit=4).then(history_table, token, [own, jobs], api_visibility="private")  # fmt: skip
+        show.click(history_table, token, [own, jobs], api_visibility="private")
         refresh.click(tables, None, boards, api_visibility="private")
         demo.load(tables, None, boards, api_visibility="private")
         gr.api(board, api_name="board")
@@ -184,4 +236,4 @@ def serve(
     return demo
 
 
-API_NAMES = frozenset({"submit", "board", "history"})  # the named endpoints of ``build_app``
+API_NAMES = frozenset({"submit", "submit_model", "board", "history"})  # the named endpoints of ``build_app``

@@ -10,7 +10,8 @@ from naf_bench.errors import ConfigError
 from naf_bench.leaderboard.service import Limits
 
 # the subcommands; ``naf-bench leaderboard DIR --gold ... --out ...`` (no subcommand) is ``build``
-SUBCOMMANDS = ("build", "serve", "add-team", "revoke-team", "withdraw", "freeze", "space", "new-set")
+SUBCOMMANDS = ("build", "serve", "add-team", "revoke-team", "withdraw", "freeze", "space", "new-set", "approve-model",
+               "worker")  # fmt: skip
 
 
 def with_default_subcommand(argv: list[str]) -> list[str]:
@@ -106,6 +107,30 @@ def _new_set(args) -> int:
                   f"the public ones (fewer than {manifest['space_factor']} times as many): anyone can list and label "
                   "them all")  # fmt: skip
     print(f"wrote {Path(args.out) / 'gold.jsonl'} and {Path(args.out) / 'manifest.json'}")
+    return 0
+
+
+def _approve_model(args) -> int:
+    from naf_bench.leaderboard.worker import model_spec
+
+    model = model_spec(args.model)
+    added = _store(args).approve_model(model)
+    print(f"{'approved' if added else 'already approved'}: {model} (teams submit it by this name; it is loaded "
+          "without trust_remote_code)")  # fmt: skip
+    return 0
+
+
+def _worker(args) -> int:
+    from naf_bench.leaderboard.secret import read_key
+    from naf_bench.leaderboard.worker import Worker
+
+    key = read_key(args.key) if args.key else None
+    worker = Worker(args.data, args.hidden, key=key, work=args.work, timeout=args.timeout, limit=args.limit,
+                    max_gen_toks=args.max_gen_toks, stale=args.stale, beat=args.beat, attempts=args.attempts,
+                    log=lambda line: print(line, flush=True))  # fmt: skip
+    print(f"worker on {args.data}: hidden set {worker.manifest['key_fingerprint']} ({worker.manifest['config']})",
+          flush=True)  # fmt: skip
+    worker.run(once=args.once, poll=args.poll)
     return 0
 
 
@@ -208,6 +233,34 @@ def add_parser(commands, build_from_submissions) -> None:
     hidden.add_argument("--attempts", type=int, default=2000, help="attempts per tier to estimate what it can reach")
     hidden.add_argument("--out", required=True, metavar="DIR", help="folder for gold.jsonl and manifest.json")
     hidden.set_defaults(run=_new_set)
+
+    approve = sub.add_parser(
+        "approve-model", help="let teams submit a model for the verified track: a model folder, a .gguf file, or a "
+        "Hub id pinned to a commit (ORG/NAME@COMMIT)"
+    )  # fmt: skip
+    approve.add_argument("model", metavar="PATH_OR_HUB_ID@COMMIT")
+    approve.add_argument("--data", required=True)
+    approve.set_defaults(run=_approve_model)
+
+    worker = sub.add_parser(
+        "worker", help="run the model jobs teams submit, one at a time, on the hidden set; post the scores as verified"
+    )
+    worker.add_argument("--data", required=True, help="the service's folder (its store)")
+    worker.add_argument("--hidden", required=True, metavar="HIDDEN_DIR", help="a new-set folder: the verified set")
+    worker.add_argument("--key", metavar="KEYFILE",
+                        help="a key file (as new-set --new-key writes): endpoint jobs' sets come from it")  # fmt: skip
+    worker.add_argument("--work", help="folder for the runs (prompts, outputs, logs; default HIDDEN_DIR/runs)")
+    worker.add_argument("--once", action="store_true", help="stop when no job waits")
+    worker.add_argument("--timeout", type=float, default=3600.0, help="seconds a job's run may take")
+    worker.add_argument("--limit", type=int, help="documents per task a job runs (default: all)")
+    worker.add_argument("--max-gen-toks", type=int, help="tokens a job may generate per prompt")
+    worker.add_argument("--stale", type=float, default=60.0,
+                        help="seconds without a heartbeat: its worker is dead")  # fmt: skip
+    worker.add_argument("--beat", type=float, default=5.0, help="seconds between heartbeats")
+    worker.add_argument("--attempts", type=int, default=200,
+                        help="attempts per tier drawing an endpoint job's own set (as new-set's)")  # fmt: skip
+    worker.add_argument("--poll", type=float, default=5.0, help="seconds between looks for a job")
+    worker.set_defaults(run=_worker)
 
     space = sub.add_parser("space", help="write the service as a Hugging Face Space (app.py, requirements, card)")
     space.add_argument("--out", required=True)

@@ -10,6 +10,7 @@ run's folder, which belongs to the worker; what a team may see is the score reco
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -42,24 +43,45 @@ def run_command(model: str | None, hidden: Path, out: Path, settings: dict) -> l
 
 
 def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings: dict | None = None,
-               timeout: float = 3600.0) -> dict:  # fmt: skip
+               timeout: float = 3600.0, env: dict | None = None) -> dict:  # fmt: skip
     """Run ``model`` on the hidden set in ``hidden`` (a ``leaderboard new-set`` folder), writing the run to
-    ``out``; ``{"scores": the core's record, "metadata": the run's submission metadata}``, or a JobFailed."""
-    from naf_bench.evaluation import read_submission, score_rows
+    ``out``; ``{"scores": the core's record, "metadata": the run's submission metadata, "row": the board row,
+    "solved": JOINT per program}`` (programs named by a hash of their id: no hidden id), or a JobFailed. ``env``
+    is added to the run's environment (an endpoint's key); the run dies with the process that started it."""
+    from naf_bench.evaluation import score_rows
+    from naf_bench.leaderboard.board import scored_submission
+    from naf_bench.scoring.intake import read_submission
 
     hidden, out, settings = Path(hidden), Path(out), settings or {}
     command = run_command(model, hidden, out, settings)
     out.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "NAF_BENCH_DATASET": str(hidden.resolve())}
+    env = {**os.environ, **(env or {}), "NAF_BENCH_DATASET": str(hidden.resolve())}
     with open(out / "run.log", "w", encoding="utf-8") as log:
         try:
-            done = subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=timeout)
+            done = subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=timeout,
+                                  preexec_fn=_die_with_parent())  # fmt: skip
         except subprocess.TimeoutExpired:
             raise JobFailed(f"the run passed its limit of {timeout:g} s") from None
     if done.returncode != 0:
         raise JobFailed(f"naf-bench run ended with exit status {done.returncode} (its log is with the maintainer)")
-    entries, _ = read_submission(out / "submission.jsonl")
+    entries = read_submission(out / "submission.jsonl").entries
     rows = [json.loads(line) for line in (hidden / "gold.jsonl").read_text(encoding="utf-8").splitlines()]
     record = score_rows(rows, entries, name=model or "model")
     metadata = json.loads((out / "submission.metadata.json").read_text(encoding="utf-8"))
-    return {"scores": record.to_dict(), "metadata": metadata}
+    row, scores = scored_submission(out / "submission.jsonl", rows, metadata=metadata, name=model or "model",
+                                    n_bootstrap=0)  # fmt: skip
+    solved = {hashlib.sha256(program.encode()).hexdigest()[:16]: bool(ok) for program, ok in scores.solved().items()}
+    return {"scores": record.to_dict(), "metadata": metadata, "row": row, "solved": solved}
+
+
+def _die_with_parent():
+    """What the run's process calls before it starts, so that it is killed when the process that started it dies
+    (Linux's PR_SET_PDEATHSIG): a worker killed mid-job leaves no run behind it. Prepared here, in the parent: the
+    child, forked while the worker's heartbeat thread runs, imports nothing. None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+    import functools
+    import signal
+
+    return functools.partial(ctypes.CDLL(None, use_errno=True).prctl, 1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG

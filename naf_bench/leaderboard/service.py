@@ -31,7 +31,7 @@ from naf_bench.leaderboard.board import baseline_rows as board_baselines
 from naf_bench.leaderboard.board import submission_row
 from naf_bench.leaderboard.ladder import MIN_GAIN, wilson_interval
 from naf_bench.leaderboard.metadata import TRACKS
-from naf_bench.leaderboard.store import Accepted, Store, StoreError, Team, now_utc
+from naf_bench.leaderboard.store import Accepted, Job, Store, StoreError, Team, now_utc
 from naf_bench.scoring.intake import Gold, check, read_gold, read_submission
 
 HIDDEN, DEV = "test", "dev"
@@ -48,7 +48,67 @@ class Limits:
     max_metadata_bytes: int = 65_536
 
 
-class Service:
+class ModelJobs:
+    """The verified track's side of a :class:`Service`: model jobs queued for the worker (``worker.py``), their
+    states, and the boards of their results."""
+
+    def submit_model(self: Service, team: Team | str, kind: str, model: str, base_url: str | None = None,
+                     key: str | None = None) -> dict:  # fmt: skip
+        """Queue a job (``kind`` "verified": an approved model; "endpoint": an OpenAI-compatible server's
+        ``base_url``, served ``model`` and ``key``), counted in the team's quota with its uploads; the
+        acknowledgement (after the commit) or the refusal. The key is never part of an answer."""
+        from naf_bench.leaderboard.worker import check_endpoint_job
+
+        if isinstance(team, str):
+            return refused([team])
+        model = (model or "").strip()
+        if kind == "verified":
+            if model not in self.store.approved_models():
+                return refused([f"{model!r} is not an approved model (the maintainer approves a model folder, a "
+                                ".gguf file or a Hub id pinned to a commit: leaderboard approve-model)"])  # fmt: skip
+            base_url = key = None
+        elif kind == "endpoint":
+            base_url = (base_url or "").strip()
+            key = (key or "").strip() or None
+            if reasons := check_endpoint_job(base_url, model, key):
+                return refused(reasons)
+        else:
+            return refused([f"kind: 'verified' (an approved model) or 'endpoint' (a server), not {kind!r}"])
+        try:
+            job = self.store.submit_job(team, kind=kind, model=model, base_url=base_url, settings={}, key=key,
+                                        quota=self.quota, window=self.window, now=self.clock())  # fmt: skip
+        except StoreError as exc:
+            return refused([str(exc)])
+        if not isinstance(job, Job):
+            return refused(
+                [f"over the quota of {job.quota} uploads and jobs per team in {_hours(self.window)}; "
+                 f"the next is allowed from {job.next_allowed}"]
+            )  # fmt: skip
+        return {"status": "queued", "job": job.id, "time": job.submitted_at, "kind": kind, "model": model}
+
+    def jobs(self: Service, team: Team) -> list[dict]:
+        """The team's jobs: kind, model (and endpoint URL without credentials), state, reason, attempts, times."""
+        from naf_bench.endpoints import public_url
+
+        return [{**job, "base_url": job["base_url"] and public_url(job["base_url"])} for job in self.store.jobs(team)]
+
+    def verified_board(self: Service, kind: str = "verified") -> dict:
+        """The results of the worker's runs of ``kind`` ("verified" or "endpoint") each team shows, every column
+        (a team never sees a verified set's prompts; an endpoint job's set was used once), with the set each was
+        scored on: ranked by JOINT within each set."""
+        rows = []
+        for submission in self.store.shown_kind(kind):
+            row = shown_row(submission["record"], submission["n_solved"], submission["n_programs"], True)
+            row.update(team_kind=submission["team_kind"], submission=submission["id"], time=submission["submitted_at"])
+            rows.append(row)
+        rows.sort(key=lambda row: (row["set"], -(row["joint"] or 0), row["time"]))
+        for position, row in enumerate(rows):
+            first = position == 0 or rows[position - 1]["set"] != row["set"]
+            row["rank"] = 1 if first else rows[position - 1]["rank"] + 1
+        return {"kind": kind, "self_reported": False, "rows": rows}
+
+
+class Service(ModelJobs):
     """One board: its gold (hidden test, optional public dev), its store under ``data_dir``, its rules."""
 
     def __init__(
@@ -220,8 +280,9 @@ class Service:
                 {"submission": s["id"], "time": s["submitted_at"], "split": s["split"], "track": s["track"],
                  "board_changed": s["replaced"], "shown_now": s["shown"],
                  "withdrawn": s["withdrawn_reason"] if s["withdrawn_at"] else None}
-                for s in self.store.submissions(team)
+                for s in self.store.submissions(team) if s["track"] in TRACKS
             ],
+            "jobs": self.jobs(team),
         }  # fmt: skip
 
 

@@ -54,7 +54,10 @@ def write_space(out: str | Path, requirement: str, title: str, hub_sign_in: bool
         "- `NAF_BENCH_GOLD`: the hidden set's gold file on the volume, or `NAF_BENCH_GOLD_REPO` (a private dataset "
         "repository) with `NAF_BENCH_GOLD_FILE` (default `gold.jsonl`) and the secret `HF_TOKEN`;\n"
         "- optionally `NAF_BENCH_DEV_GOLD`, `NAF_BENCH_BACKUP_REPO` (a private dataset repository for backups), "
-        "`NAF_BENCH_QUOTA`.\n\n"
+        "`NAF_BENCH_QUOTA`;\n"
+        "- for the verified track, `NAF_BENCH_HIDDEN` (a `leaderboard new-set` folder on the volume) and "
+        "`NAF_BENCH_KEY` (its key file, for endpoint jobs): the worker then runs beside the app (GPU hardware "
+        "for models that need one).\n\n"
         "Teams are added, revoked, withdrawn and the board frozen with `naf-bench leaderboard add-team | "
         "revoke-team | withdraw | freeze --data DIR` in a shell on the volume (the Space's Dev Mode): the web "
         "API offers none of them.\n",
@@ -90,8 +93,25 @@ def main() -> None:
     service = Service(data, gold, env.get("NAF_BENCH_DEV_GOLD"), quota=quota or None)
     if backup_repo:
         start_backup(service.store, backup_repo)
+    start_worker(env, data)
     serve(service, host=env.get("GRADIO_SERVER_NAME", "0.0.0.0"), port=int(env.get("PORT", "7860")),
           hub_sign_in=env.get("SPACE_ID") is not None and env.get("OAUTH_CLIENT_ID") is not None)  # fmt: skip
+
+
+def start_worker(env, data: Path):
+    """The verified track's worker beside the app when ``NAF_BENCH_HIDDEN`` names a hidden set's folder (with
+    ``NAF_BENCH_KEY``, the worker's key file, for endpoint jobs): ``naf-bench leaderboard worker`` in a process
+    of its own, its output in the Space's log; None without it."""
+    import subprocess
+    import sys
+
+    hidden = env.get("NAF_BENCH_HIDDEN")
+    if not hidden:
+        return None
+    command = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "worker", "--data", str(data), "--hidden", hidden]
+    if env.get("NAF_BENCH_KEY"):
+        command += ["--key", env["NAF_BENCH_KEY"]]
+    return subprocess.Popen(command, env=dict(env))
 
 
 # -- backup and restore ------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from naf_bench.leaderboard.ladder import MIN_GAIN, ladder_accepts, shown_positio
 
 DATABASE = "board.sqlite"
 FILES = "files"
+KEYS = "keys"  # endpoint jobs' keys, one file each (mode 0600), while the job is queued or running
 SCHEMA_VERSION = 1
 MAX_NAME = 64  # characters in a team's name
 
@@ -64,6 +65,27 @@ CREATE TABLE IF NOT EXISTS submissions (
 );
 CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, split, track, submitted_at);
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS approved_models (
+    model TEXT PRIMARY KEY,
+    approved_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS jobs (
+    id INTEGER PRIMARY KEY,
+    team_id INTEGER NOT NULL REFERENCES teams (id),
+    kind TEXT NOT NULL CHECK (kind IN ('verified', 'endpoint')),
+    model TEXT NOT NULL,
+    base_url TEXT,
+    settings TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+    reason TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    submitted_at TEXT NOT NULL,
+    started_at TEXT,
+    heartbeat_at TEXT,
+    ended_at TEXT,
+    submission_id INTEGER REFERENCES submissions (id)
+);
+CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, id);
 """
 
 
@@ -85,6 +107,20 @@ class Accepted:
     submitted_at: str
     replaced: bool  # whether the board's shown score for the team changed with this upload
     file_sha256: str
+
+
+@dataclass(frozen=True)
+class Job:
+    id: int
+    team_id: int
+    team: str
+    kind: str  # "verified" (weights the maintainer approved) or "endpoint" (an OpenAI-compatible server)
+    model: str
+    base_url: str | None
+    settings: dict
+    state: str
+    attempts: int
+    submitted_at: str
 
 
 @dataclass(frozen=True)
@@ -135,8 +171,10 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged upload survives the machine, not only the process
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        (self.root / KEYS).mkdir(mode=0o700, exist_ok=True)
         if recover:
             self._remove_unnamed_files()
+            self._remove_stray_keys()
 
     def close(self) -> None:
         with self._lock:
@@ -287,41 +325,38 @@ class Store:
         min_gain: int = MIN_GAIN,
     ) -> Accepted | OverQuota:
         """Keep an upload that passed every check, in one transaction; refuse it over the quota (nothing kept).
-        The quota counts the team's uploads to ``split`` on every track; the Ladder (``ladder.py``) compares
-        the upload with the team's shown submission on ``split``, on whichever track that one was."""
+        The quota counts the team's uploads to ``split`` on every track and its model jobs; the Ladder
+        (``ladder.py``) compares the upload with the team's shown submission on ``split``, on whichever track that
+        one was."""
         moment = now or now_utc()
         with self._transaction() as db:
             if self._state(db, "frozen_at"):
                 raise StoreError("the board is frozen: it takes no uploads")
-            if quota is not None:  # per team: every track counts
-                recent = [
-                    row["submitted_at"]
-                    for row in db.execute(
-                        "SELECT submitted_at FROM submissions WHERE team_id = ? AND split = ? AND submitted_at > ? "
-                        "ORDER BY submitted_at",
-                        (team.id, split, _iso(moment - window)),
-                    )
-                ]
-                if len(recent) >= quota:
-                    first = datetime.fromisoformat(recent[len(recent) - quota])
-                    return OverQuota(quota, _iso(first + window))
-            shown = db.execute(  # one Ladder state per team and split, whichever track the upload declares
-                "SELECT id, solved FROM submissions WHERE team_id = ? AND split = ? AND shown = 1", (team.id, split)
-            ).fetchone()
-            replaced = ladder_accepts(solved, None if shown is None else json.loads(shown["solved"]), min_gain)
-            if replaced and shown is not None:
-                db.execute("UPDATE submissions SET shown = 0 WHERE id = ?", (shown["id"],))
-            file_digest = self._keep(data)
-            metadata_digest = self._keep(metadata_bytes)
-            cursor = db.execute(
-                "INSERT INTO submissions (team_id, split, track, submitted_at, file_sha256, metadata_sha256,"
-                " metadata, record, solved, n_solved, n_programs, replaced, shown)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (team.id, split, track, _iso(moment), file_digest, metadata_digest, json.dumps(metadata),
-                 json.dumps(record), json.dumps(dict(solved), sort_keys=True), sum(map(bool, solved.values())),
-                 len(solved), int(replaced), int(replaced)),
-            )  # fmt: skip
-            return Accepted(cursor.lastrowid, _iso(moment), replaced, file_digest)
+            if quota is not None and (over := _over_quota(db, team.id, split, quota, window, moment)):
+                return over
+            return self._insert(db, team.id, split, track, data, metadata_bytes, metadata, record, solved, moment,
+                                min_gain)  # fmt: skip
+
+    def _insert(self, db, team_id, split, track, data, metadata_bytes, metadata, record, solved, moment, min_gain):
+        """Keep a scored submission inside the caller's transaction, the Ladder of ``(team, split)`` deciding
+        whether it is shown."""
+        shown = db.execute(  # one Ladder state per team and split, whichever track the upload declares
+            "SELECT id, solved FROM submissions WHERE team_id = ? AND split = ? AND shown = 1", (team_id, split)
+        ).fetchone()
+        replaced = ladder_accepts(solved, None if shown is None else json.loads(shown["solved"]), min_gain)
+        if replaced and shown is not None:
+            db.execute("UPDATE submissions SET shown = 0 WHERE id = ?", (shown["id"],))
+        file_digest = self._keep(data)
+        metadata_digest = self._keep(metadata_bytes)
+        cursor = db.execute(
+            "INSERT INTO submissions (team_id, split, track, submitted_at, file_sha256, metadata_sha256,"
+            " metadata, record, solved, n_solved, n_programs, replaced, shown)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (team_id, split, track, _iso(moment), file_digest, metadata_digest, json.dumps(metadata),
+             json.dumps(record), json.dumps(dict(solved), sort_keys=True), sum(map(bool, solved.values())),
+             len(solved), int(replaced), int(replaced)),
+        )  # fmt: skip
+        return Accepted(cursor.lastrowid, _iso(moment), replaced, file_digest)
 
     def withdraw(self, submission_id: int, by: str, reason: str) -> None:
         """Hide a submission from the board (it stays here, with who and why); the team's shown score is the
@@ -366,6 +401,152 @@ class Store:
             (split, track),
         )
         return [_submission(row) for row in rows]
+
+    # -- model jobs (the verified track) ------------------------------------------------------------------------
+
+    def approve_model(self, model: str) -> bool:
+        """Add ``model`` (a checked local path or ``HUB_ID@COMMIT``) to the models teams may submit; False when
+        it was there already."""
+        with self._transaction() as db:
+            return bool(db.execute("INSERT OR IGNORE INTO approved_models (model, approved_at) VALUES (?, ?)",
+                                   (model, _iso(now_utc()))).rowcount)  # fmt: skip
+
+    def approved_models(self) -> list[str]:
+        return [row["model"] for row in self._read("SELECT model FROM approved_models ORDER BY model")]
+
+    def key_path(self, job_id: int) -> Path:
+        """Where an endpoint job's key waits for the worker (mode 0600; removed when the job ends)."""
+        return self.root / KEYS / str(job_id)
+
+    def submit_job(
+        self,
+        team: Team,
+        *,
+        kind: str,
+        model: str,
+        settings: Mapping,
+        base_url: str | None = None,
+        key: str | None = None,
+        quota: int | None = None,
+        window: timedelta = timedelta(hours=24),
+        now: datetime | None = None,
+        split: str = "test",
+    ) -> Job | OverQuota:
+        """Queue a model job in one transaction, counted in the team's quota of ``split`` with its uploads; an
+        endpoint's ``key`` goes to :meth:`key_path` (written and fsynced before the commit; a key no live job
+        names is removed when the store is next opened with ``recover``)."""
+        moment = now or now_utc()
+        with self._transaction() as db:
+            if self._state(db, "frozen_at"):
+                raise StoreError("the board is frozen: it takes no jobs")
+            if quota is not None and (over := _over_quota(db, team.id, split, quota, window, moment)):
+                return over
+            cursor = db.execute(
+                "INSERT INTO jobs (team_id, kind, model, base_url, settings, state, submitted_at)"
+                " VALUES (?, ?, ?, ?, ?, 'queued', ?)",
+                (team.id, kind, model, base_url, json.dumps(dict(settings), sort_keys=True), _iso(moment)),
+            )
+            if key is not None:
+                _write_private(self.key_path(cursor.lastrowid), key.encode("utf-8"))
+            row = db.execute("SELECT * FROM jobs WHERE id = ?", (cursor.lastrowid,)).fetchone()
+            return _job(row, team.name)
+
+    def claim_job(self, stale: timedelta, now: datetime | None = None, max_attempts: int = 2) -> Job | None:
+        """The next job for a worker, marked running under a new attempt: the oldest queued job, or a running one
+        whose worker stopped beating for ``stale`` (it died). A job whose worker died ``max_attempts`` times is
+        failed with that reason instead. None when there is nothing to run."""
+        moment = now or now_utc()
+        ended = []
+        with self._transaction() as db:
+            dead = "state = 'running' AND heartbeat_at < ?"
+            limit = _iso(moment - stale)
+            for row in db.execute(f"SELECT id, attempts FROM jobs WHERE {dead} AND attempts >= ?",
+                                  (limit, max_attempts)).fetchall():  # fmt: skip
+                reason = f"the worker running it stopped (killed or crashed) on each of its {row['attempts']} attempts"
+                db.execute("UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
+                           (reason, _iso(moment), row["id"]))  # fmt: skip
+                ended.append(row["id"])
+            row = db.execute(
+                f"SELECT j.*, t.name AS team FROM jobs j JOIN teams t ON t.id = j.team_id "
+                f"WHERE j.state = 'queued' OR ({dead}) ORDER BY j.id LIMIT 1",
+                (limit,),
+            ).fetchone()
+            if row is not None:
+                db.execute(
+                    "UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ?, heartbeat_at = ?"
+                    " WHERE id = ?",
+                    (_iso(moment), _iso(moment), row["id"]),
+                )
+                row = db.execute("SELECT j.*, t.name AS team FROM jobs j JOIN teams t ON t.id = j.team_id "
+                                 "WHERE j.id = ?", (row["id"],)).fetchone()  # fmt: skip
+        for job_id in ended:
+            self.key_path(job_id).unlink(missing_ok=True)
+        return None if row is None else _job(row, row["team"])
+
+    def beat(self, job: Job, now: datetime | None = None) -> bool:
+        """The worker running ``job`` is alive; False when the job is no longer this attempt's."""
+        with self._transaction() as db:
+            return bool(db.execute(
+                "UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND state = 'running' AND attempts = ?",
+                (_iso(now or now_utc()), job.id, job.attempts),
+            ).rowcount)  # fmt: skip
+
+    def post_job(self, job: Job, *, split: str, data: bytes, metadata_bytes: bytes, metadata: Mapping,
+                 record: Mapping, solved: Mapping[str, bool], min_gain: int = MIN_GAIN) -> Accepted | None:  # fmt: skip
+        """Post a job's result as a submission of its team on ``split`` (its kind's own Ladder state) and mark the
+        job done, in one transaction; None, posting nothing, when this attempt no longer holds the job (another
+        worker took it over, or it ended): a job is posted at most once."""
+        moment = now_utc()
+        with self._transaction() as db:
+            if not self._holds(db, job):
+                return None
+            accepted = self._insert(db, job.team_id, split, job.kind, data, metadata_bytes, metadata, record, solved,
+                                    moment, min_gain)  # fmt: skip
+            db.execute("UPDATE jobs SET state = 'done', ended_at = ?, submission_id = ? WHERE id = ?",
+                       (_iso(moment), accepted.submission_id, job.id))  # fmt: skip
+        self.key_path(job.id).unlink(missing_ok=True)
+        return accepted
+
+    def fail_job(self, job: Job, reason: str) -> bool:
+        """End ``job`` with ``reason`` (one a team may read); False when this attempt no longer holds it."""
+        with self._transaction() as db:
+            if not self._holds(db, job):
+                return False
+            db.execute("UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
+                       (reason, _iso(now_utc()), job.id))  # fmt: skip
+        self.key_path(job.id).unlink(missing_ok=True)
+        return True
+
+    @staticmethod
+    def _holds(db, job: Job) -> bool:
+        row = db.execute("SELECT state, attempts FROM jobs WHERE id = ?", (job.id,)).fetchone()
+        return row is not None and row["state"] == "running" and row["attempts"] == job.attempts
+
+    def jobs(self, team: Team | None = None) -> list[dict]:
+        """Every job (or a team's), oldest first: what a team may see of each (never a key)."""
+        where, params = ("WHERE team_id = ?", (team.id,)) if team else ("", ())
+        rows = self._read(
+            "SELECT id, kind, model, base_url, state, reason, attempts, submitted_at, started_at, ended_at,"
+            f" submission_id FROM jobs {where} ORDER BY id",
+            params,
+        )
+        return [dict(row) for row in rows]
+
+    def shown_kind(self, kind: str) -> list[dict]:
+        """The results of the worker's runs of ``kind`` each team shows, one per set it was scored on."""
+        rows = self._read(
+            "SELECT s.*, t.name AS team, t.kind AS team_kind FROM submissions s JOIN teams t ON t.id = s.team_id "
+            "WHERE s.track = ? AND s.shown = 1 AND s.withdrawn_at IS NULL ORDER BY s.id",
+            (kind,),
+        )
+        return [_submission(row) for row in rows]
+
+    def _remove_stray_keys(self) -> None:
+        """Keys of jobs that ended, or of a job whose submission never committed."""
+        live = {str(row["id"]) for row in self._read("SELECT id FROM jobs WHERE state IN ('queued', 'running')")}
+        for path in (self.root / KEYS).iterdir():
+            if path.name not in live:
+                path.unlink()
 
     # -- board state --------------------------------------------------------------------------------------------
 
@@ -433,6 +614,35 @@ def restore(snapshot: str | Path, files: str | Path, data_dir: str | Path) -> No
         out = data_dir / FILES / digest[:2] / digest
         out.parent.mkdir(exist_ok=True)
         out.write_bytes(data)
+
+
+def _over_quota(db, team_id: int, split: str, quota: int, window: timedelta, moment: datetime) -> OverQuota | None:
+    """The refusal when the team's uploads to ``split`` and its model jobs in the window reach ``quota``."""
+    since = _iso(moment - window)
+    recent = sorted(
+        [row[0] for row in db.execute("SELECT submitted_at FROM submissions WHERE team_id = ? AND split = ? "
+                                      "AND submitted_at > ?", (team_id, split, since))]
+        + [row[0] for row in db.execute("SELECT submitted_at FROM jobs WHERE team_id = ? AND submitted_at > ?",
+                                        (team_id, since))]
+    )  # fmt: skip
+    if len(recent) < quota:
+        return None
+    first = datetime.fromisoformat(recent[len(recent) - quota])
+    return OverQuota(quota, _iso(first + window))
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """A new file only its owner may read, fsynced."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def _job(row, team: str) -> Job:
+    return Job(row["id"], row["team_id"], team, row["kind"], row["model"], row["base_url"], json.loads(row["settings"]),
+               row["state"], row["attempts"], row["submitted_at"])  # fmt: skip
 
 
 def _team(row) -> Team:
