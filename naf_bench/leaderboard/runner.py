@@ -48,9 +48,10 @@ def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings:
     ``out``; ``{"scores": the core's record, "metadata": the run's submission metadata, "row": the board row,
     "solved": JOINT per program}`` (programs named by a hash of their id: no hidden id), or a JobFailed. ``env``
     is added to the run's environment (an endpoint's key); the run dies with the process that started it."""
+    from naf_bench.errors import DataError
     from naf_bench.evaluation import score_rows
-    from naf_bench.leaderboard.board import scored_submission
-    from naf_bench.scoring.intake import read_submission
+    from naf_bench.leaderboard.board import submission_row
+    from naf_bench.scoring.intake import check, read_gold, read_submission
 
     hidden, out, settings = Path(hidden), Path(out), settings or {}
     command = run_command(model, hidden, out, settings)
@@ -64,12 +65,15 @@ def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings:
             raise JobFailed(f"the run passed its limit of {timeout:g} s") from None
     if done.returncode != 0:
         raise JobFailed(f"naf-bench run ended with exit status {done.returncode} (its log is with the maintainer)")
-    entries = read_submission(out / "submission.jsonl").entries
-    rows = [json.loads(line) for line in (hidden / "gold.jsonl").read_text(encoding="utf-8").splitlines()]
-    record = score_rows(rows, entries, name=model or "model")
     metadata = json.loads((out / "submission.metadata.json").read_text(encoding="utf-8"))
-    row, scores = scored_submission(out / "submission.jsonl", rows, metadata=metadata, name=model or "model",
-                                    n_bootstrap=0)  # fmt: skip
+    submission = read_submission(out / "submission.jsonl", name=model or "model", metadata=metadata)
+    gold = read_gold(hidden / "gold.jsonl")
+    try:
+        checked = check(submission, gold, explain=False)
+    except DataError:  # its message would name hidden ids
+        raise JobFailed("the run answered none of the hidden set's prompts") from None
+    record = score_rows(gold.rows, submission.entries, name=submission.name)
+    row, scores = submission_row(checked, n_bootstrap=0)
     solved = {hashlib.sha256(program.encode()).hexdigest()[:16]: bool(ok) for program, ok in scores.solved().items()}
     return {"scores": record.to_dict(), "metadata": metadata, "row": row, "solved": solved}
 
