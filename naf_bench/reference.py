@@ -149,9 +149,15 @@ class ImportReport:
     def took(self, ref: Path, path: Path, what: str) -> None:
         self.imported.setdefault(Path(path).relative_to(ref).as_posix(), []).append(what)
 
-    def refused(self, ref: Path, error: DataError, what: str) -> None:
-        where = "" if error.line is None else f"line {error.line}: "
-        self.failed[Path(error.path).relative_to(ref).as_posix()] = f"{where}{error.reason} ({what})"
+    def refused(self, ref: Path, error: ValueError, what: str, path: Path | None = None) -> None:
+        """A file that could not be read: ``path`` (by default a DataError's own), its line where the error names
+        one, the reason, and ``what`` it was to become."""
+        if isinstance(error, DataError):
+            path, reason = path or Path(error.path), error.reason
+            reason = reason if error.line is None else f"line {error.line}: {reason}"
+        else:
+            reason = str(error)
+        self.failed[Path(path).relative_to(ref).as_posix()] = f"{reason} ({what})"
 
 
 def _load_json(path: Path):

@@ -136,12 +136,6 @@ def _submission(path: Path) -> list[dict]:
     return out
 
 
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, DataError):
-        return exc.reason if exc.line is None else f"line {exc.line}: {exc.reason}"
-    return str(exc)
-
-
 def submission_names(root: Path, paths: list[Path]) -> dict[Path, str]:
     """Each file's submission name: its name without ``.jsonl`` / ``.raw``, prefixed by its folders under
     ``root`` (joined with ``-``) only where two files would get the same name."""
@@ -188,7 +182,7 @@ def import_leaderboard(ref: str | Path, out: str | Path, report) -> None:
             layout = _layout(records)
             rows, programs = _gold_rows(set_name, records, layout, report.disagreements)
         except (ValueError, DataError) as exc:
-            report.failed[path.relative_to(ref).as_posix()] = f"{_reason(exc)} (the leaderboard set {set_name})"
+            report.refused(ref, exc, f"the leaderboard set {set_name}", path)
             continue
         if not any(isinstance(record.get("labels"), dict) for record in records):
             report.notes.append(f"leaderboard/{set_name}: the set carries no labels, only gold letters: only those "
@@ -205,7 +199,7 @@ def import_leaderboard(ref: str | Path, out: str | Path, report) -> None:
         try:
             records = _submission(path)
         except (ValueError, DataError) as exc:
-            report.failed[path.relative_to(ref).as_posix()] = f"{_reason(exc)} (a submission)"
+            report.refused(ref, exc, "a submission", path)
             continue
         home, how = _home({record["id"] for record in records}, sets)
         if home is None:
