@@ -46,10 +46,11 @@ def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings:
                timeout: float = 3600.0, env: dict | None = None) -> dict:  # fmt: skip
     """Run ``model`` on the hidden set in ``hidden`` (a ``leaderboard new-set`` folder), writing the run to
     ``out``; ``{"scores": the core's record, "metadata": the run's submission metadata, "row": the board row,
-    "solved": JOINT per program}`` (programs named by a hash of their id: no hidden id), or a JobFailed. ``env``
-    is added to the run's environment (an endpoint's key); the run dies with the process that started it."""
+    "solved": JOINT per program}`` (programs named by a hash of their id: no hidden id), or a JobFailed; the
+    answers are scored once, without a bootstrap interval (the board's rows have none). ``env`` is added to the
+    run's environment (an endpoint's key); the run dies with the process that started it."""
     from naf_bench.errors import DataError
-    from naf_bench.evaluation import score_rows
+    from naf_bench.evaluation import run_record
     from naf_bench.leaderboard.board import submission_row
     from naf_bench.scoring.intake import check, read_gold, read_submission
 
@@ -72,8 +73,8 @@ def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings:
         checked = check(submission, gold, explain=False)
     except DataError:  # its message would name hidden ids
         raise JobFailed("the run answered none of the hidden set's prompts") from None
-    record = score_rows(gold.rows, submission.entries, name=submission.name)
     row, scores = submission_row(checked, n_bootstrap=0)
+    record = run_record(scores, submission.name)
     solved = {hashlib.sha256(program.encode()).hexdigest()[:16]: bool(ok) for program, ok in scores.solved().items()}
     return {"scores": record.to_dict(), "metadata": metadata, "row": row, "solved": solved}
 
