@@ -384,21 +384,19 @@ class Store:
 
     def submissions(self, team: Team | None = None) -> list[dict]:
         """Every submission (or a team's), oldest first, with its team; includes the private columns."""
-        where, params = ("WHERE s.team_id = ?", (team.id,)) if team else ("", ())
-        rows = self._read(
-            "SELECT s.*, t.name AS team, t.kind AS team_kind FROM submissions s JOIN teams t ON t.id = s.team_id "
-            f"{where} ORDER BY s.id",
-            params,
-        )
-        return [_submission(row) for row in rows]
+        return self._submissions(*(("WHERE s.team_id = ?", (team.id,)) if team else ("", ())))
 
     def shown(self, split: str, track: str) -> list[dict]:
         """The submission each team shows on the board of ``split`` and ``track`` (a team shows one submission per
         split: on the board of that submission's track)."""
+        return self._submissions("WHERE s.split = ? AND s.track = ? AND s.shown = 1", (split, track))
+
+    def _submissions(self, where: str, params: tuple) -> list[dict]:
+        """The submissions ``where`` selects, oldest first, each with its team's name and kind."""
         rows = self._read(
             "SELECT s.*, t.name AS team, t.kind AS team_kind FROM submissions s JOIN teams t ON t.id = s.team_id "
-            "WHERE s.split = ? AND s.track = ? AND s.shown = 1 ORDER BY s.id",
-            (split, track),
+            f"{where} ORDER BY s.id",
+            params,
         )
         return [_submission(row) for row in rows]
 
@@ -534,12 +532,7 @@ class Store:
 
     def shown_kind(self, kind: str) -> list[dict]:
         """The results of the worker's runs of ``kind`` each team shows, one per set it was scored on."""
-        rows = self._read(
-            "SELECT s.*, t.name AS team, t.kind AS team_kind FROM submissions s JOIN teams t ON t.id = s.team_id "
-            "WHERE s.track = ? AND s.shown = 1 AND s.withdrawn_at IS NULL ORDER BY s.id",
-            (kind,),
-        )
-        return [_submission(row) for row in rows]
+        return self._submissions("WHERE s.track = ? AND s.shown = 1 AND s.withdrawn_at IS NULL", (kind,))
 
     def _remove_stray_keys(self) -> None:
         """Keys of jobs that ended, or of a job whose submission never committed."""
