@@ -1,0 +1,44 @@
+"""How the commands end and print: their exit statuses, percentages, the records table and JSON written with --out."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from pathlib import Path
+
+from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
+from naf_bench.formatting import percent
+from naf_bench.readings import JOINT_CONDITIONS
+
+EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
+# exit status of each error class at the command-line boundary (the first match in this order)
+EXIT_STATUS = ((ParseError, EXIT_PARSE), (ConfigError, EXIT_PARSE), (SolverError, EXIT_SOLVER),
+               (CertificationError, EXIT_CERTIFICATION), (NafBenchError, 1))  # fmt: skip
+
+
+pct = partial(percent, missing="-")
+
+
+def write_json(payload, out: str | None) -> None:
+    """``payload`` as indented JSON in ``out``, when the command was given ``--out``."""
+    if out:
+        Path(out).write_text(json.dumps(payload, indent=1), encoding="utf-8")
+        print(f"wrote {out}")
+
+
+def print_records(records: list[dict]) -> None:
+    """The records table: JOINT, accuracy, coverage, each JOINT reading, and a trace line where there are traces."""
+    print(f"{'':30} {'JOINT':>7} {'acc':>7} {'cover':>7}  " + "  ".join(f"{c:>12}" for c in JOINT_CONDITIONS))
+    for r in records:
+        cells = [f"{pct(r['per_semantics'].get(c)):>12}" for c in JOINT_CONDITIONS]
+        head = [pct(r["joint"]), pct(r["per_prompt_accuracy"]), pct(r["coverage"])]
+        print(f"{r['name'][:30]:30} " + " ".join(f"{x:>7}" for x in head) + "  " + "  ".join(cells))
+        if r.get("traces"):
+            t = r["traces"]
+            checked = f"{t['n_checkable']} of {t['n']} checkable"
+            steps = f"proof accuracy n/a ({checked})"
+            if t["n_checkable"]:
+                rfwr = pct(t["rfwr"])
+                steps = f"proof accuracy {pct(t['proof_accuracy'])}, right for the wrong reason {rfwr} ({checked})"
+            print(f"{'':30} {steps}; reasoned soundly {pct(t['reasoned_soundly'])}, contradicted among correct "
+                  f"{pct(t['contradicted_among_correct'])} (trace audit)")  # fmt: skip
