@@ -6,7 +6,7 @@
 See ``naf_bench.training`` and the README section "Training".
 """
 
-from naf_bench.training import main
+from naf_bench.training.command import main
 
 if __name__ == "__main__":
     main()

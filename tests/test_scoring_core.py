@@ -125,7 +125,7 @@ def test_every_baseline_has_one_tie_rule_in_the_core():
     first in the rows; the metric, the baselines command, the analysis and training all read them here."""
     from naf_bench.evaluation import constant_predictions
     from naf_bench.scoring.core import best_constants, majority_letter
-    from naf_bench.training import answer_report
+    from naf_bench.training.held_out import answer_report
 
     rows = [
         {"id": f"p{p}-{c}", "program_id": f"p{p}", "condition": c, "gold": gold}

@@ -15,12 +15,32 @@ pytest.importorskip("trl")
 peft = pytest.importorskip("peft")
 
 import naf_bench.scoring  # noqa: E402
-from naf_bench import training  # noqa: E402
 from naf_bench.errors import ConfigError  # noqa: E402
 from naf_bench.scoring.consistency import compute_consistency  # noqa: E402
 from naf_bench.scoring.constraints import constraint_formulas, row_events  # noqa: E402
 from naf_bench.scoring.core import best_constants  # noqa: E402
 from naf_bench.scoring.lm import first_token_ids  # noqa: E402
+from naf_bench.training.command import main  # noqa: E402
+from naf_bench.training.examples import (  # noqa: E402
+    answer_line_tokens,
+    chat_prompt,
+    check_disjoint,
+    evaluation_rows,
+    letter_completions,
+    preference_pairs,
+    program_groups,
+    training_rows,
+)
+from naf_bench.training.held_out import answer_and_generate, answer_report, evaluate_model  # noqa: E402
+from naf_bench.training.semantic import (  # noqa: E402
+    SEMANTIC_FAMILIES,
+    accumulate_semantic_gradient,
+    answer_log_probs,
+    group_semantic_loss,
+    semantic_loss_of_letters,
+    semantic_trainer_class,
+)
+from naf_bench.training.trainer import load_model  # noqa: E402
 
 SCRIPT = Path(__file__).parent.parent / "scripts" / "train_sft.py"
 CHAT_TEMPLATE = (
@@ -45,7 +65,7 @@ def tiny_chat_lm(tmp_path_factory):
 @pytest.fixture(scope="module")
 def program_rows():
     """The four named-condition rows of one sft training program, abstract framing."""
-    groups = training.program_groups(training.training_rows(["abstract"]), seed=0)
+    groups = program_groups(training_rows(["abstract"]), seed=0)
     return groups[0]
 
 
@@ -81,7 +101,7 @@ def test_script_end_to_end(tiny_chat_lm, tmp_path, monkeypatch, capsys):
     assert 0 < peaks[0] <= peaks[-1] <= metrics["peak_rss_gb"] < 4  # getrusage's peak never falls
     assert f"peak resident memory {metrics['peak_rss_gb']:.2f} GB" in capsys.readouterr().out
     assert (out / "adapter" / "adapter_model.safetensors").is_file() and (out / "training.png").stat().st_size > 0
-    adapter = peft.PeftModel.from_pretrained(training.load_model(str(tiny_chat_lm))[0], out / "adapter")
+    adapter = peft.PeftModel.from_pretrained(load_model(str(tiny_chat_lm))[0], out / "adapter")
     trained = [p for name, p in adapter.named_parameters() if "lora_B" in name]
     assert trained and any(p.abs().sum() > 0 for p in trained)  # lora_B starts at zero: two steps moved it
 
@@ -90,7 +110,7 @@ def test_framing_transfer_protocol_repeats_over_seeds(tiny_chat_lm, tmp_path):
     """Table 7's protocol: train on one framing, evaluate on it and on an unseen one, once per seed."""
     out = tmp_path / "transfer"
     argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(out), "--train-framings", "audit"]
-    summary = training.main([*argv, "--eval-framing", "audit", "abstract", "--eval-limit", "2", "--seed", "3", "4"])
+    summary = main([*argv, "--eval-framing", "audit", "abstract", "--eval-limit", "2", "--seed", "3", "4"])
     assert summary["seeds"] == [3, 4] and set(summary["framings"]) == {"audit", "abstract"}
     for position, seed in enumerate((3, 4)):
         metrics = json.loads((out / f"seed-{seed}" / "metrics.json").read_text())
@@ -105,12 +125,12 @@ def test_framing_transfer_protocol_repeats_over_seeds(tiny_chat_lm, tmp_path):
 
 
 def test_dpo_on_certified_versus_wrong_reading_traces(tiny_chat_lm, tmp_path):
-    groups = training.program_groups(training.training_rows(["sensor"]), seed=0)
+    groups = program_groups(training_rows(["sensor"]), seed=0)
     uniform = next(group for group in groups if len({row["gold"] for row in group}) == 1)
     with pytest.raises(ConfigError, match="no preference pair"):
-        training.preference_pairs(uniform)  # every reading gives the same answer: nothing to prefer
+        preference_pairs(uniform)  # every reading gives the same answer: nothing to prefer
     divergent = next(group for group in groups if len({row["gold"] for row in group}) > 1)
-    pairs = training.preference_pairs(divergent)
+    pairs = preference_pairs(divergent)
     golds = [row["gold"] for row in divergent]
     assert len(pairs) == sum(a != b for a in golds for b in golds)
     for pair in pairs:
@@ -119,27 +139,27 @@ def test_dpo_on_certified_versus_wrong_reading_traces(tiny_chat_lm, tmp_path):
         assert pair["prompt"][0]["role"] == "user" and pair["chosen"][0]["role"] == "assistant"
     out = tmp_path / "dpo"
     argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(out), "--method", "dpo"]
-    metrics = training.main([*argv, "--train-framings", "sensor", "--eval-limit", "2"])
+    metrics = main([*argv, "--train-framings", "sensor", "--eval-limit", "2"])
     assert metrics["train"]["loss"][0] == pytest.approx(math.log(2), abs=1e-4)  # policy = reference at step 1
     assert metrics["train"]["semantic_loss"] == [] and (out / "adapter" / "adapter_config.json").is_file()
     with pytest.raises(ConfigError, match="no --semantic-loss-weight"):
-        training.main([*argv, "--semantic-loss-weight", "1"])
+        main([*argv, "--semantic-loss-weight", "1"])
 
 
 def test_semantic_loss_is_the_wmc_of_the_constraints_and_reaches_the_adapter(tiny_chat_lm, program_rows):
-    model, tokenizer = training.load_model(str(tiny_chat_lm))
+    model, tokenizer = load_model(str(tiny_chat_lm))
     model = peft.get_peft_model(model, peft.LoraConfig(r=4, task_type="CAUSAL_LM"))
     with torch.no_grad():  # lora_B starts at zero, which would hide lora_A's gradient
         for name, parameter in model.named_parameters():
             if "lora_B" in name:
                 parameter.normal_(std=0.1)
     assert sorted(row["condition"] for row in program_rows) == ["closed_world", "cred", "skept", "wfs"]
-    loss = training.group_semantic_loss(model, tokenizer, program_rows)
+    loss = group_semantic_loss(model, tokenizer, program_rows)
     loss.backward()
 
-    letters = training.answer_log_probs(model, tokenizer, program_rows)[:, first_token_ids(tokenizer)].exp()
+    letters = answer_log_probs(model, tokenizer, program_rows)[:, first_token_ids(tokenizer)].exp()
     events = row_events([dict(zip("ABC", row.tolist(), strict=True)) for row in letters])
-    formulas = [f for family, f in constraint_formulas(program_rows) if family in training.SEMANTIC_FAMILIES]
+    formulas = [f for family, f in constraint_formulas(program_rows) if family in SEMANTIC_FAMILIES]
     # one letter for each of 4 prompts, no C under cred and skept, 4 certified inclusions between readings
     assert len(formulas) == 10
     wmc = compute_consistency(formulas, [events] * len(formulas))["wmc"]
@@ -151,11 +171,11 @@ def test_semantic_loss_is_the_wmc_of_the_constraints_and_reaches_the_adapter(tin
 
 
 def test_evaluation_reads_the_top_token_and_feeds_the_metric_batch_by_batch(tiny_chat_lm):
-    model, tokenizer = training.load_model(str(tiny_chat_lm))
-    rows = training.evaluation_rows(["abstract"], limit=5)
-    result = training.evaluate_model(model, tokenizer, rows, naf_bench.scoring.load_metric("label"), batch_size=2)
+    model, tokenizer = load_model(str(tiny_chat_lm))
+    rows = evaluation_rows(["abstract"], limit=5)
+    result = evaluate_model(model, tokenizer, rows, naf_bench.scoring.load_metric("label"), batch_size=2)
     with torch.no_grad():
-        log_probs = training.answer_log_probs(model, tokenizer, rows)
+        log_probs = answer_log_probs(model, tokenizer, rows)
     top = log_probs.argmax(dim=-1).tolist()
     letter_ids = first_token_ids(tokenizer)
     letters = log_probs[:, letter_ids]
@@ -220,7 +240,7 @@ def _hard(letters: str, sure: float = 0.98):
 def test_all_c_violates_the_readings_alphabets_and_costs_more_than_the_certified_letters(program_rows):
     rows = sorted(program_rows, key=lambda row: row["condition"])  # closed_world, cred, skept, wfs
     cred = next(k for k, row in enumerate(rows) if row["condition"] == "cred")
-    formulas = [(family, f) for family, f in constraint_formulas(rows) if family in training.SEMANTIC_FAMILIES]
+    formulas = [(family, f) for family, f in constraint_formulas(rows) if family in SEMANTIC_FAMILIES]
     assert ("alphabet", f"~r{cred}_C") in formulas  # from Reading.letters: credulous answers are A or B
     assert sum(family == "alphabet" for family, _ in formulas) == 2  # cred and skept; wfs and closed world have C
     all_c = row_events([{"A": 0.0, "B": 0.0, "C": 1.0}] * len(rows))
@@ -228,16 +248,16 @@ def test_all_c_violates_the_readings_alphabets_and_costs_more_than_the_certified
     violated = [family for (family, _), w in zip(formulas, wmc, strict=True) if w == 0.0]
     assert violated == ["alphabet", "alphabet"]  # one letter, the inclusions and invariance all hold for all-C
     golds = "".join(row["gold"] for row in rows)
-    always_c = training.semantic_loss_of_letters(rows, _hard("C" * len(rows))).item()
-    certified = training.semantic_loss_of_letters(rows, _hard(golds)).item()
+    always_c = semantic_loss_of_letters(rows, _hard("C" * len(rows))).item()
+    certified = semantic_loss_of_letters(rows, _hard(golds)).item()
     assert certified < 0.5 < 7.0 < always_c  # each alphabet term of all-C is -log(0.02), about 3.9
-    without_alphabet = [f for f in training.SEMANTIC_FAMILIES if f != "alphabet"]
+    without_alphabet = [f for f in SEMANTIC_FAMILIES if f != "alphabet"]
     # the families of before: all-C costs no more than the certified letters, which is why it was learnt
-    assert training.semantic_loss_of_letters(rows, _hard("C" * len(rows)), without_alphabet).item() < 0.5
+    assert semantic_loss_of_letters(rows, _hard("C" * len(rows)), without_alphabet).item() < 0.5
 
 
 def test_semantic_gradient_prompt_by_prompt_is_the_gradient_of_the_whole_loss(tiny_chat_lm, program_rows):
-    model, tokenizer = training.load_model(str(tiny_chat_lm))
+    model, tokenizer = load_model(str(tiny_chat_lm))
     model = peft.get_peft_model(model, peft.LoraConfig(r=4, task_type="CAUSAL_LM"))
     with torch.no_grad():
         for name, parameter in model.named_parameters():
@@ -245,11 +265,11 @@ def test_semantic_gradient_prompt_by_prompt_is_the_gradient_of_the_whole_loss(ti
                 parameter.normal_(std=0.1)
     model.eval()  # no dropout: both computations see the same function
     trained = {name: p for name, p in model.named_parameters() if p.requires_grad}
-    whole = training.group_semantic_loss(model, tokenizer, program_rows)
+    whole = group_semantic_loss(model, tokenizer, program_rows)
     (0.5 * whole).backward()
     expected = {name: p.grad.clone() for name, p in trained.items()}
     model.zero_grad()
-    value = training.accumulate_semantic_gradient(model, tokenizer, program_rows, scale=0.5)
+    value = accumulate_semantic_gradient(model, tokenizer, program_rows, scale=0.5)
     assert value == pytest.approx(whole.item(), rel=1e-6)
     for name, parameter in trained.items():
         torch.testing.assert_close(parameter.grad, expected[name], rtol=1e-4, atol=1e-7)
@@ -262,15 +282,13 @@ def test_lm_loss_from_the_completion_logits_is_trls_loss(tiny_chat_lm, program_r
     import datasets
     import trl
 
-    model, tokenizer = training.load_model(str(tiny_chat_lm))
-    rows = training.letter_completions(program_rows[:1]) + program_rows[1:2]  # a one-line and a traced completion
+    model, tokenizer = load_model(str(tiny_chat_lm))
+    rows = letter_completions(program_rows[:1]) + program_rows[1:2]  # a one-line and a traced completion
     examples = datasets.Dataset.from_list(
         [{"prompt": row["messages"][:1], "completion": row["messages"][1:]} for row in rows]
     )
     args = trl.SFTConfig(output_dir=str(tmp_path), report_to="none", use_cpu=True, max_length=4096)
-    trainer = training._semantic_trainer_class()(
-        model=model, args=args, train_dataset=examples, processing_class=tokenizer
-    )
+    trainer = semantic_trainer_class()(model=model, args=args, train_dataset=examples, processing_class=tokenizer)
     inputs = trainer._prepare_inputs(trainer.data_collator(list(trainer.train_dataset)))
     assert inputs["attention_mask"].eq(0).any()  # the shorter row is padded
     n_targets = inputs["labels"][:, 1:].ne(-100).sum()
@@ -288,13 +306,13 @@ def test_lm_loss_from_the_completion_logits_is_trls_loss(tiny_chat_lm, program_r
 
 
 def test_one_cached_prompt_gives_the_letters_and_the_greedy_generation(tiny_chat_lm):
-    model, tokenizer = training.load_model(str(tiny_chat_lm))
-    for row in training.evaluation_rows(["abstract"], limit=2):
+    model, tokenizer = load_model(str(tiny_chat_lm))
+    for row in evaluation_rows(["abstract"], limit=2):
         with torch.no_grad():
-            log_probs, text = training.answer_and_generate(model, tokenizer, row, max_new_tokens=4)
-            expected = training.answer_log_probs(model, tokenizer, [row])[0]
+            log_probs, text = answer_and_generate(model, tokenizer, row, max_new_tokens=4)
+            expected = answer_log_probs(model, tokenizer, [row])[0]
         torch.testing.assert_close(log_probs, expected, rtol=1e-4, atol=1e-5)
-        ids = tokenizer(training.chat_prompt(tokenizer, row), return_tensors="pt", add_special_tokens=False)
+        ids = tokenizer(chat_prompt(tokenizer, row), return_tensors="pt", add_special_tokens=False)
         output = model.generate(**ids, max_new_tokens=4, do_sample=False, pad_token_id=tokenizer.pad_token_id)
         assert text == tokenizer.decode(output[0, ids["input_ids"].shape[1] :], skip_special_tokens=True)
         assert len(tokenizer(text, add_special_tokens=False)["input_ids"]) >= 3
@@ -311,7 +329,7 @@ def test_answer_report_beside_the_best_constant_per_condition():
     texts = {"p1": "CAAC", "p2": "CABC", "p3": "AACA", "p4": "CCAC"}
     answers = [f"The answer is {x}." for p in golds for x in texts[p]]
     assert best_constants(rows) == {"closed_world": "C", "cred": "A", "skept": "A", "wfs": "C"}
-    report = training.answer_report(rows, answers, "flexible")
+    report = answer_report(rows, answers, "flexible")
     cred, wfs = report["conditions"]["cred"], report["conditions"]["wfs"]
     assert (cred["accuracy"], cred["best_constant"], cred["best_constant_accuracy"]) == (0.75, "A", 0.75)
     assert cred["c_rate"] == 0.25 and report["conditions"]["skept"]["c_rate"] == 0.25
@@ -328,10 +346,10 @@ def test_answer_report_beside_the_best_constant_per_condition():
 
 
 def test_held_out_programs_must_not_be_training_programs():
-    rows = training.training_rows(["abstract"])
+    rows = training_rows(["abstract"])
     with pytest.raises(ConfigError, match="evaluation programs are training programs"):
-        training.check_disjoint(rows, rows[:4])
-    training.check_disjoint(rows, training.evaluation_rows(["abstract"], "sft", "validation"))
+        check_disjoint(rows, rows[:4])
+    check_disjoint(rows, evaluation_rows(["abstract"], "sft", "validation"))
 
 
 def test_recipe_with_and_without_the_semantic_loss_in_one_table(tiny_chat_lm, tmp_path):
@@ -342,7 +360,7 @@ def test_recipe_with_and_without_the_semantic_loss_in_one_table(tiny_chat_lm, tm
     argv += ["--set", "depths=3,4", "--set", "widths=2,3", "--set", "traced=false", "--set", "framings=abstract"]
     argv += ["--eval-config", "sft", "--eval-split", "validation", "--eval-limit", "4", "--completion", "letter"]
     argv += ["--generate", "--max-new-tokens", "3", "--extractor", "flexible", "--semantic-loss-weight", "0", "1"]
-    summary = training.main([*argv, "--dtype", "bfloat16", "--seed", "5"])
+    summary = main([*argv, "--dtype", "bfloat16", "--seed", "5"])
     assert summary["weights"] == [0.0, 1.0] and len(summary["table"]) == 4  # 2 weights x before/after
     for row in summary["table"]:
         metrics = json.loads((out / f"w-{row['semantic_loss_weight']:g}" / "seed-5" / "metrics.json").read_text())
@@ -365,7 +383,7 @@ def test_recipe_with_and_without_the_semantic_loss_in_one_table(tiny_chat_lm, tm
     }
     # and what it reuses is what that run alone would have measured: its untrained adapter changes nothing
     argv[argv.index(str(out))] = str(tmp_path / "alone")
-    training.main([*argv[:-2], "1", "--dtype", "bfloat16", "--seed", "6"])
+    main([*argv[:-2], "1", "--dtype", "bfloat16", "--seed", "6"])
     alone = json.loads((tmp_path / "alone" / "metrics.json").read_text())["before"]
 
     def scores(entry):
@@ -377,12 +395,12 @@ def test_recipe_with_and_without_the_semantic_loss_in_one_table(tiny_chat_lm, tm
 def test_generation_too_short_for_the_answer_line_is_refused(tiny_chat_lm, tmp_path):
     """A letter-only completion is the 'ANSWER: X' line: fewer new tokens than it has can never reach the letter
     (SmolLM2 needs five; this tokenizer three), so the run stops before training."""
-    tokenizer = training.load_model(str(tiny_chat_lm))[1]
-    assert training.answer_line_tokens(tokenizer) == 3  # 'ANSWER', ':', 'A'
+    tokenizer = load_model(str(tiny_chat_lm))[1]
+    assert answer_line_tokens(tokenizer) == 3  # 'ANSWER', ':', 'A'
     argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(tmp_path / "short"), "--eval-limit", "1"]
     argv += ["--completion", "letter", "--generate", "--max-new-tokens", "2"]
     with pytest.raises(ConfigError, match=r"--max-new-tokens 2 cannot reach the letter.* is 3 tokens"):
-        training.main(argv)
+        main(argv)
     assert not (tmp_path / "short" / "metrics.json").exists()
 
 
@@ -390,9 +408,9 @@ def test_lora_on_every_linear_layer(tiny_chat_lm, tmp_path):
     """--lora-target-modules all-linear adapts the MLP too (peft's GPT-2 default is the attention's c_attn)."""
     out = tmp_path / "all"
     argv = ["--model", str(tiny_chat_lm), "--max-steps", "1", "--out", str(out), "--eval-limit", "1"]
-    training.main([*argv, "--train-framings", "abstract", "--lora-target-modules", "all-linear", "--lora-r", "2"])
+    main([*argv, "--train-framings", "abstract", "--lora-target-modules", "all-linear", "--lora-r", "2"])
     adapter = json.loads((out / "adapter" / "adapter_config.json").read_text())
     adapted = {name.rsplit(".", 1)[-1] for name in adapter["target_modules"]}  # peft stores the full names
     assert adapted == {"c_attn", "c_fc", "c_proj"} and adapter["r"] == 2
-    training.main([*argv, "--train-framings", "abstract", "--lora-target-modules", "c_fc"])
+    main([*argv, "--train-framings", "abstract", "--lora-target-modules", "c_fc"])
     assert json.loads((out / "adapter" / "adapter_config.json").read_text())["target_modules"] == ["c_fc"]
