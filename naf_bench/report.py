@@ -12,7 +12,7 @@ from pathlib import Path
 
 from naf_bench.errors import DataError
 from naf_bench.evaluation import run_record, run_scores
-from naf_bench.formatting import percent, table_header
+from naf_bench.formatting import percent
 from naf_bench.lm_eval_output import MITIGATION_TASKS, read_output_folder
 from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.scoring.consistency import compute_consistency
@@ -154,67 +154,93 @@ def write_report(records: list[dict], out: str | Path) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    plots = []
     full = [r for r in records if not limited(r)]
-    with_cells = [r for r in full if r.get("by_bin_semantics")]
-    if with_cells:
-        bins = sorted({b for r in with_cells for b in r["by_bin_semantics"]})
-        columns = [(b, c) for b in bins for c in JOINT_CONDITIONS]
-        matrix = [[100 * r["by_bin_semantics"].get(b, {}).get(c, float("nan")) for b, c in columns] for r in with_cells]
-        figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
-        image = axis.imshow(matrix, vmin=0, vmax=100, cmap="RdYlGn", aspect="auto")
-        figure.colorbar(image, ax=axis, label="accuracy (%)", fraction=0.03, pad=0.01)
-        axis.set_xticks(range(len(columns)), [f"{b}\n{c}" for b, c in columns], rotation=90, fontsize=7)
-        axis.set_yticks(range(len(with_cells)), [_wrap(r["name"]) for r in with_cells], fontsize=8)
-        size = max(6, min(10, 160 // max(len(columns), 1)))
-        for i, row in enumerate(matrix):
-            for j, value in enumerate(row):
-                if value == value:  # not NaN
-                    colour = "white" if value < 20 or value > 80 else "black"
-                    axis.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=size, color=colour)
-        figure.tight_layout()
-        plots.append(_save(figure, out / "accuracy_by_bin.png", "Accuracy (%) by divergence bin x semantics"))
-    shown = [r for r in full if r.get("joint") is not None]
-    if shown:
-        figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
-        values = [100 * r["joint"] for r in shown]
-        intervals = [[100 * x for x in (r.get("joint_ci95") or (r["joint"], r["joint"]))] for r in shown]
-        errors = [[v - lo for v, (lo, _) in zip(values, intervals, strict=True)],
-                  [hi - v for v, (_, hi) in zip(values, intervals, strict=True)]]  # fmt: skip
-        axis.bar(range(len(shown)), values, yerr=errors, capsize=3, color="tab:blue")
-        axis.set_xticks(range(len(shown)), [_wrap(r["name"]) for r in shown], fontsize=7)
-        axis.set_ylim(0, 100)
-        axis.set_ylabel("JOINT (%)")
-        figure.tight_layout()
-        plots.append(_save(figure, out / "joint.png", "JOINT (%) with 95% program-clustered intervals"))
-    flips = [r for r in full if r.get("flip_rate") is not None]
-    if flips:
-        figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
-        axis.bar(range(len(flips)), [100 * r["flip_rate"] for r in flips], color="tab:orange")
-        axis.set_xticks(range(len(flips)), [_wrap(r["name"]) for r in flips], fontsize=7)
-        axis.set_ylim(0, 100)
-        axis.set_ylabel("flip rate across rule orders (%)")
-        figure.tight_layout()
-        plots.append(_save(figure, out / "flip_rate.png", "Flip rates (%)"))
-    if any(r.get("rho") for r in records):
-        figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
-        # rho is at most 1 and may fall below -1 (down to -WMC0 / (1 - WMC0)): the range keeps every value
-        low = min(-1.0, *(min(record["rho"]) for record in records if record.get("rho")))
-        for record in records:
-            if record.get("rho"):
-                axis.hist(record["rho"], bins=20, range=(low, 1), alpha=0.6, label=record["name"])
-        axis.set_xlabel("rho (probabilistic consistency: 1 at best, below 0 worse than the uninformed baseline)")
-        axis.set_ylabel("constraints")
-        axis.legend(fontsize=7)
-        figure.tight_layout()
-        plots.append(_save(figure, out / "rho.png", "rho histograms (ModelLog)"))
+    drawn = (_accuracy_by_bin(full, out), _joint(full, out), _flip_rates(full, out), _rho_histograms(records, out))
     report = out / "report.md"
-    report.write_text(_markdown(records, plots), encoding="utf-8")
+    report.write_text(_markdown(records, [plot for plot in drawn if plot]), encoding="utf-8")
     return report
+
+
+def _accuracy_by_bin(records: list[dict], out: Path) -> tuple[str, str] | None:
+    """A heat map of accuracy per divergence bin x JOINT reading, one line per record that has those cells."""
+    import matplotlib.pyplot as plt
+
+    with_cells = [r for r in records if r.get("by_bin_semantics")]
+    if not with_cells:
+        return None
+    bins = sorted({b for r in with_cells for b in r["by_bin_semantics"]})
+    columns = [(b, c) for b in bins for c in JOINT_CONDITIONS]
+    matrix = [[100 * r["by_bin_semantics"].get(b, {}).get(c, float("nan")) for b, c in columns] for r in with_cells]
+    figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+    image = axis.imshow(matrix, vmin=0, vmax=100, cmap="RdYlGn", aspect="auto")
+    figure.colorbar(image, ax=axis, label="accuracy (%)", fraction=0.03, pad=0.01)
+    axis.set_xticks(range(len(columns)), [f"{b}\n{c}" for b, c in columns], rotation=90, fontsize=7)
+    axis.set_yticks(range(len(with_cells)), [_wrap(r["name"]) for r in with_cells], fontsize=8)
+    size = max(6, min(10, 160 // max(len(columns), 1)))
+    for i, row in enumerate(matrix):
+        for j, value in enumerate(row):
+            if value == value:  # not NaN
+                colour = "white" if value < 20 or value > 80 else "black"
+                axis.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=size, color=colour)
+    figure.tight_layout()
+    return _save(figure, out / "accuracy_by_bin.png", "Accuracy (%) by divergence bin x semantics")
+
+
+def _joint(records: list[dict], out: Path) -> tuple[str, str] | None:
+    """JOINT per record, with its 95% program-clustered interval."""
+    import matplotlib.pyplot as plt
+
+    shown = [r for r in records if r.get("joint") is not None]
+    if not shown:
+        return None
+    figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+    values = [100 * r["joint"] for r in shown]
+    intervals = [[100 * x for x in (r.get("joint_ci95") or (r["joint"], r["joint"]))] for r in shown]
+    errors = [[v - lo for v, (lo, _) in zip(values, intervals, strict=True)],
+              [hi - v for v, (_, hi) in zip(values, intervals, strict=True)]]  # fmt: skip
+    axis.bar(range(len(shown)), values, yerr=errors, capsize=3, color="tab:blue")
+    axis.set_xticks(range(len(shown)), [_wrap(r["name"]) for r in shown], fontsize=7)
+    axis.set_ylim(0, 100)
+    axis.set_ylabel("JOINT (%)")
+    figure.tight_layout()
+    return _save(figure, out / "joint.png", "JOINT (%) with 95% program-clustered intervals")
+
+
+def _flip_rates(records: list[dict], out: Path) -> tuple[str, str] | None:
+    """The flip rate across rule orders per record that has one."""
+    import matplotlib.pyplot as plt
+
+    flips = [r for r in records if r.get("flip_rate") is not None]
+    if not flips:
+        return None
+    figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+    axis.bar(range(len(flips)), [100 * r["flip_rate"] for r in flips], color="tab:orange")
+    axis.set_xticks(range(len(flips)), [_wrap(r["name"]) for r in flips], fontsize=7)
+    axis.set_ylim(0, 100)
+    axis.set_ylabel("flip rate across rule orders (%)")
+    figure.tight_layout()
+    return _save(figure, out / "flip_rate.png", "Flip rates (%)")
+
+
+def _rho_histograms(records: list[dict], out: Path) -> tuple[str, str] | None:
+    """Histograms of rho per constraint, one per record with rho values (seed 002's Figure 3)."""
+    import matplotlib.pyplot as plt
+
+    with_rho = [r for r in records if r.get("rho")]
+    if not with_rho:
+        return None
+    figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+    # rho is at most 1 and may fall below -1 (down to -WMC0 / (1 - WMC0)): the range keeps every value
+    low = min(-1.0, *(min(record["rho"]) for record in with_rho))
+    for record in with_rho:
+        axis.hist(record["rho"], bins=20, range=(low, 1), alpha=0.6, label=record["name"])
+    axis.set_xlabel("rho (probabilistic consistency: 1 at best, below 0 worse than the uninformed baseline)")
+    axis.set_ylabel("constraints")
+    axis.legend(fontsize=7)
+    figure.tight_layout()
+    return _save(figure, out / "rho.png", "rho histograms (ModelLog)")
 
 
 def _wrap(name: str, width: int = 24) -> str:
@@ -250,49 +276,32 @@ def _n(record: dict) -> str:
 
 
 def _markdown(records: list[dict], plots) -> str:
-    columns = ["model / baseline", "n", "JOINT", "95% CI", "per-prompt acc.", "coverage", *JOINT_CONDITIONS]
-    columns.append("mean ρ (mc)")
-    header = table_header(columns)
-    lines = ["# NAF-Bench report", "", "All values in %, except ρ (−1 to 1).", "", *header]
-    lines += [_row(r) for r in records if not limited(r)]
-    partial = [r for r in records if limited(r)]
-    if partial:
-        lines += ["", "## Limited runs", "",
-                  "Scored on part of the documents (`--limit`): not comparable with the full runs above.", "",
-                  *header, *(_row(r) for r in partial)]  # fmt: skip
-    traced = [r for r in records if r.get("traces")]
-    if traced:
-        lines += ["", "| model / baseline | proof accuracy | right for the wrong reason | reasoned soundly |",
-                  "|---|---|---|---|"]  # fmt: skip
-        lines += [
-            f"| {r['name']} | {_percent(r['traces']['proof_accuracy'])} | {_percent(r['traces']['rfwr'])} | "
-            f"{_percent(r['traces']['reasoned_soundly'])} |"
-            for r in traced
-        ]
-    with_mc = [r for r in records if r.get("mc")]
-    if with_mc:
-        lines += ["", *table_header(["model (multiple choice; acc and CAcc in %, ρ from −1 to 1)", *MC_METRICS])]
-        for r in with_mc:
-            cells = [_rho_text(r["mc"][key]) if key.startswith("rho") else _percent(r["mc"][key]) for key in MC_METRICS]
-            lines.append(f"| {r['mc']['model']} | " + " | ".join(cells) + " |")
-    flips = [r for r in records if r.get("flip_rate") is not None]
-    if flips:
-        lines += [
-            "",
-            "Flip rate across rule orders: " + ", ".join(f"{r['name']} {_percent(r['flip_rate'])}" for r in flips),
-        ]
-    endpoints = [r for r in records if r.get("endpoint")]
-    if endpoints:
-        lines += ["", "## Endpoints", ""]
-        for r in endpoints:
-            e = r["endpoint"]
-            settings = "; ".join(_code(json.dumps(x, sort_keys=True)) for x in e["generation_settings"]) or "none"
-            lines.append(f"- {r['name']}: {_code(e['model'])} at {_code(e['base_url'])}, {e['requests']} requests "
-                         f"sent with {settings}; {e['completion_tokens']:,} completion tokens reported for "
-                         f"{e['reported']} of them, {e['prompt_tokens'] or 0:,} prompt tokens")  # fmt: skip
-    for title, name in plots:
-        lines += ["", f"## {title}", "", f"![{title}]({name})"]
-    return "\n".join(lines) + "\n"
+    """``report.md`` from its template (``naf_bench/templates/report.md.j2``): the cells are made here, the layout is
+    there."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    def endpoint(r: dict) -> str:
+        e = r["endpoint"]
+        settings = "; ".join(_code(json.dumps(x, sort_keys=True)) for x in e["generation_settings"]) or "none"
+        return (f"{r['name']}: {_code(e['model'])} at {_code(e['base_url'])}, {e['requests']} requests sent with "
+                f"{settings}; {e['completion_tokens']:,} completion tokens reported for {e['reported']} of them, "
+                f"{e['prompt_tokens'] or 0:,} prompt tokens")  # fmt: skip
+
+    environment = Environment(loader=PackageLoader("naf_bench"), keep_trailing_newline=True, undefined=StrictUndefined)
+    return environment.get_template("report.md.j2").render(
+        columns=["model / baseline", "n", "JOINT", "95% CI", "per-prompt acc.", "coverage", *JOINT_CONDITIONS,
+                 "mean ρ (mc)"],
+        full=[_row(r) for r in records if not limited(r)],
+        limited=[_row(r) for r in records if limited(r)],
+        traced=[[r["name"], *(_percent(r["traces"][key]) for key in ("proof_accuracy", "rfwr", "reasoned_soundly"))]
+                for r in records if r.get("traces")],
+        mc_metrics=list(MC_METRICS),
+        mc=[[r["mc"]["model"], *(_rho_text(r["mc"][key]) if key.startswith("rho") else _percent(r["mc"][key])
+                                 for key in MC_METRICS)] for r in records if r.get("mc")],
+        flips=[f"{r['name']} {_percent(r['flip_rate'])}" for r in records if r.get("flip_rate") is not None],
+        endpoints=[endpoint(r) for r in records if r.get("endpoint")],
+        plots=plots,
+    )  # fmt: skip
 
 
 def _code(text: str) -> str:
@@ -300,10 +309,9 @@ def _code(text: str) -> str:
     return "`" + str(text).replace("`", "'").replace("\n", " ") + "`"
 
 
-def _row(r: dict) -> str:
+def _row(r: dict) -> list[str]:
     ci = r.get("joint_ci95")
     interval = f"{_percent(ci[0])}–{_percent(ci[1])}" if ci and not limited(r) else "–"  # no interval from a few
     per = [_percent(r.get("per_semantics", {}).get(c)) for c in JOINT_CONDITIONS]
-    cells = [r["name"], _n(r), _percent(r.get("joint")), interval, _percent(r.get("per_prompt_accuracy")),
-             _percent(r.get("coverage")), *per, _mean_rho(r)]  # fmt: skip
-    return "| " + " | ".join(cells) + " |"
+    return [r["name"], _n(r), _percent(r.get("joint")), interval, _percent(r.get("per_prompt_accuracy")),
+            _percent(r.get("coverage")), *per, _mean_rho(r)]  # fmt: skip
