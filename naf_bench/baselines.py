@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 
 from naf_bench.certify import Certificate
 from naf_bench.readings import LETTER_OF
+from naf_bench.syntax.graph import strongly_connected_components
 from naf_bench.syntax.parse import parse_program
-from naf_bench.syntax.structure import dependencies, strongly_connected_components
+from naf_bench.syntax.structure import dependencies
 from naf_bench.verbalize.trace import Derived, Grammar, grammar, render_gold_trace
 
 

@@ -10,7 +10,8 @@ from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
 from naf_bench.solvers.stable import solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.wfs import solve_wfs
-from naf_bench.syntax.structure import dependencies, is_recursive, strongly_connected_components
+from naf_bench.syntax.graph import is_recursive, strongly_connected_components
+from naf_bench.syntax.structure import dependencies
 
 ATOMS = ["q", "a", "b", "c", "d"]
 literals = st.builds(Literal, st.sampled_from(ATOMS), st.booleans())

@@ -37,8 +37,9 @@ import re
 from naf_bench.certify import Certificate
 from naf_bench.readings import QUANTIFIER_OF, READINGS, SEMANTICS_OF
 from naf_bench.syntax.ast import Program
+from naf_bench.syntax.graph import is_recursive, strongly_connected_components
 from naf_bench.syntax.parse import parse_program
-from naf_bench.syntax.structure import dependencies, is_recursive, relevant_atoms, strongly_connected_components
+from naf_bench.syntax.structure import dependencies, relevant_atoms
 
 
 def _words(text: str) -> frozenset[str]:

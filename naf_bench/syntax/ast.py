@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from naf_bench.syntax.graph import is_recursive, strongly_connected_components
+
 
 @dataclass(frozen=True, slots=True)
 class Literal:
@@ -102,8 +104,6 @@ class Program:
     def components(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
         """Strongly connected components of ``dependencies``, dependencies first, each with whether it is
         recursive; computed once per program (the stable-model check and the exact SLDNF procedure share it)."""
-        from naf_bench.syntax.structure import is_recursive, strongly_connected_components  # structure imports ast
-
         deps = self.dependencies
         return tuple((component, is_recursive(component, deps)) for component in strongly_connected_components(deps))
 
