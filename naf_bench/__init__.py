@@ -5,8 +5,7 @@ from naf_bench.dataset import load_dataset
 from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
 from naf_bench.readings import SEMANTICS
 from naf_bench.syntax import Literal, Program, Rule, canonical_key, parse_program, render_asp, render_prolog
-
-__version__ = "0.1.0"
+from naf_bench.version import __version__
 
 __all__ = [
     "SEMANTICS",
@@ -19,6 +18,7 @@ __all__ = [
     "Program",
     "Rule",
     "SolverError",
+    "__version__",
     "canonical_key",
     "certify",
     "load_dataset",

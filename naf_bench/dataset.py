@@ -237,7 +237,7 @@ def dataset_info(config: GenerationConfig):
     """The ``DatasetInfo`` of a config: the builder's, and the card's ``dataset_info`` entry of an export."""
     import datasets
 
-    from naf_bench import __version__
+    from naf_bench.version import __version__
 
     return datasets.DatasetInfo(
         description=f"{SUMMARY} Config {config.name!r}: {config.description} "

@@ -89,7 +89,7 @@ def dataset_card(entries: list[tuple[GenerationConfig, list[SplitFiles]]], repo_
     import datasets
     from huggingface_hub import DatasetCard, DatasetCardData
 
-    from naf_bench import __version__
+    from naf_bench.version import __version__
 
     infos = []
     for config, files in entries:
@@ -150,7 +150,7 @@ def _type_name(feature) -> str:
 
 def _card_body(entries, repo_id: str) -> str:
     """The card's markdown: ``templates/dataset_card.md.j2`` with the tables of these configs and fields."""
-    from naf_bench import __version__
+    from naf_bench.version import __version__
 
     example = entries[0][0].name
     configs = "\n".join(

@@ -211,9 +211,9 @@ def run_model(
     import lm_eval
     from lm_eval.loggers import EvaluationTracker
 
-    from naf_bench import __version__
     from naf_bench.dataset import code_version
     from naf_bench.endpoints import CHAT, ENDPOINT_PATHS, registered
+    from naf_bench.version import __version__
 
     endpoint = backend in ENDPOINT_PATHS
     if dry_run and not endpoint:

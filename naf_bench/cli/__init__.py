@@ -14,7 +14,7 @@ from naf_bench.errors import NafBenchError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from naf_bench import __version__
+    from naf_bench.version import __version__
 
     parser = argparse.ArgumentParser(prog="naf-bench", description=__doc__)
     parser.add_argument("--version", action="version", version=f"naf-bench {__version__}")

@@ -120,8 +120,8 @@ def baseline_rows(gold: Sequence[Mapping], n_bootstrap: int = 1000) -> list[dict
 
 def dataset_summary(gold: Sequence[Mapping], name: str | None = None) -> dict:
     """What the board was scored on: the set's name, its configs, sizes and families, and the code version."""
-    from naf_bench import __version__
     from naf_bench.dataset import code_version
+    from naf_bench.version import __version__
 
     named = _named(gold)
     return {

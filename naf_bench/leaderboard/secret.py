@@ -100,11 +100,11 @@ def hidden_config(key: bytes, name: str, overrides: dict | None = None) -> Gener
 
 def new_set(key: bytes, name: str, out: str | Path, overrides: dict | None = None, attempts: int = ATTEMPTS) -> dict:
     """Write ``out/gold.jsonl`` and ``out/manifest.json`` (see the module docstring); the manifest."""
-    from naf_bench import __version__
     from naf_bench.dataset import DATASET_VERSION, code_version
     from naf_bench.generate.bound import reach
     from naf_bench.generate.registry import FAMILIES
     from naf_bench.rows import build_rows, rows_json
+    from naf_bench.version import __version__
 
     config = hidden_config(key, name, overrides)
     (split,) = config.splits
