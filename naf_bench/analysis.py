@@ -305,10 +305,11 @@ def _fisher(scores: Scores) -> dict | None:
 def _wfs_undefined(scores: Scores, certificates: dict) -> dict | None:
     """Table 5: the core's cell of the WFS-condition rows whose certified value is undefined, and how many of its
     parsed answers are definite (true or false)."""
+    reading = READINGS[READINGS.undefined]
     cell = [
         k
-        for k in scores.where(condition="wfs")
-        if (certificate := certificates.get(scores.rows[k]["id"])) and certificate.labels["wfs"] == "u"
+        for k in scores.where(condition=reading.name)
+        if (certificate := certificates.get(scores.rows[k]["id"])) and reading.label(certificate.labels) == "u"
     ]
     if not cell:
         return None
@@ -336,7 +337,8 @@ def _default_reading(untutored: list[dict], certificates: dict) -> dict:
     best = max(columns, key=lambda r: agreement[r])
     beats = all(agreement[best] > baselines[f"constant_{x}"][best] for x in LETTERS)
     c_answers = [i for i in untutored if i["answer"] == LETTER_OF["u"]]
-    audited = audits([i["text"] for i in c_answers], c_answers, [i["answer"] for i in c_answers], condition="wfs")
+    texts, answers = [i["text"] for i in c_answers], [i["answer"] for i in c_answers]
+    audited = audits(texts, c_answers, answers, condition=READINGS.undefined)
     earned = sum(checkpoints["cycle_registered"] is True for checkpoints in audited.checkpoints)
     return {
         "n": len(untutored),

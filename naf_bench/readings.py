@@ -79,6 +79,9 @@ class Readings:
 
     no_semantics = "none"  # condition C0: the prompt names no semantics and has no gold letter
     baseline = "closed_world"  # a program's distance counts the readings whose gold letter differs from this one's
+    # the reading with an undefined value (u) that the paper's WFS analyses read: Table 5 (its undefined rows), the
+    # untutored C answers (audited under it), the pilot's English against Chinese (its prompts)
+    undefined = "wfs"
 
     def __init__(self) -> None:
         self._entries: dict[str, tuple[Reading, Engine]] = {}
