@@ -3,7 +3,7 @@
 from naf_bench.certify import Certificate, certify
 from naf_bench.dataset import load_dataset
 from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
-from naf_bench.readings import SEMANTICS
+from naf_bench.readings import LABEL_KEYS as SEMANTICS  # the certificate's label keys, as this name gave them
 from naf_bench.syntax import Literal, Program, Rule, canonical_key, parse_program, render_asp, render_prolog
 from naf_bench.version import __version__
 

@@ -69,16 +69,7 @@ from dataclasses import replace
 from naf_bench.analysis_inputs import read_runs, read_stored, score_items
 from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
-from naf_bench.readings import (
-    CONDITION_OF,
-    LETTER_OF,
-    LETTERS,
-    NAMED_CONDITIONS,
-    NO_SEMANTICS,
-    QUANTIFIER_OF,
-    SEMANTICS,
-    gold_letter,
-)
+from naf_bench.readings import LETTER_OF, LETTERS, NAMED_CONDITIONS, NO_SEMANTICS, READINGS, gold_letter
 from naf_bench.scoring.core import Audits, Scores, audits, program_cluster, score
 from naf_bench.scoring.intake import read_gold
 from naf_bench.statistics import bootstrap_interval, cluster_ci, mann_whitney, standardized_ols
@@ -108,8 +99,8 @@ def _interval(scores: Scores, indices: list[int], cluster: str) -> list[float] |
 
 
 def default_readings() -> tuple[str, ...]:
-    """The default-reading table's columns: each reading's condition in the table's order, then the consensus."""
-    return (*(CONDITION_OF[name] for name in SEMANTICS), "consensus")
+    """The default-reading table's columns: each reading in the table's order, then the consensus."""
+    return (*READINGS.names, "consensus")
 
 
 def reading_letters(labels: Mapping[str, str]) -> dict[str, str]:
@@ -314,10 +305,11 @@ def _fisher(scores: Scores) -> dict | None:
 def _wfs_undefined(scores: Scores, certificates: dict) -> dict | None:
     """Table 5: the core's cell of the WFS-condition rows whose certified value is undefined, and how many of its
     parsed answers are definite (true or false)."""
+    reading = READINGS[READINGS.undefined]
     cell = [
         k
-        for k in scores.where(condition="wfs")
-        if (certificate := certificates.get(scores.rows[k]["id"])) and certificate.labels["wfs"] == "u"
+        for k in scores.where(condition=reading.name)
+        if (certificate := certificates.get(scores.rows[k]["id"])) and reading.label(certificate.labels) == "u"
     ]
     if not cell:
         return None
@@ -345,7 +337,8 @@ def _default_reading(untutored: list[dict], certificates: dict) -> dict:
     best = max(columns, key=lambda r: agreement[r])
     beats = all(agreement[best] > baselines[f"constant_{x}"][best] for x in LETTERS)
     c_answers = [i for i in untutored if i["answer"] == LETTER_OF["u"]]
-    audited = audits([i["text"] for i in c_answers], c_answers, [i["answer"] for i in c_answers], condition="wfs")
+    texts, answers = [i["text"] for i in c_answers], [i["answer"] for i in c_answers]
+    audited = audits(texts, c_answers, answers, condition=READINGS.undefined)
     earned = sum(checkpoints["cycle_registered"] is True for checkpoints in audited.checkpoints)
     return {
         "n": len(untutored),
@@ -375,12 +368,12 @@ def _audit(named: list[dict], audited: Audits, certificates: dict) -> dict:
                 "rate": sound / judged if judged else None,
             }
     divergent = [k for k, i in enumerate(named) if i["family"] != "control"]
-    entailment = {quantifier: condition for condition, quantifier in QUANTIFIER_OF.items()}  # some: cred, every: skept
+    entailment = {r.quantifier: r.name for r in READINGS if r.quantifier}  # some: cred, every: skept
     checkpoints = {}
     for name, keep in (
         ("cycle_registered", lambda i: True),
-        ("no_stable_model_stated", lambda i: i["condition"] in QUANTIFIER_OF),
-        ("several_models_considered", lambda i: QUANTIFIER_OF.get(i["condition"]) == "every"),
+        ("no_stable_model_stated", lambda i: READINGS[i["condition"]].quantifier is not None),
+        ("several_models_considered", lambda i: READINGS[i["condition"]].quantifier == "every"),
     ):
         flags = [audited.checkpoints[k].get(name) for k in divergent if keep(named[k])]
         flags = [f for f in flags if f is not None]

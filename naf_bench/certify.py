@@ -33,7 +33,7 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from naf_bench.errors import BudgetExceeded, CertificationError
-from naf_bench.readings import READINGS, SEMANTICS
+from naf_bench.readings import LABEL_KEYS, READINGS
 from naf_bench.solvers.sldnf import PrologResult, sldnf_request, solve_sldnf
 from naf_bench.solvers.sldnf_reference import SLDNFResult, solve_sldnf_reference
 from naf_bench.solvers.stable import CONFLICT_LIMIT, MODEL_CAP, StableResult, clingo_version, solve_stable
@@ -87,7 +87,7 @@ class Certificate:
     def signature(self) -> str:
         """The labels in the readings table's order: cred + skept + wfs + sldnf, e.g. ``FTuloop`` (the reference
         implementation's alphabet); a certificate made before a reading was added lacks its part."""
-        return "".join(self.labels[s] for s in SEMANTICS if s in self.labels)
+        return "".join(self.labels[key] for key in LABEL_KEYS if key in self.labels)
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -133,14 +133,14 @@ def _labels(solved: Solved, query: str) -> tuple[dict[str, str], dict[str, int],
                 f"{reading.name}'s engine gave label {label!r} and effort {sorted(counters)}; expected one of "
                 f"{reading.alphabet} and {sorted(reading.effort)}"
             )
-        labels[reading.name] = label
+        labels[reading.label_key] = label
         effort.update(counters)
     checks = []
     for reading in READINGS:
         for label, other, other_label in reading.implies:
-            if labels[reading.name] == label and labels[other] != other_label:
+            if reading.label(labels) == label and READINGS[other].label(labels) != other_label:
                 raise CertificationError(
-                    f"{reading.name} says {label} but {other} says {labels[other]} on query {query!r}"
+                    f"{reading.name} says {label} but {other} says {READINGS[other].label(labels)} on query {query!r}"
                 )
         if reading.implies_check:
             checks.append(reading.implies_check)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from naf_bench.readings import LETTERS
 from naf_bench.scoring.core import Scores, best_constants, majority_letter, score
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
@@ -149,7 +150,7 @@ def _by_bin_semantics(scores: Scores, slices: Mapping) -> dict:
 def constant_predictions(rows: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
     """Input-blind baselines: each constant letter, the best constant per condition, the majority letter."""
     named = [row for row in rows if row["gold"] is not None]
-    predictions = {f"constant_{x}": {row["id"]: {"prediction": x} for row in named} for x in "ABC"}
+    predictions = {f"constant_{x}": {row["id"]: {"prediction": x} for row in named} for x in LETTERS}
     best = best_constants(named)
     predictions["best_constant_per_condition"] = {row["id"]: {"prediction": best[row["condition"]]} for row in named}
     majority = majority_letter(row["gold"] for row in named) or "A"

@@ -17,6 +17,7 @@ from naf_bench.analysis import analyze
 from naf_bench.analysis_render import write_analysis
 from naf_bench.errors import DataError
 from naf_bench.formatting import percent, table_header
+from naf_bench.readings import READINGS
 from naf_bench.reference import SUBSETS
 from naf_bench.scoring.intake import REFERENCE, SUBMISSION_KIND, describe
 
@@ -70,7 +71,7 @@ def language_table(results: dict[str, dict]) -> dict[str, dict[str, dict]]:
     for subset in SUBSETS:
         if "language" in subset.varies and subset.name in results:
             for model, run in results[subset.name]["runs"].items():
-                cell = run["per_semantics"].get("wfs")
+                cell = run["per_semantics"].get(READINGS.undefined)
                 if cell:
                     table.setdefault(model, {})[subset.language] = {
                         key: cell[key] for key in ("correct", "n", "n_parsed", "accuracy", "strict_accuracy")

@@ -1,9 +1,10 @@
 """The readings of default negation, in one table at the bottom floor that every floor above reads.
 
-A reading is one :class:`Reading` (its label alphabet and gold letters, the prompt condition naming it with
-its instruction in every language, the verdict sentences of its gold traces, what the trace audit compares)
-and one engine: a function from the engines' results on a program (computed once by
-:func:`naf_bench.certify.certify`) to the query's label and the effort counters it reports. Adding a semantics
+A reading is one :class:`Reading` under one key, its name (the prompt condition naming it: the rows'
+``condition``, the scores' and reports' columns), with its label alphabet and gold letters, its instruction in
+every language, the verdict sentences of its gold traces and what the trace audit compares, and one engine: a
+function from the engines' results on a program (computed once by :func:`naf_bench.certify.certify`) to the
+query's label and the effort counters it reports. Adding a semantics
 is ``READINGS.register(reading, engine)``; certification, the signature, rows, prompts, gold traces, scoring,
 the evaluate module and the lm-eval tasks (``scripts/lm_eval_tasks.py`` writes their reading-specific files)
 follow it.
@@ -11,8 +12,12 @@ follow it.
 Worker processes (``naf_bench.pool``, Ray tasks) adopt the caller's table (:meth:`Readings.portable`,
 :meth:`Readings.adopt`), so a reading registered at run time reaches them where its engine imports by name.
 
-Nothing here is frozen at import time: :data:`CONDITIONS`, :data:`SEMANTICS`, :data:`READING_OF` and the other
-module-level names are live views that read the table on every use.
+A row names a reading twice: its ``condition`` (the key) and the key of its label in the certificate's ``labels``
+(:attr:`Reading.label_key`; ``sldnf`` for the condition ``closed_world``, the other readings' key itself). The
+label key is written by :func:`naf_bench.certify.certify` and read by :meth:`Reading.label`, nowhere else.
+
+Nothing here is frozen at import time: :data:`CONDITIONS`, :data:`LETTERS` and the other module-level names are
+live views that read the table on every use.
 """
 
 from __future__ import annotations
@@ -31,9 +36,9 @@ from naf_bench.errors import ConfigError
 
 @dataclass(frozen=True)
 class Reading:
-    name: str  # the key of its label in Certificate.labels (and of the signature's part)
+    name: str  # the one key: the prompt condition naming it (the rows' ``condition``)
     title: str  # how the CLI names it
-    condition: str  # the prompt condition naming it
+    label_key: str  # the key of its label in Certificate.labels (and of the signature's part): the row schema's
     letters: dict[str, str]  # label -> gold letter (one upper-case character); its keys are the label alphabet
     position: int  # place among the named conditions in prompts and reports (C1-C4 of seed 000)
     joint: bool  # JOINT counts a program only if this reading's answer is correct too
@@ -55,6 +60,13 @@ class Reading:
     def alphabet(self) -> tuple[str, ...]:
         return tuple(self.letters)
 
+    def label(self, labels: Mapping[str, str]) -> str:
+        """This reading's label among a certificate's ``labels``."""
+        return labels[self.label_key]
+
+    def gold_letter(self, labels: Mapping[str, str]) -> str:
+        return self.letters[self.label(labels)]
+
 
 # An engine: (the engines' results on a program, the query) -> (the query's label, effort counters). The results
 # are ``naf_bench.certify.Solved``: wfs, stable, prolog (SWI-Prolog's SLDNF) and sldnf_reference.
@@ -66,7 +78,10 @@ class Readings:
     its engine."""
 
     no_semantics = "none"  # condition C0: the prompt names no semantics and has no gold letter
-    baseline = "sldnf"  # a program's distance counts the readings whose gold letter differs from this one's
+    baseline = "closed_world"  # a program's distance counts the readings whose gold letter differs from this one's
+    # the reading with an undefined value (u) that the paper's WFS analyses read: Table 5 (its undefined rows), the
+    # untutored C answers (audited under it), the pilot's English against Chinese (its prompts)
+    undefined = "wfs"
 
     def __init__(self) -> None:
         self._entries: dict[str, tuple[Reading, Engine]] = {}
@@ -74,11 +89,11 @@ class Readings:
         self.version = 0  # counts the changes: the live views are computed again after one
 
     def register(self, reading: Reading, engine: Engine) -> None:
-        """Add a reading and its engine (a ConfigError if its name, condition or position is taken, or an
+        """Add a reading and its engine (a ConfigError if its name, label key or position is taken, or an
         implication names an unknown reading or label)."""
-        taken = [r for r in self if reading.name in (r.name, r.condition) or reading.condition in (r.name, r.condition)]
-        if taken or reading.condition == self.no_semantics:
-            raise ConfigError(f"reading {reading.name!r} (condition {reading.condition!r}) is already in the table")
+        taken = [r for r in self if reading.name == r.name or reading.label_key == r.label_key]
+        if taken or reading.name == self.no_semantics:
+            raise ConfigError(f"reading {reading.name!r} (label key {reading.label_key!r}) is already in the table")
         if any(r.position == reading.position for r in self):
             raise ConfigError(f"position {reading.position} is taken; taken: {self.positions()}")
         letter_of = {label: letter for r in self for label, letter in r.letters.items()}
@@ -150,7 +165,13 @@ class Readings:
         return len(self._entries)
 
     def __getitem__(self, name: str) -> Reading:
+        """The reading of a named condition (a ConfigError for any other name)."""
+        if name not in self._entries:
+            raise ConfigError(f"unknown condition {name!r}; expected one of {tuple(CONDITIONS)}")
         return self._entries[name][0]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
 
     def engine(self, name: str) -> Engine:
         return self._entries[name][1]
@@ -162,12 +183,6 @@ class Readings:
     def named(self) -> list[Reading]:
         """The readings in prompt and report order."""
         return sorted(self, key=lambda reading: reading.position)
-
-    def of_condition(self, condition: str) -> Reading:
-        for reading in self:
-            if reading.condition == condition:
-                return reading
-        raise ConfigError(f"unknown condition {condition!r}; expected one of {tuple(CONDITIONS)}")
 
     @property
     def letters(self) -> tuple[str, ...]:
@@ -385,9 +400,9 @@ READINGS.register(
 )
 READINGS.register(
     Reading(
-        "sldnf",
-        "sldnf",
         "closed_world",
+        "sldnf",
+        "sldnf",
         {**_BINARY, "loop": "C"},
         1,
         True,
@@ -429,40 +444,24 @@ BASELINE = Readings.baseline
 
 
 # The live views (module-level functions, so that a config holding one pickles into a worker process).
-def _semantics() -> tuple[str, ...]:
-    return READINGS.names
+def _label_keys() -> tuple[str, ...]:
+    return tuple(reading.label_key for reading in READINGS)
 
 
 def _effort_keys() -> tuple[str, ...]:
     return tuple(dict.fromkeys(key for reading in READINGS for key in reading.effort))
 
 
-def _reading_of() -> dict[str, Reading]:
-    return {reading.name: reading for reading in READINGS}
-
-
 def _named_conditions() -> tuple[str, ...]:
-    return tuple(reading.condition for reading in READINGS.named())
+    return tuple(reading.name for reading in READINGS.named())
 
 
 def _conditions() -> tuple[str, ...]:
     return (NO_SEMANTICS, *_named_conditions())
 
 
-def _semantics_of() -> dict[str, str]:
-    return {reading.condition: reading.name for reading in READINGS}
-
-
-def _condition_of() -> dict[str, str]:
-    return {reading.name: reading.condition for reading in READINGS}
-
-
 def _joint_conditions() -> tuple[str, ...]:
-    return tuple(reading.condition for reading in READINGS.named() if reading.joint)
-
-
-def _quantifier_of() -> dict[str, str]:
-    return {reading.condition: reading.quantifier for reading in READINGS if reading.quantifier}
+    return tuple(reading.name for reading in READINGS.named() if reading.joint)
 
 
 def _letters() -> tuple[str, ...]:
@@ -473,31 +472,23 @@ def _letter_of() -> dict[str, str]:
     return {label: letter for reading in READINGS for label, letter in reading.letters.items()}
 
 
-SEMANTICS = _Live(_semantics)
-LABEL_KEYS = SEMANTICS
+LABEL_KEYS = _Live(_label_keys)  # the certificate's labels, in table order (the signature's): the row schema's
 EFFORT_KEYS = _Live(_effort_keys)
-READING_OF = _LiveMapping(_reading_of)
 NAMED_CONDITIONS = _Live(_named_conditions)
 CONDITIONS = _Live(_conditions)
-SEMANTICS_OF = _LiveMapping(_semantics_of)
-CONDITION_OF = _LiveMapping(_condition_of)
 JOINT_CONDITIONS = _Live(_joint_conditions)
-QUANTIFIER_OF = _LiveMapping(_quantifier_of)
 LETTERS = _Live(_letters)
 LETTER_OF = _LiveMapping(_letter_of)  # label -> its letter (T: A, F: B, u and loop: C)
 
 
-def gold_letter(condition: str, labels: dict[str, str]) -> str | None:
+def gold_letter(condition: str, labels: Mapping[str, str]) -> str | None:
     """A/B/C for a named condition (its reading's label through the reading's letters); None for ``none``."""
-    if condition == NO_SEMANTICS:
-        return None
-    reading = READINGS.of_condition(condition)
-    return reading.letters[labels[reading.name]]
+    return None if condition == NO_SEMANTICS else READINGS[condition].gold_letter(labels)
 
 
 def instruction(condition: str, language: str) -> str:
     """A named condition's instruction in ``language`` (a ConfigError where the reading has none)."""
-    reading = READINGS.of_condition(condition)
+    reading = READINGS[condition]
     if language not in reading.instructions:
         raise ConfigError(f"reading {reading.name!r} has no instruction in {language!r}")
     return reading.instructions[language]

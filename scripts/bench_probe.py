@@ -43,13 +43,12 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from naf_bench.leaderboard.ladder import MIN_GAIN
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NO_SEMANTICS
 
 METADATA = {"model_name": "probe", "track": "standard", "prompt_setting": "zero-shot", "reasoning_mode": "direct",
             "external_tools": False, "temperature": 0, "samples_per_item": 1}  # fmt: skip
 ENHANCED = {**METADATA, "track": "enhanced", "method_url": "https://example.org/method"}
 TIERS = ((0.97, 0.3), (0.75, 0.4), (0.45, 0.3))  # (probability a label is right, share of programs)
-LETTERS = "ABC"
 
 
 def synthetic(rng: random.Random, programs: int, prefix: str) -> tuple[list[dict], dict[str, str], dict[str, float]]:
@@ -59,9 +58,9 @@ def synthetic(rng: random.Random, programs: int, prefix: str) -> tuple[list[dict
         program = f"{prefix}{i}"
         right = rng.choices([p for p, _ in TIERS], weights=[w for _, w in TIERS])[0]
         confidence[program] = right
-        rows.append({"id": f"{program}::none", "gold": None, "condition": "none", "program_id": program,
-                     "family": f"family{i % 7}"})  # fmt: skip
-        prior[f"{program}::none"] = "A"
+        rows.append({"id": f"{program}::{NO_SEMANTICS}", "gold": None, "condition": NO_SEMANTICS,
+                     "program_id": program, "family": f"family{i % 7}"})  # fmt: skip
+        prior[f"{program}::{NO_SEMANTICS}"] = "A"
         for condition in JOINT_CONDITIONS:
             key, gold = f"{program}::{condition}", rng.choice(LETTERS)
             rows.append({"id": key, "gold": gold, "condition": condition, "program_id": program,

@@ -27,7 +27,7 @@ def _metric(name: str) -> str:
 
 def task_files() -> dict[str, str]:
     """File name -> text of every reading-specific task file."""
-    conditions = [reading.condition for reading in READINGS.named()]
+    conditions = [reading.name for reading in READINGS.named()]
     files = {}
     for condition in conditions:
         files[f"naf_bench_{condition}.yaml"] = (

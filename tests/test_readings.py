@@ -9,12 +9,11 @@ from naf_bench.readings import (
     CONDITIONS,
     EFFORT_KEYS,
     JOINT_CONDITIONS,
+    LABEL_KEYS,
     LETTER_OF,
     LETTERS,
     NO_SEMANTICS,
-    READING_OF,
     READINGS,
-    SEMANTICS,
     gold_letter,
 )
 from naf_bench.verbalize.templates import LANGUAGES, listed_letters, option_lines
@@ -29,7 +28,7 @@ def test_every_reading_has_an_instruction_and_verdicts_in_every_language():
 
 def test_the_table_refuses_a_reading_it_has():
     with pytest.raises(ConfigError, match="already in the table"):
-        READINGS.register(READING_OF["wfs"], READINGS.engine("wfs"))
+        READINGS.register(READINGS["wfs"], READINGS.engine("wfs"))
     with pytest.raises(ConfigError, match="no reading"):
         READINGS.unregister("brave")
 
@@ -38,11 +37,12 @@ def test_inclusions_name_known_readings_and_labels():
     for reading in READINGS:
         for label, other, other_label in reading.implies:
             assert label in reading.alphabet
-            assert other_label in READING_OF[other].alphabet
+            assert other_label in READINGS[other].alphabet
 
 
 def test_table_orders_are_the_published_ones():
-    assert SEMANTICS == ("cred", "skept", "wfs", "sldnf")
+    assert LABEL_KEYS == ("cred", "skept", "wfs", "sldnf")
+    assert READINGS.names == ("cred", "skept", "wfs", "closed_world")  # the one key: the condition
     assert CONDITIONS == (NO_SEMANTICS, "closed_world", "cred", "skept", "wfs")
     assert JOINT_CONDITIONS == ("closed_world", "cred", "skept", "wfs")
     assert EFFORT_KEYS[0] == "clingo_choices" and len(EFFORT_KEYS) == len(set(EFFORT_KEYS)) == 5
@@ -53,19 +53,22 @@ def test_gold_letter_reads_each_readings_alphabet():
     assert [gold_letter(c, labels) for c in CONDITIONS] == [None, "C", "A", "B", "C"]
     with pytest.raises(ConfigError, match="unknown condition"):
         gold_letter("brave", labels)
+    with pytest.raises(ConfigError, match="unknown condition"):
+        gold_letter("sldnf", labels)  # a label key is no condition
+    assert READINGS["closed_world"].label(labels) == "loop" and "sldnf" not in READINGS
 
 
 def test_letters_are_the_tables_and_a_label_has_one_letter():
     assert LETTERS == ("A", "B", "C") and dict(LETTER_OF) == {"T": "A", "F": "B", "u": "C", "loop": "C"}
     assert option_lines("en") == ["  A. Definitely yes", "  B. Definitely no", "  C. Cannot be determined"]
     assert listed_letters("en") == "A, B, or C" and listed_letters("zh") == "A、B 或 C"
-    wfs = READING_OF["wfs"]
+    wfs = READINGS["wfs"]
     for letters, why in (
         ({"T": "A", "F": "C"}, "label 'F' as letter 'C'"),
         ({"T": "a", "F": "B"}, "label 'T' as letter 'a'"),
     ):
         with pytest.raises(ConfigError, match=f"wfs3: {why}"):
             READINGS.register(
-                replace(wfs, name="wfs3", condition="wfs3", position=9, letters=letters, implies=()), None
+                replace(wfs, name="wfs3", label_key="wfs3", position=9, letters=letters, implies=()), None
             )
     assert "wfs3" not in READINGS.names

@@ -17,7 +17,7 @@ def _print_certificate(name: str, certificate) -> None:
     count = f"more than {certificate.model_cap}" if models > certificate.model_cap else str(models)
     print(f"{name}  ?- {certificate.query}")
     print(f"  signature     {certificate.signature}")
-    print("  " + "   ".join(f"{reading.title} {labels[reading.name]}" for reading in READINGS))
+    print("  " + "   ".join(f"{reading.title} {reading.label(labels)}" for reading in READINGS))
     print(f"  stable models {count}{' (incoherent: skeptical holds vacuously)' if certificate.incoherent else ''}")
     print(f"  checked       {', '.join(certificate.checks)}")
 

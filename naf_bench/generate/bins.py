@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from itertools import pairwise
 
-from naf_bench.readings import BASELINE, CONDITION_OF, NAMED_CONDITIONS, gold_letter
+from naf_bench.readings import BASELINE, NAMED_CONDITIONS, gold_letter
 from naf_bench.syntax.ast import Literal, Program, Rule
 
 # Each bin's certified labels, by reading (the signature column above joins them); a program belongs to the bin
@@ -54,7 +54,7 @@ _LETTERS = "abcdefghijklmnoprstuvwxyz"  # no q: the query is q
 def distance(labels: dict[str, str]) -> int:
     """How many of the other readings' answers (credulous, skeptical, WFS) differ from the closed-world (SLDNF)
     answer (0-3)."""
-    baseline = gold_letter(CONDITION_OF[BASELINE], labels)
+    baseline = gold_letter(BASELINE, labels)
     return sum(gold_letter(condition, labels) != baseline for condition in NAMED_CONDITIONS)
 
 

@@ -26,7 +26,9 @@ from itertools import pairwise
 
 from naf_bench.syntax.ast import Literal, Program, Rule
 
-# Quota on (cred, skept) for cnf, as in the reference implementation.
+# Quota on (cred, skept) for cnf, as in the reference implementation: shares keyed by the certificate's labels of
+# these readings, joined (data keyed by label, as the bins' required labels are)
+CNF_QUOTA_READINGS = ("cred", "skept")
 CNF_QUOTA = {"TT": 0.34, "FT": 0.28, "FF": 0.28, "TF": 0.10}
 Assembled = tuple[Program, dict[str, int]]  # a candidate and the axes it drew (its padding's depth and width)
 

@@ -47,7 +47,7 @@ class Family:
     partitioned: bool = False  # training splits draw from the other half of the canonical-key space
     tier: str = ""  # leaderboard families: the tier's name from the axes, e.g. "cnf_n{size}"
     quota: Mapping[str, float] | None = None  # shares of the kept programs per labels of quota_readings, joined
-    quota_readings: tuple[str, ...] = ("cred", "skept")
+    quota_readings: tuple[str, ...] = ()  # keys of Certificate.labels
     attempts_per_item: int = 50  # attempts per wanted program before the unit gives up (ConfigError)
 
     def quota_key(self, certificate: Certificate) -> str:
@@ -86,7 +86,13 @@ def _leaderboard(assemble: Callable[..., Assembled], tier: str, **fields) -> Fam
 # config's units follow this order, a bin config's follow its ``bins``.
 FAMILIES: dict[str, Family] = {
     **{name: _bin(name) for name in bins.BINS},
-    "cnf": _leaderboard(families.cnf, "cnf_n{size}", accept=partial(accept_search, True), quota=families.CNF_QUOTA),
+    "cnf": _leaderboard(
+        families.cnf,
+        "cnf_n{size}",
+        accept=partial(accept_search, True),
+        quota=families.CNF_QUOTA,
+        quota_readings=families.CNF_QUOTA_READINGS,
+    ),
     "parity": _leaderboard(families.parity, "parity_n{size}"),
     "coupled": _leaderboard(families.coupled, "coupled_n{size}"),
     "decided": _leaderboard(families.decided, "decided_d{size}"),

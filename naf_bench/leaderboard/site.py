@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from naf_bench.formatting import percent
-from naf_bench.readings import JOINT_CONDITIONS, READING_OF, SEMANTICS_OF
+from naf_bench.readings import JOINT_CONDITIONS, READINGS
 
 TEMPLATES = Path(__file__).with_name("templates")
 TRACK_TITLES = {"standard": "Standard track", "enhanced": "Enhanced track"}
@@ -33,7 +33,7 @@ def _cell(text, sort=None, *, href=None, version=None, baseline=False, strong=Fa
 
 
 def _columns() -> list[dict]:
-    readings = [READING_OF[SEMANTICS_OF[c]].title for c in JOINT_CONDITIONS]
+    readings = [READINGS[c].title for c in JOINT_CONDITIONS]
     names = [
         "#",
         "Model",

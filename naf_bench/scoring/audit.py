@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 
 from naf_bench.certify import Certificate
-from naf_bench.readings import QUANTIFIER_OF, READINGS, SEMANTICS_OF
+from naf_bench.readings import READINGS
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.graph import is_recursive, strongly_connected_components
 from naf_bench.syntax.parse import parse_program
@@ -409,15 +409,15 @@ def _agrees(stated: str, certified: str, condition: str) -> bool:
     and 'cannot be determined' are one option); "not true" agrees with every value but true."""
     if stated == NOT_TRUE:
         return certified != "T"
-    return stated == certified or {stated, certified} <= READINGS.of_condition(condition).alike
+    return stated == certified or {stated, certified} <= READINGS[condition].alike
 
 
 def certified_value(certificate: Certificate, atom: str, condition: str) -> str:
     """An atom's certified value under a global reading: the query's label, and another atom's well-founded value
     with undefined read as the reading reads it (closed world: a loop)."""
-    reading = READINGS.of_condition(condition)
+    reading = READINGS[condition]
     if atom == certificate.query:
-        return certificate.labels[reading.name]
+        return reading.label(certificate.labels)
     value = certificate.wfs_values.get(atom, "F")
     return reading.undefined_as if value == "u" else value
 
@@ -427,7 +427,7 @@ def audit(response: str, certificate: Certificate, condition: str, program: Prog
     stable model whose trace says so) of one response; see the module docstring."""
     query = certificate.query
     bridge, cycle, atoms = _program_facts(certificate.program, query, program)
-    quantifier = QUANTIFIER_OF.get(condition)  # looked up once: the table is read anew on every look-up
+    quantifier = READINGS[condition].quantifier
     global_reading, every = quantifier is None, quantifier == "every"
     text = normalise(response)
     said: dict[str, str] = {}
@@ -473,8 +473,9 @@ def _classify(found: dict, certificate: Certificate, condition: str, verbose: bo
     checkpoints = found["checkpoints"]
     if said_query is None and said_bridge is None and found["entailment"] is None:
         return "no_derivation", "no value stated for the query or the bridge atom"
-    if condition in QUANTIFIER_OF:
-        certified = certificate.labels[SEMANTICS_OF[condition]]
+    reading = READINGS[condition]
+    if reading.quantifier:
+        certified = reading.label(certificate.labels)
         if verbose and checkpoints["no_stable_model_stated"] is False:
             return "contradicted", "no stable model exists, and the trace never says so"
         if found["entailment"] is None:

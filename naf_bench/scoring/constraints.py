@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
-from naf_bench.readings import CONDITION_OF, LETTERS, NO_SEMANTICS, READING_OF, READINGS, SEMANTICS_OF
+from naf_bench.readings import LETTERS, NO_SEMANTICS, READINGS
 
 CONSTRAINT_FAMILIES = ("one_letter", "alphabet", "invariance", "inclusion", "certified")
 
@@ -25,7 +25,7 @@ CONSTRAINT_FAMILIES = ("one_letter", "alphabet", "invariance", "inclusion", "cer
 def inclusions() -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """(condition, letter) implies (condition, letter), for every program: the readings' implications, as letters."""
     return [
-        ((reading.condition, reading.letters[label]), (CONDITION_OF[other], READING_OF[other].letters[other_label]))
+        ((reading.name, reading.letters[label]), (other, READINGS[other].letters[other_label]))
         for reading in READINGS
         for label, other, other_label in reading.implies
     ]
@@ -37,8 +37,8 @@ def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
     for k, row in enumerate(rows):
         events = [f"r{k}_{letter}" for letter in LETTERS]
         formulas.append(("one_letter", f"atleast(1, {', '.join(events)}) & ~atleast(2, {', '.join(events)})"))
-        if row["condition"] in SEMANTICS_OF:
-            alphabet = READING_OF[SEMANTICS_OF[row["condition"]]].letters.values()
+        if row["condition"] in READINGS:
+            alphabet = READINGS[row["condition"]].letters.values()
             if excluded := [f"~r{k}_{letter}" for letter in LETTERS if letter not in alphabet]:
                 formulas.append(("alphabet", " & ".join(excluded)))
         if row.get("gold"):

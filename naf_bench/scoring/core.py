@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from naf_bench.certify import Certificate
-from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NO_SEMANTICS, SEMANTICS_OF, gold_letter
+from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NO_SEMANTICS, READINGS, gold_letter
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.records import Record
@@ -132,7 +132,7 @@ def audits(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequen
     found: dict[str, list] = {"classes": [], "reasons": [], "checkpoints": [], "earned": [], "correct": []}
     for i, (text, row, answer) in enumerate(zip(texts, rows, answers, strict=True)):
         reading = condition or row.get("condition")
-        if reading not in SEMANTICS_OF:
+        if reading not in READINGS:
             raise ValueError(f"references[{i}]['condition'] must be a named condition, got {reading!r}")
         certificate, program = _certified(row)
         gold = row["gold"] if "gold" in row else gold_letter(reading, certificate.labels)

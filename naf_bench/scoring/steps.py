@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from naf_bench.certify import Certificate
 from naf_bench.errors import ParseError
-from naf_bench.readings import SEMANTICS_OF, gold_letter
+from naf_bench.readings import READINGS
 from naf_bench.scoring.extract import strip_thinking
 from naf_bench.syntax.ast import Literal, Program, Rule
 from naf_bench.syntax.parse import parse_program
@@ -165,13 +165,13 @@ JUSTIFIED: dict[type[StepKind], Callable[[StepKind, Context], bool]] = {
 
 
 def _flags(trace: Trace, g: Grammar, program: Program, certificate: Certificate, condition: str) -> dict[str, bool]:
-    label = certificate.labels[SEMANTICS_OF[condition]]
-    expected = g.verdict(condition, label, certificate.n_stable_models)
+    reading = READINGS[condition]
+    expected = g.verdict(condition, reading.label(certificate.labels), certificate.n_stable_models)
     return {
         "parsed": True,
         "valid": _valid(trace.steps, program, certificate.wfs_values),
         "linear": _linear(trace.steps),
-        "connects": trace.verdict == expected and trace.answer == gold_letter(condition, certificate.labels),
+        "connects": trace.verdict == expected and trace.answer == reading.gold_letter(certificate.labels),
     }
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
+from naf_bench.readings import READINGS
 from naf_bench.scoring.constraints import (
     CONSTRAINT_FAMILIES,
 )
@@ -95,32 +96,28 @@ def seed_summary(runs: dict[int, dict]) -> dict:
 def comparison_table(runs: dict[float, dict[int, dict]]) -> list[dict]:
     """One row per semantic-loss weight, framing and moment (before/after): the held-out accuracy and JOINT of
     the generated answers (of the top token after 'ANSWER:' without ``--generate``: ``answers``), the rho of the
-    letter probabilities and the share of C answers under the credulous and skeptical readings, per seed and
-    their mean."""
+    letter probabilities and the share of C answers under the entailment readings (credulous, skeptical), per seed
+    and their mean."""
 
     def mean(values):
         defined = [v for v in values if v is not None]
         return sum(defined) / len(defined) if defined else None
 
+    entailment = [reading.name for reading in READINGS.named() if reading.quantifier]
     table = []
     for weight, by_seed in runs.items():
         first = next(iter(by_seed.values()))
         for framing in first["after"]["framings"]:
             for moment in ("before", "after"):
                 cells = [run[moment]["framings"][framing] for run in by_seed.values()]
-                values: dict[str, list] = {
-                    "accuracy": [],
-                    "joint": [],
-                    "rho": [],
-                    "c_rate_cred": [],
-                    "c_rate_skept": [],
-                }
+                values: dict[str, list] = {"accuracy": [], "joint": [], "rho": []}
+                values.update({f"c_rate_{condition}": [] for condition in entailment})
                 for cell in cells:
                     report = cell.get("report") or cell["top_token_report"]
                     values["accuracy"].append(report["accuracy"]["value"])
                     values["joint"].append(report["joint"]["value"] if "joint" in report else None)
                     values["rho"].append(cell["letters"]["all"]["rho"])
-                    for condition in ("cred", "skept"):
+                    for condition in entailment:
                         values[f"c_rate_{condition}"].append(report["conditions"].get(condition, {}).get("c_rate"))
                 row = {"semantic_loss_weight": weight, "framing": framing, "moment": moment, "seeds": list(by_seed)}
                 row["answers"] = "generated" if "report" in cells[0] else "top token"

@@ -40,7 +40,7 @@ from functools import cache
 from typing import ClassVar
 
 from naf_bench.errors import ConfigError, ParseError
-from naf_bench.readings import LETTERS, NO_SEMANTICS, QUANTIFIER_OF, READINGS, gold_letter
+from naf_bench.readings import LETTERS, NO_SEMANTICS, READINGS
 from naf_bench.syntax.ast import Literal, Program, Rule
 from naf_bench.syntax.structure import relevant_atoms
 from naf_bench.verbalize.framing import FRAMINGS
@@ -240,7 +240,7 @@ class Grammar:
     def verdict(self, condition: str, label: str, n_stable_models: int) -> str:
         """The verdict sentence (after the ``Verdict:`` prefix) on the query under ``condition``: its reading's
         sentence for the label (or for a program without stable models, where the reading has one)."""
-        reading = READINGS.of_condition(condition)
+        reading = READINGS[condition]
         if self.language not in reading.verdicts:
             raise ConfigError(f"reading {reading.name!r} has no verdict sentences in {self.language!r}")
         sentences = reading.verdicts[self.language]
@@ -504,10 +504,10 @@ def render_gold_trace(
         return ""
     g = grammar(framing, language, certificate.query)
     steps = derivation(program, certificate.query, certificate.wfs_values)
-    label = certificate.labels[READINGS.of_condition(condition).name]
-    models = certificate.n_stable_models if condition in QUANTIFIER_OF else None
-    verdict = g.verdict(condition, label, certificate.n_stable_models)
-    return g.render(steps, verdict, gold_letter(condition, certificate.labels), models)
+    reading = READINGS[condition]
+    models = certificate.n_stable_models if reading.quantifier else None
+    verdict = g.verdict(condition, reading.label(certificate.labels), certificate.n_stable_models)
+    return g.render(steps, verdict, reading.gold_letter(certificate.labels), models)
 
 
 # What a model writing in the grammar does that does not change the logic (each scan is linear).
