@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from naf_bench.errors import ConfigError
-from naf_bench.generate.algorithm import CellStats, Instance, assemble_attempt, attempt, generate
+from naf_bench.generate.algorithm import CellStats, Instance, exclusions
 from naf_bench.generate.bins import distance
 from naf_bench.generate.config import GenerationConfig, Unit
 from naf_bench.generate.registry import FAMILIES
@@ -30,24 +30,20 @@ def as_instances(config: GenerationConfig, split: str, position: int, instances:
     return instances
 
 
-def _generate(config: GenerationConfig, unit: Unit, count: int, split: str, seen: set[str]):
-    training = config.is_training(split)
-    return generate(unit.family, unit.axes, config.seed, config.name, split, count, seen, config.n_orders, training)
-
-
-def unit_splits(
-    config: GenerationConfig, position: int, render: Render = as_instances
-) -> list[tuple[list[str], Any, CellStats]]:
-    """The one function that makes a unit's programs: unit ``position`` of ``config`` across every split, with
-    only its own ``seen`` keys (hashed seeds need nothing else), each split's programs as (canonical keys, what
-    ``render`` makes of them, statistics). A worker process (or any other engine) runs it as it is;
-    :func:`generate_units` merges its results into exactly the rows of one process."""
+def unit_splits(config: GenerationConfig, position: int, render: Render = as_instances) -> list[tuple]:
+    """The one function that makes a unit's programs: unit ``position`` of ``config`` across every split, each
+    cell walked (:meth:`~naf_bench.generate.algorithm.Cell.walk`) against only the unit's own earlier keys (hashed
+    seeds need nothing else), each split's programs as (the keys its walk met, those it excluded, what ``render``
+    makes of its programs, its statistics). A worker process (or any other engine) runs it as it is;
+    :func:`generate_units` settles the cells that met another unit's programs."""
     unit = config.units()[position]
     seen: set[str] = set()
     results = []
-    for count, split in zip(unit.counts, config.splits, strict=True):
-        kept, stats = _generate(config, unit, count, split, seen)
-        results.append(([instance.key for instance in kept], render(config, split, position, kept), stats))
+    for split in config.splits:
+        walk = config.cell(unit, split).walk(seen)
+        made = render(config, split, position, walk.programs())
+        seen.update(walk.keys)
+        results.append((walk.met, walk.excluded, made, walk.stats))
     return results
 
 
@@ -65,26 +61,17 @@ COST = (1.3e-3, 8.4e-5, 1.9e-5, 7.5e-5)
 PARALLEL_MIN_SAVING = 3.0
 
 
-def rows_per_program(config: GenerationConfig) -> int:
-    """The rows of one program of ``config`` (as :func:`instance_rows` makes them)."""
-    variants = config.n_orders * len(config.framings)
-    return sum(1 if condition == NO_SEMANTICS else variants for condition in config.conditions)
-
-
 def program_rules(config: GenerationConfig, unit: Unit, samples: int = 3) -> float:
     """The mean number of rules of a unit's first ``samples`` attempts' programs, assembled only (neither keyed
     nor certified: well under a millisecond each)."""
-    split = config.splits[0]
-    programs = (
-        assemble_attempt(unit.family, unit.axes, config.seed, config.name, split, index)[0] for index in range(samples)
-    )
-    return sum(len(program.rules) for program in programs) / samples
+    cell = config.cell(unit, config.splits[0])
+    return sum(len(cell.assemble(index)[0].rules) for index in range(samples)) / samples
 
 
 def cost_terms(config: GenerationConfig, unit: Unit) -> tuple[float, float, float, float]:
     """What :data:`COST` weighs, per program of ``unit``: 1, R, R x W and R x (O - 1)."""
     rules = program_rules(config, unit)
-    return 1.0, rules, rules * rows_per_program(config), rules * (config.n_orders - 1)
+    return 1.0, rules, rules * config.rows_per_program(), rules * (config.n_orders - 1)
 
 
 def unit_seconds(config: GenerationConfig, unit: Unit) -> float:
@@ -144,6 +131,41 @@ def processes(
     return count if saved >= needed else 1
 
 
+def run_units(
+    function: Callable,
+    config: GenerationConfig,
+    positions: list[int],
+    args: tuple,
+    num_proc: int | None,
+    min_saving: float | None = None,
+) -> dict[int, Any]:
+    """``{position: function(config, position, *args)}`` for these units of ``config``: in ``num_proc`` worker
+    processes, largest units first, where they are estimated to pay for starting them (:func:`processes`, and
+    ``min_saving``), else in this one, with a warning where processes were asked for."""
+    parallel = num_proc is not None and num_proc > 1
+    units = config.units()
+    costs = {position: unit_seconds(config, units[position]) for position in positions} if parallel else {}
+    threshold = min_saving_now() if min_saving is None else min_saving
+    count = processes(list(costs.values()), num_proc, threshold)
+    if count > 1:
+        largest_first = sorted(positions, key=lambda p: -costs[p])
+        jobs = [(config, position, *args) for position in largest_first]
+        names = [f"unit {p} of {config.name!r} ({units[p].family} {units[p].axes})" for p in largest_first]
+        from naf_bench.pool import run_jobs
+
+        return dict(zip(largest_first, run_jobs(function, jobs, count, names), strict=True))
+    if parallel:
+        cores = available_cores()
+        asked, saved, needed = gate(list(costs.values()), num_proc, threshold, cores)
+        warnings.warn(
+            f"num_proc={num_proc}: {config.name!r} is generated in one process ({len(positions)} units, an "
+            f"estimated {sum(costs.values()):.1f} s of one core; {asked} processes on {cores} cores would "
+            f"save {saved:.1f} s, less than the {needed:g} s that pay for starting them)",
+            stacklevel=3,
+        )
+    return {position: function(config, position, *args) for position in positions}
+
+
 def generate_units(
     config: GenerationConfig,
     render: Render = as_instances,
@@ -153,17 +175,15 @@ def generate_units(
     exclude: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, list], list[tuple[str, Unit, CellStats]]]:
     """Each split's units in order, as ``render`` makes them (by default their instances), and each (split, unit)'s
-    statistics, exactly as one process makes them.
+    statistics, exactly as one walk of the config's cells in order makes them.
 
-    One process walks the splits and, in each, the units, with one ``seen`` set of canonical keys. Here each
-    unit runs across the splits with only its own keys, and is rendered, where it runs (in ``num_proc`` worker
-    processes of :mod:`naf_bench.pool`, which never import the caller's ``__main__``; see :func:`processes` for
-    when they pay, and ``min_saving``); the merge replays the walk: a unit none of whose programs another unit
-    already used took the very same attempts, so it is kept; otherwise it is generated and rendered again
-    against the true ``seen`` (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates
-    the i-th of n contiguous ranges of units only. A worker that dies fails the call with a ``WorkerError``.
-    ``exclude`` holds canonical keys no split may use (a hidden set's: every public program), as if an earlier
-    split had kept them.
+    Each unit runs across the splits with only its own keys (:func:`unit_splits`), and is rendered, where it runs
+    (in processes of :mod:`naf_bench.pool` where they pay: :func:`run_units`, ``min_saving``). Where cells meet,
+    :func:`~naf_bench.generate.algorithm.exclusions` says which keys each must exclude (those an earlier cell kept);
+    a cell that excluded others is walked again against them, in passes until none changes, and rendered here
+    (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates the i-th of n contiguous
+    ranges of units only. A worker that dies fails the call with a ``WorkerError``. ``exclude`` holds canonical
+    keys no split may use (a hidden set's: every public program), as if a cell before the first had kept them.
     """
     units = config.units()
     positions = list(range(len(units)))
@@ -172,43 +192,30 @@ def generate_units(
         if not 0 <= index < total:
             raise ConfigError(f"shard {index}/{total}: expected 0 <= i < N")
         positions = positions[index * len(units) // total : (index + 1) * len(units) // total]
-    parallel = num_proc is not None and num_proc > 1
-    costs = {position: unit_seconds(config, units[position]) for position in positions} if parallel else {}
-    threshold = min_saving_now() if min_saving is None else min_saving
-    count = processes(list(costs.values()), num_proc, threshold)
-    if count > 1:
-        from naf_bench.pool import run_jobs
-
-        largest_first = sorted(positions, key=lambda p: -costs[p])
-        jobs = [(config, position, render) for position in largest_first]
-        names = [f"unit {p} of {config.name!r} ({units[p].family} {units[p].axes})" for p in largest_first]
-        results = dict(zip(largest_first, run_jobs(unit_splits, jobs, count, names), strict=True))
-    else:
-        if parallel:
-            cores = available_cores()
-            asked, saved, needed = gate(list(costs.values()), num_proc, threshold, cores)
-            warnings.warn(
-                f"num_proc={num_proc}: {config.name!r} is generated in one process ({len(positions)} units, an "
-                f"estimated {sum(costs.values()):.1f} s of one core; {asked} processes on {cores} cores would "
-                f"save {saved:.1f} s, less than the {needed:g} s that pay for starting them)",
-                stacklevel=2,
-            )
-        results = {position: unit_splits(config, position, render) for position in positions}
-    seen: set[str] = set(exclude)
-    stale: set[int] = set()  # units regenerated in an earlier split: their later splits assumed other keys
+    results = run_units(unit_splits, config, positions, (render,), num_proc, min_saving)
+    cells = [(s, position) for s in range(len(config.splits)) for position in positions]
+    decided = [results[position][s] for s, position in cells]
+    walks: dict[int, list] = {}  # a cell walked again here: the attempts it made so far
+    while True:
+        met = [(key, -1, True) for key in exclude]
+        met += [(key, order, kept) for order, (keys, *_) in enumerate(decided) for key, kept in keys]
+        conflicts = exclusions(met)
+        changed = [order for order, (_, excluded, *_) in enumerate(decided) if conflicts.get(order, set()) != excluded]
+        if not changed:
+            break
+        for order in changed:
+            s, position = cells[order]
+            cell = config.cell(units[position], config.splits[s])
+            walk = cell.walk(conflicts.get(order, ()), walks.setdefault(order, []))
+            decided[order] = (walk.met, walk.excluded, walk, walk.stats)
     splits: dict[str, list] = {split: [] for split in config.splits}
     stats = []
-    for s, split in enumerate(config.splits):
-        for position in positions:
-            keys, made, unit_stats = results[position][s]
-            if position in stale or any(key in seen for key in keys):
-                kept, unit_stats = _generate(config, units[position], units[position].counts[s], split, seen)
-                made = render(config, split, position, kept)
-                stale.add(position)
-            else:
-                seen.update(keys)
-            splits[split].append(made)
-            stats.append((split, units[position], unit_stats))
+    for order, (s, position) in enumerate(cells):
+        split, made = config.splits[s], decided[order][2]
+        if order in walks:
+            made = render(config, split, position, made.programs())
+        splits[split].append(made)
+        stats.append((split, units[position], decided[order][3]))
     return splits, stats
 
 
@@ -233,13 +240,8 @@ def unit_rows(
 def kept_rows(config: GenerationConfig, split: str, position: int, attempts: list[int], start: int) -> list[dict]:
     """The rows of a unit's kept programs ``start``, ``start + 1``, ... of one split, from the attempts that the
     walk kept for them: each attempt, a function of its coordinates alone, is made again where it is rendered."""
-    unit = config.units()[position]
-    training = config.is_training(split)
-    instances = [
-        attempt(unit.family, unit.axes, config.seed, config.name, split, index, config.n_orders, training).instance
-        for index in attempts
-    ]
-    return unit_rows(config, split, position, instances, start)
+    cell = config.cell(config.units()[position], split)
+    return unit_rows(config, split, position, [cell.attempt(index).instance for index in attempts], start)
 
 
 def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> Iterator[dict]:

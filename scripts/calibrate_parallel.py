@@ -77,7 +77,7 @@ def main() -> None:
                 estimated.append(unit_seconds(config, unit))
                 terms.append([sum(unit.counts) * term for term in cost_terms(config, unit)])
                 if args.units:
-                    attempts = sum(stats.attempts for _, _, stats in results)
+                    attempts = sum(stats.attempts for *_, stats in results)
                     print(f"  {unit.family:<18} {unit.axes!s:<42} programs {sum(unit.counts):4d} attempts "
                           f"{attempts:5d} CPU {measured[-1]:7.3f} s estimate {estimated[-1]:7.3f} s")  # fmt: skip
         measured_all.extend(measured)
