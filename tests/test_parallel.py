@@ -17,8 +17,8 @@ import pytest
 
 from naf_bench.errors import ConfigError, WorkerError
 from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.pool import run_jobs
-from naf_bench.rows import PARALLEL_MIN_SAVING, build_rows, generate_units, processes, rows_json, saving, unit_seconds
+from naf_bench.pool import PARALLEL_MIN_SAVING, processes, run_jobs, saving, unit_seconds
+from naf_bench.rows import build_rows, generate_units, rows_json
 
 ROOT = Path(__file__).resolve().parent.parent
 # sweep: 36 cells, ~0.5 s in one process, too little for processes to pay; the subprocesses below are told to use
