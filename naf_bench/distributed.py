@@ -69,11 +69,10 @@ def code_identity() -> dict:
 # ---------------------------------------------------------------------------------------------------- workers
 
 
-def _adopting(readings: tuple, function, *args):
-    """A task: ``function(*args)`` under the driver's readings table (``READINGS.portable()``, registered readings
-    included), which the worker (a process Ray reuses across tasks and runs) adopts first."""
-    READINGS.adopt(readings)
-    return function(*args)
+def _task(handed, *args):
+    """A Ray task: ``handed(*args)``, a function the driver handed with its readings table (``READINGS.handing``),
+    which the worker (a process Ray reuses across tasks and runs) adopts first."""
+    return handed(*args)
 
 
 def _chunk(
@@ -98,11 +97,12 @@ class _Keeper:
     made again; the keeper holds references to them, never the instances) and written under temporary names,
     while later cells are decided; the driver renames them."""
 
-    def __init__(self, config: GenerationConfig, readings: tuple, part: int, parts: int, out: str, gold: bool):
+    def __init__(self, config: GenerationConfig, handed: tuple, part: int, parts: int, out: str, gold: bool):
         ray = _ray()
         self.config, self.part, self.parts, self.out = config, part, parts, out
-        self.config_ref, self.readings = ray.put(config), ray.put(readings)  # the driver's readings table
-        self.task = ray.remote(_adopting)
+        self.config_ref = ray.put(config)
+        self.chunk, self.write = (ray.put(function) for function in handed)  # with the driver's readings table
+        self.task = ray.remote(_task)
         self.runs: dict[tuple[int, int], list[dict]] = {}  # a cell's files: name, start, size, withheld
         for s, files in enumerate(_runs(config, gold).values()):
             for run in files:
@@ -143,7 +143,7 @@ class _Keeper:
                 chunk_task = self.task.options(num_returns=2)
                 for start in range(len(made), stop, CHUNK_ATTEMPTS):
                     end = min(stop, start + CHUNK_ATTEMPTS)
-                    pending.append(chunk_task.remote(self.readings, _chunk, self.config_ref, s, position, start, end))
+                    pending.append(chunk_task.remote(self.chunk, self.config_ref, s, position, start, end))
         buckets: list[list[tuple[str, int, bool]]] = [[] for _ in range(self.parts)]
         for key, kept in walk.met:
             buckets[_partition(key, self.parts)].append((key, order, kept))
@@ -180,7 +180,7 @@ class _Keeper:
                 chunks: dict = {}  # a chunk's instances (a reference) -> its number in this task
                 places = [(chunks.setdefault(instances[a][0], len(chunks)), instances[a][1]) for a in attempts]
                 self.written[run["name"]] = digest, self.task.remote(
-                    self.readings, _write_file, self.config_ref, s, position, attempts, run["start"], self.out,
+                    self.write, self.config_ref, s, position, attempts, run["start"], self.out,
                     run["name"], run["withheld"], places, *chunks,
                 )  # fmt: skip
 
@@ -284,9 +284,10 @@ def _run_digest(attempts: list[int], withheld: bool) -> str:
     return hashlib.sha256(json.dumps([attempts, withheld]).encode()).hexdigest()
 
 
-def _preflight(readings: tuple) -> dict:
+def _preflight(identity) -> dict:
     """What a node has: SWI-Prolog, naf-bench's version and row code under the driver's readings table
-    (``READINGS.portable()``), or why it cannot read that table (a registered reading's engine does not import)."""
+    (``identity``: :func:`code_identity` handed with it, ``READINGS.handing``), or why it cannot read that table (a
+    registered reading's engine does not import)."""
     import socket
 
     from naf_bench.solvers.swipl import swipl_executable
@@ -296,11 +297,10 @@ def _preflight(readings: tuple) -> dict:
     except NafBenchError as exc:
         swipl = f"missing ({exc})"
     try:
-        READINGS.adopt(readings)
-        table = ""
+        here, table = identity(), ""
     except ConfigError as exc:
-        table = str(exc)
-    return {"node": socket.gethostname(), "swipl": swipl, "readings": table, **code_identity()}
+        here, table = code_identity(), str(exc)
+    return {"node": socket.gethostname(), "swipl": swipl, "readings": table, **here}
 
 
 # ---------------------------------------------------------------------------------------------------- files
@@ -476,11 +476,11 @@ def _check_nodes(ray) -> None:
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     here = code_identity()
-    readings = ray.put(READINGS.portable())
+    identity = ray.put(READINGS.handing(code_identity))
     nodes = [node for node in ray.nodes() if node.get("Alive")]
     task = ray.remote(num_cpus=0)(_preflight)
     reports = ray.get([
-        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote(readings)
+        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote(identity)
         for node in nodes
     ])  # fmt: skip
     problems = node_problems(nodes, reports, here)
@@ -513,8 +513,8 @@ def _decide_all(
     the keepers (:class:`_Keeper`); the driver reads summaries and digests."""
     count = max(1, min(MAX_KEEPERS, int(ray.cluster_resources().get("CPU", 1))))
     keeper = ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(_Keeper)
-    readings = READINGS.portable()
-    keepers = [keeper.remote(config, readings, j, count, out, include_test_gold) for j in range(count)]
+    handed = READINGS.handing(_chunk), READINGS.handing(_write_file)
+    keepers = [keeper.remote(config, handed, j, count, out, include_test_gold) for j in range(count)]
     ray.get([k.meet_peers.remote(keepers) for k in keepers])
     units = config.units()
     cells = [
@@ -607,8 +607,8 @@ def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, p
     """Every planned file not already complete (its name, rows and hash as the manifest records them): renamed
     from ``written`` (the keepers' files, under temporary names) where it was written for the kept attempts the
     decision kept, else made again from them."""
-    write = ray.remote(_adopting)
-    readings, config_ref = ray.put(READINGS.portable()), ray.put(config)
+    write = ray.remote(_task)
+    handed, config_ref = ray.put(READINGS.handing(_write_file)), ray.put(config)
     todo = {}
     for s, name in enumerate(config.splits):
         if split is not None and name != split:
@@ -626,7 +626,7 @@ def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, p
                 continue
             if made is not None:
                 written[entry["name"]] = made  # for a decision that did not stand: deleted below
-            ref = write.remote(readings, _write_file, config_ref, s, entry["position"], entry["attempts"],
+            ref = write.remote(handed, config_ref, s, entry["position"], entry["attempts"],
                                entry["start"], out, entry["name"], entry["withheld"])  # fmt: skip
             todo[ref] = entry
     for made in written.values():

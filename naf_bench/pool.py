@@ -47,14 +47,14 @@ def run_jobs(function: Callable, jobs: Sequence, num_proc: int, names: Sequence[
     pending: queue.SimpleQueue[int] = queue.SimpleQueue()
     for index in range(len(jobs)):
         pending.put(index)
-    readings = READINGS.portable()  # a ConfigError here, before any worker starts, names an engine workers lack
+    function = READINGS.handing(function)  # a ConfigError here, before any worker starts, names an engine they lack
     results: list[Any] = [None] * len(jobs)
     failures: list[BaseException] = []  # the first is raised; the rest follow from killing the other workers
     workers: list[_Worker] = []
     done = False
     try:
         for _ in range(min(num_proc, len(jobs))):
-            workers.append(_Worker(readings))
+            workers.append(_Worker())
         threads = [
             threading.Thread(target=_serve, args=(w, function, jobs, names, pending, results, failures, workers))
             for w in workers
@@ -194,7 +194,7 @@ def run_units(
 class _Worker:
     """One ``python -m naf_bench.pool`` process; its stderr goes on to ours, its last lines kept for an error."""
 
-    def __init__(self, readings: tuple):
+    def __init__(self):
         root = str(Path(__file__).resolve().parent.parent)  # this naf_bench, whatever the worker's cwd and path
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])])}
         try:
@@ -211,8 +211,7 @@ class _Worker:
         self._stderr = threading.Thread(target=self._relay, daemon=True)
         self._stderr.start()
         try:
-            # so that jobs' functions import, and the readings read, as they do here
-            pickle.dump((sys.path, readings), self.process.stdin, _PROTOCOL)
+            pickle.dump(sys.path, self.process.stdin, _PROTOCOL)  # so that jobs' functions import as they do here
             self.process.stdin.flush()
         except OSError as exc:
             raise WorkerError(f"a worker process could not start: {self.death()}") from exc
@@ -276,7 +275,7 @@ def _serve(worker, function, jobs, names, pending, results, failures, workers) -
             results[index] = value
         else:
             if not failures:
-                failures.append(value)
+                failures.append(WorkerError(f"{names[index]}: {value}") if isinstance(value, WorkerError) else value)
                 _stop(workers)
             return
 
@@ -300,7 +299,8 @@ def _import_igraph_without_matplotlib() -> None:
 
 
 def worker_loop() -> None:
-    """A worker's loop: read ``sys.path`` and the readings table, then ``(function, job)`` requests until EOF,
+    """A worker's loop: read ``sys.path``, then ``(function, job)`` requests until EOF (each function handed with the
+    caller's readings table: :meth:`~naf_bench.readings.Readings.handing`),
     answering each with ``(True, result)`` or ``(False, exception)``. Anything the jobs print goes to stderr, never
     into the replies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the caller ends us
@@ -308,8 +308,7 @@ def worker_loop() -> None:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     requests = sys.stdin.buffer
     _import_igraph_without_matplotlib()  # before any job or reading's engine can import it
-    sys.path[:], readings = pickle.load(requests)
-    READINGS.adopt(readings)
+    sys.path[:] = pickle.load(requests)
     while True:
         try:
             function, job = pickle.load(requests)
@@ -322,7 +321,7 @@ def worker_loop() -> None:
         try:
             data = pickle.dumps(reply, _PROTOCOL)
         except Exception as exc:  # an exception (or result) that does not pickle: say what it was
-            data = pickle.dumps((False, WorkerError(f"{function!r}: unpicklable reply: {reply[1]!r} ({exc})")))
+            data = pickle.dumps((False, WorkerError(f"unpicklable reply: {reply[1]!r} ({exc})")))
         replies.write(data)
         replies.flush()
 
