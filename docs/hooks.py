@@ -35,13 +35,12 @@ def on_config(config, **kwargs):
 
 def configs_table() -> str:
     from naf_bench.generate.config import CONFIGS
-    from naf_bench.rows import rows_per_program
 
     lines = ["| config | what it is | splits: programs (rows) |", "|---|---|---|"]
     for name, config in CONFIGS.items():
         programs = [sum(unit.counts[s] for unit in config.units()) for s in range(len(config.splits))]
         splits = ", ".join(
-            f"{split} {n} ({n * rows_per_program(config)})" for split, n in zip(config.splits, programs, strict=True)
+            f"{split} {n} ({n * config.rows_per_program()})" for split, n in zip(config.splits, programs, strict=True)
         )
         lines.append(f"| `{name}` | {config.description} | {splits} |")
     return "\n".join(lines)

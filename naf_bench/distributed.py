@@ -3,16 +3,16 @@
 Attempt *i* of a cell (a unit in one split) is a function of (seed, config, split, cell, *i*) alone; only which
 attempts are kept depends on the walk. So:
 
-1. Chunks of a cell's attempts are made on the workers (assembled, keyed, certified: :func:`attempt`), many
+1. Chunks of a cell's attempts are made on the workers (assembled, keyed, certified: ``Cell.attempt``), many
    cells at once, submitted by the cell's keeper (:class:`_Keeper`, an actor), which owns their results.
-2. A cell's keeping is decided in attempt order by :class:`CellWalk` (every rule the one-process walk
-   applies), in its keeper, against its *exclusions*: the keys it meets that cells earlier in the walk kept
-   (none at first). A cell that kept too few gets more chunks.
-3. Keys that meet across cells are found by a partitioned pass over the keys each cell kept or could have kept,
-   hashed into one part per keeper, each keeper one part: where a key meets, the walk's order decides which
-   cell keeps the program, and the later cells get the key among their exclusions. Cells whose exclusions
-   changed are decided again, until none changes; then each cell's decision is the walk's (the first cell's
-   never changes, and each next one is right once the cells before it are).
+2. A cell's keeping is decided in attempt order by :class:`CellWalk` (the one walk of a cell, which one process
+   and the local pool take too), in its keeper, against its *exclusions*: the keys it meets that cells earlier in
+   the walk kept (none at first). A cell that kept too few gets more chunks.
+3. Keys that meet across cells are found by a partitioned pass over the keys each cell's walk met, hashed into
+   one part per keeper, each keeper one part: where a key meets, the walk's order decides which cell keeps the
+   program, and the later cells get the key among their exclusions (:func:`exclusions`, as in the local pool).
+   Cells whose exclusions changed are decided again, until none changes; then each cell's decision is the walk's
+   (the first cell's never changes, and each next one is right once the cells before it are).
 4. After each pass, the cells before the first one whose exclusions changed are final: their files are rendered
    on the workers from the instances their chunks brought (:func:`naf_bench.rows.unit_rows`, the function the
    local pool renders with) and written as Parquet under temporary names while later cells are decided, so each
@@ -36,7 +36,7 @@ import uuid
 from dataclasses import dataclass, replace
 
 from naf_bench.errors import ConfigError, NafBenchError
-from naf_bench.generate.algorithm import Attempt, CellWalk, Instance, attempt
+from naf_bench.generate.algorithm import Attempt, CellWalk, Instance, exclusions
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
 from naf_bench.readings import READINGS
 
@@ -69,11 +69,10 @@ def code_identity() -> dict:
 # ---------------------------------------------------------------------------------------------------- workers
 
 
-def _adopting(readings: tuple, function, *args):
-    """A task: ``function(*args)`` under the driver's readings table (``READINGS.portable()``, registered readings
-    included), which the worker (a process Ray reuses across tasks and runs) adopts first."""
-    READINGS.adopt(readings)
-    return function(*args)
+def _task(handed, *args):
+    """A Ray task: ``handed(*args)``, a function the driver handed with its readings table (``READINGS.handing``),
+    which the worker (a process Ray reuses across tasks and runs) adopts first."""
+    return handed(*args)
 
 
 def _chunk(
@@ -82,11 +81,8 @@ def _chunk(
     """Attempts ``start``..``stop - 1`` of a cell as two objects (a task of two returns): what the walk reads of
     each (no instance), and the instances of those that can be kept, in attempt order. The keeper reads the first;
     the second it hands, unread, to the task that renders the cell's files once it has decided it."""
-    split = config.splits[s]
-    unit = config.units()[position]
-    training = config.is_training(split)
-    made = [attempt(unit.family, unit.axes, config.seed, config.name, split, i, config.n_orders, training)
-            for i in range(start, stop)]  # fmt: skip
+    cell = config.cell(config.units()[position], config.splits[s])
+    made = [cell.attempt(index) for index in range(start, stop)]
     # the keeper places these by the same test (``orders == "ok"``, the attempts that carry an instance)
     return [replace(a, instance=None) for a in made], [a.instance for a in made if a.orders == "ok"]
 
@@ -101,11 +97,12 @@ class _Keeper:
     made again; the keeper holds references to them, never the instances) and written under temporary names,
     while later cells are decided; the driver renames them."""
 
-    def __init__(self, config: GenerationConfig, readings: tuple, part: int, parts: int, out: str, gold: bool):
+    def __init__(self, config: GenerationConfig, handed: tuple, part: int, parts: int, out: str, gold: bool):
         ray = _ray()
         self.config, self.part, self.parts, self.out = config, part, parts, out
-        self.config_ref, self.readings = ray.put(config), ray.put(readings)  # the driver's readings table
-        self.task = ray.remote(_adopting)
+        self.config_ref = ray.put(config)
+        self.chunk, self.write = (ray.put(function) for function in handed)  # with the driver's readings table
+        self.task = ray.remote(_task)
         self.runs: dict[tuple[int, int], list[dict]] = {}  # a cell's files: name, start, size, withheld
         for s, files in enumerate(_runs(config, gold).values()):
             for run in files:
@@ -117,32 +114,24 @@ class _Keeper:
         self.instances: dict[int, dict[int, tuple]] = {}  # a cell's attempt -> its chunk's instances, its place
         self.kept: dict[int, tuple] = {}  # a cell not yet written: its split, unit and last decision's kept attempts
         self.looked: dict[int, list[list[tuple[str, int, bool]]]] = {}  # a cell's looked-up keys, per part
-        self.conflicts: dict[int, list[str]] = {}  # this part's keys that cells earlier in the walk kept
+        self.conflicts: dict[int, set[str]] = {}  # this part's keys that cells earlier in the walk kept
 
     async def meet_peers(self, peers: list) -> None:
         self.peers = peers
 
-    async def decide(self, order: int, s: int, position: int, count: int, budget: int) -> dict:
+    async def decide(self, order: int, s: int, position: int) -> dict:
         """Cell ``order``'s decision against the keys earlier cells kept (the last pass's, from every part): a
         summary for the driver (the kept attempts, counts, the exclusions' digest; no keys)."""
         import asyncio
 
         conflicts = await asyncio.gather(*(self._conflicts_of(j, order) for j in range(self.parts)))
-        unit = self.config.units()[position]
-        walk = CellWalk(unit.family, count, {key for keys in conflicts for key in keys})
+        cell = self.config.cell(self.config.units()[position], self.config.splits[s])
+        walk = CellWalk(cell, {key for keys in conflicts for key in keys})
         made = self.attempts.setdefault(order, [])
         pending = self.pending.setdefault(order, [])
         instances = self.instances.setdefault(order, {})
-        buckets: list[list[tuple[str, int, bool]]] = [[] for _ in range(self.parts)]
-        offered = 0
-        while not (walk.done or walk.exhausted):
-            if offered < len(made):
-                attempt = made[offered]
-                offered += 1
-                kept = walk.offer(attempt)
-                if attempt.on_side and attempt.accepted:  # the walk looked it up in ``seen``
-                    buckets[_partition(attempt.key, self.parts)].append((attempt.key, order, kept))
-            elif pending:
+        while not walk.take(made[walk.stats.attempts :]).done and not walk.exhausted:
+            if pending:
                 decisions, chunk_instances = pending.pop(0)
                 chunk = await decisions
                 keepable = [a.index for a in chunk if a.orders == "ok"]  # those the chunk made an instance of
@@ -150,11 +139,14 @@ class _Keeper:
                 made.extend(chunk)
             else:  # as many as it wants at first (one attempt keeps one program at most), then as its rate says
                 rate = max(len(walk.kept), 1) / walk.stats.attempts if walk.stats.attempts else 1.0
-                stop = min(budget, len(made) + max(1, math.ceil((count - len(walk.kept)) / rate)))
+                stop = min(walk.budget, len(made) + max(1, math.ceil((walk.count - len(walk.kept)) / rate)))
                 chunk_task = self.task.options(num_returns=2)
                 for start in range(len(made), stop, CHUNK_ATTEMPTS):
                     end = min(stop, start + CHUNK_ATTEMPTS)
-                    pending.append(chunk_task.remote(self.readings, _chunk, self.config_ref, s, position, start, end))
+                    pending.append(chunk_task.remote(self.chunk, self.config_ref, s, position, start, end))
+        buckets: list[list[tuple[str, int, bool]]] = [[] for _ in range(self.parts)]
+        for key, kept in walk.met:
+            buckets[_partition(key, self.parts)].append((key, order, kept))
         self.looked[order] = buckets
         self.kept[order] = s, position, walk.kept if walk.done else None
         return {
@@ -162,7 +154,7 @@ class _Keeper:
             "attempts": walk.stats.attempts,
             "done": walk.done,
             "exhausted": walk.exhausted,
-            "error": str(walk.error(f"{unit.family} {dict(unit.axes)}")) if walk.exhausted else None,
+            "error": str(walk.error()) if walk.exhausted else None,
             "exclusions": _exclusion_digest([_keys_digest(keys) for keys in conflicts]),
         }
 
@@ -188,7 +180,7 @@ class _Keeper:
                 chunks: dict = {}  # a chunk's instances (a reference) -> its number in this task
                 places = [(chunks.setdefault(instances[a][0], len(chunks)), instances[a][1]) for a in attempts]
                 self.written[run["name"]] = digest, self.task.remote(
-                    self.readings, _write_file, self.config_ref, s, position, attempts, run["start"], self.out,
+                    self.write, self.config_ref, s, position, attempts, run["start"], self.out,
                     run["name"], run["withheld"], places, *chunks,
                 )  # fmt: skip
 
@@ -212,24 +204,15 @@ class _Keeper:
         import asyncio
 
         parts = await asyncio.gather(*(self._looked_up(i) for i in range(self.parts)))
-        entries: dict[str, list[tuple[int, bool]]] = {}
-        for part in parts:
-            for key, order, kept in part:
-                entries.setdefault(key, []).append((order, kept))
-        conflicts: dict[int, list[str]] = {}
-        for key, met in entries.items():
-            if len(met) > 1 and (kept := [order for order, k in met if k]):
-                for order in sorted({order for order, _ in met if order > min(kept)}):
-                    conflicts.setdefault(order, []).append(key)
-        self.conflicts = conflicts
-        return {order: _keys_digest(keys) for order, keys in conflicts.items()}
+        self.conflicts = exclusions(entry for part in parts for entry in part)
+        return {order: _keys_digest(keys) for order, keys in self.conflicts.items()}
 
     async def looked_up(self, part: int) -> list[tuple[str, int, bool]]:
         """The keys this keeper's cells looked up that hash to ``part``."""
         return [entry for buckets in self.looked.values() for entry in buckets[part]]
 
-    async def conflicts_of(self, order: int) -> list[str]:
-        return self.conflicts.get(order, [])
+    async def conflicts_of(self, order: int) -> set[str]:
+        return self.conflicts.get(order, set())
 
     async def _looked_up(self, keeper: int):
         """Keeper ``keeper``'s looked-up keys of this part."""
@@ -246,7 +229,7 @@ def _partition(key: str, partitions: int) -> int:
     return int(key[:8], 16) % partitions
 
 
-def _keys_digest(keys: list[str]) -> str:
+def _keys_digest(keys: set[str]) -> str:
     return hashlib.sha256("\n".join(sorted(keys)).encode()).hexdigest() if keys else ""
 
 
@@ -301,9 +284,10 @@ def _run_digest(attempts: list[int], withheld: bool) -> str:
     return hashlib.sha256(json.dumps([attempts, withheld]).encode()).hexdigest()
 
 
-def _preflight(readings: tuple) -> dict:
+def _preflight(identity) -> dict:
     """What a node has: SWI-Prolog, naf-bench's version and row code under the driver's readings table
-    (``READINGS.portable()``), or why it cannot read that table (a registered reading's engine does not import)."""
+    (``identity``: :func:`code_identity` handed with it, ``READINGS.handing``), or why it cannot read that table (a
+    registered reading's engine does not import)."""
     import socket
 
     from naf_bench.solvers.swipl import swipl_executable
@@ -313,11 +297,10 @@ def _preflight(readings: tuple) -> dict:
     except NafBenchError as exc:
         swipl = f"missing ({exc})"
     try:
-        READINGS.adopt(readings)
-        table = ""
+        here, table = identity(), ""
     except ConfigError as exc:
-        table = str(exc)
-    return {"node": socket.gethostname(), "swipl": swipl, "readings": table, **code_identity()}
+        here, table = code_identity(), str(exc)
+    return {"node": socket.gethostname(), "swipl": swipl, "readings": table, **here}
 
 
 # ---------------------------------------------------------------------------------------------------- files
@@ -370,7 +353,6 @@ class _Cell:
     s: int
     position: int
     count: int
-    budget: int
     summary: dict | None = None
 
 
@@ -494,11 +476,11 @@ def _check_nodes(ray) -> None:
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     here = code_identity()
-    readings = ray.put(READINGS.portable())
+    identity = ray.put(READINGS.handing(code_identity))
     nodes = [node for node in ray.nodes() if node.get("Alive")]
     task = ray.remote(num_cpus=0)(_preflight)
     reports = ray.get([
-        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote(readings)
+        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote(identity)
         for node in nodes
     ])  # fmt: skip
     problems = node_problems(nodes, reports, here)
@@ -529,16 +511,14 @@ def _decide_all(
     many passes across cells that took (one: no cell met another's program), and the files the keepers wrote
     under temporary names as they decided cells (:meth:`_Keeper.files`). The cells' attempts and keys stay in
     the keepers (:class:`_Keeper`); the driver reads summaries and digests."""
-    from naf_bench.generate.registry import FAMILIES
-
     count = max(1, min(MAX_KEEPERS, int(ray.cluster_resources().get("CPU", 1))))
     keeper = ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(_Keeper)
-    readings = READINGS.portable()
-    keepers = [keeper.remote(config, readings, j, count, out, include_test_gold) for j in range(count)]
+    handed = READINGS.handing(_chunk), READINGS.handing(_write_file)
+    keepers = [keeper.remote(config, handed, j, count, out, include_test_gold) for j in range(count)]
     ray.get([k.meet_peers.remote(keepers) for k in keepers])
     units = config.units()
     cells = [
-        _Cell(s * len(units) + p, s, p, unit.counts[s], FAMILIES[unit.family].attempts_per_item * unit.counts[s])
+        _Cell(s * len(units) + p, s, p, unit.counts[s])
         for s in range(len(config.splits))
         for p, unit in enumerate(units)
     ]
@@ -546,10 +526,7 @@ def _decide_all(
     started = time.perf_counter()
 
     def run(todo: list[_Cell]) -> None:
-        waiting = {
-            keepers[cell.order % count].decide.remote(cell.order, cell.s, cell.position, cell.count, cell.budget): cell
-            for cell in todo
-        }
+        waiting = {keepers[cell.order % count].decide.remote(cell.order, cell.s, cell.position): cell for cell in todo}
         while waiting:
             ready, _ = ray.wait(list(waiting), num_returns=1)
             cell = waiting.pop(ready[0])
@@ -630,8 +607,8 @@ def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, p
     """Every planned file not already complete (its name, rows and hash as the manifest records them): renamed
     from ``written`` (the keepers' files, under temporary names) where it was written for the kept attempts the
     decision kept, else made again from them."""
-    write = ray.remote(_adopting)
-    readings, config_ref = ray.put(READINGS.portable()), ray.put(config)
+    write = ray.remote(_task)
+    handed, config_ref = ray.put(READINGS.handing(_write_file)), ray.put(config)
     todo = {}
     for s, name in enumerate(config.splits):
         if split is not None and name != split:
@@ -649,7 +626,7 @@ def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, p
                 continue
             if made is not None:
                 written[entry["name"]] = made  # for a decision that did not stand: deleted below
-            ref = write.remote(readings, _write_file, config_ref, s, entry["position"], entry["attempts"],
+            ref = write.remote(handed, config_ref, s, entry["position"], entry["attempts"],
                                entry["start"], out, entry["name"], entry["withheld"])  # fmt: skip
             todo[ref] = entry
     for made in written.values():

@@ -9,8 +9,8 @@ is ``READINGS.register(reading, engine)``; certification, the signature, rows, p
 the evaluate module and the lm-eval tasks (``scripts/lm_eval_tasks.py`` writes their reading-specific files)
 follow it.
 
-Worker processes (``naf_bench.pool``, Ray tasks) adopt the caller's table (:meth:`Readings.portable`,
-:meth:`Readings.adopt`), so a reading registered at run time reaches them where its engine imports by name.
+Worker processes (``naf_bench.pool``, Ray tasks) adopt the caller's table, which every job is handed with
+(:meth:`Readings.handing`), so a reading registered at run time reaches them where its engine imports by name.
 
 A row names a reading twice: its ``condition`` (the key) and the key of its label in the certificate's ``labels``
 (:attr:`Reading.label_key`; ``sldnf`` for the condition ``closed_world``, the other readings' key itself). The
@@ -29,6 +29,7 @@ import inspect
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
 from naf_bench.errors import ConfigError
@@ -201,6 +202,16 @@ class Readings:
                 digest.update(inspect.getsource(engine).encode())
         self._fingerprint = digest.hexdigest()[:16]
         return self._fingerprint
+
+    def handing(self, function: Callable) -> Callable:
+        """``function`` as a worker process (``naf_bench.pool``, a Ray task) runs it: under this table as it is now
+        (:meth:`portable`; a ConfigError here names an engine workers cannot import), which it adopts first."""
+        return partial(_adopting, self.portable(), function)
+
+
+def _adopting(entries: Sequence[tuple[Reading, str]], function: Callable, *args) -> Any:
+    READINGS.adopt(entries)
+    return function(*args)
 
 
 def _reference(engine: Engine) -> str:

@@ -4,13 +4,11 @@ processes) and merged into exactly the rows one process makes, and each program'
 from __future__ import annotations
 
 import json
-import os
-import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from naf_bench.errors import ConfigError
-from naf_bench.generate.algorithm import CellStats, Instance, assemble_attempt, attempt, generate
+from naf_bench.generate.algorithm import CellStats, Instance, exclusions
 from naf_bench.generate.bins import distance
 from naf_bench.generate.config import GenerationConfig, Unit
 from naf_bench.generate.registry import FAMILIES
@@ -30,118 +28,21 @@ def as_instances(config: GenerationConfig, split: str, position: int, instances:
     return instances
 
 
-def _generate(config: GenerationConfig, unit: Unit, count: int, split: str, seen: set[str]):
-    training = config.is_training(split)
-    return generate(unit.family, unit.axes, config.seed, config.name, split, count, seen, config.n_orders, training)
-
-
-def unit_splits(
-    config: GenerationConfig, position: int, render: Render = as_instances
-) -> list[tuple[list[str], Any, CellStats]]:
-    """The one function that makes a unit's programs: unit ``position`` of ``config`` across every split, with
-    only its own ``seen`` keys (hashed seeds need nothing else), each split's programs as (canonical keys, what
-    ``render`` makes of them, statistics). A worker process (or any other engine) runs it as it is;
-    :func:`generate_units` merges its results into exactly the rows of one process."""
+def unit_splits(config: GenerationConfig, position: int, render: Render = as_instances) -> list[tuple]:
+    """The one function that makes a unit's programs: unit ``position`` of ``config`` across every split, each
+    cell walked (:meth:`~naf_bench.generate.algorithm.Cell.walk`) against only the unit's own earlier keys (hashed
+    seeds need nothing else), each split's programs as (the keys its walk met, those it excluded, what ``render``
+    makes of its programs, its statistics). A worker process (or any other engine) runs it as it is;
+    :func:`generate_units` settles the cells that met another unit's programs."""
     unit = config.units()[position]
     seen: set[str] = set()
     results = []
-    for count, split in zip(unit.counts, config.splits, strict=True):
-        kept, stats = _generate(config, unit, count, split, seen)
-        results.append(([instance.key for instance in kept], render(config, split, position, kept), stats))
+    for split in config.splits:
+        walk = config.cell(unit, split).walk(seen)
+        made = render(config, split, position, walk.programs())
+        seen.update(walk.keys)
+        results.append((walk.met, walk.excluded, made, walk.stats))
     return results
-
-
-# A program's estimated seconds of one core, from its rules (R), its rows (W) and its rule orders (O):
-# COST[0] + R x (COST[1] + COST[2] x W + COST[3] x (O - 1)), for its attempts (a bin's, half of them on the other
-# side of the canonical-key partition), their certification under every order and its rows. Fitted to every shipped
-# config and some larger ones (127 units, mean absolute error 14 %) by ``scripts/calibrate_parallel.py --larger
-# --fit`` on the 2-core development machine at load average ~7, which makes it ~1.2x the quiet machine's.
-COST = (1.3e-3, 8.4e-5, 1.9e-5, 7.5e-5)
-
-# Parallel generation runs only where it is estimated to save at least this many seconds of one core over one
-# process, about 1.5 times what a worker takes to start (an interpreter, naf-bench, ``datasets``, python-igraph and
-# SWI-Prolog, and the first unit's imports: ~2 s at the load the constants were fitted under, ~1 s on idle cores).
-# The environment variable NAF_BENCH_PARALLEL_MIN_SAVING sets another (0: processes wherever there are 2+ units).
-PARALLEL_MIN_SAVING = 3.0
-
-
-def rows_per_program(config: GenerationConfig) -> int:
-    """The rows of one program of ``config`` (as :func:`instance_rows` makes them)."""
-    variants = config.n_orders * len(config.framings)
-    return sum(1 if condition == NO_SEMANTICS else variants for condition in config.conditions)
-
-
-def program_rules(config: GenerationConfig, unit: Unit, samples: int = 3) -> float:
-    """The mean number of rules of a unit's first ``samples`` attempts' programs, assembled only (neither keyed
-    nor certified: well under a millisecond each)."""
-    split = config.splits[0]
-    programs = (
-        assemble_attempt(unit.family, unit.axes, config.seed, config.name, split, index)[0] for index in range(samples)
-    )
-    return sum(len(program.rules) for program in programs) / samples
-
-
-def cost_terms(config: GenerationConfig, unit: Unit) -> tuple[float, float, float, float]:
-    """What :data:`COST` weighs, per program of ``unit``: 1, R, R x W and R x (O - 1)."""
-    rules = program_rules(config, unit)
-    return 1.0, rules, rules * rows_per_program(config), rules * (config.n_orders - 1)
-
-
-def unit_seconds(config: GenerationConfig, unit: Unit) -> float:
-    """The estimated seconds of one core to generate, certify and render ``unit``'s programs (every split)."""
-    return sum(unit.counts) * sum(weight * term for weight, term in zip(COST, cost_terms(config, unit), strict=True))
-
-
-def saving(costs: list[float], num_proc: int) -> float:
-    """The seconds of one core that ``num_proc`` processes save over one on units of these costs, the largest
-    first, each to the least loaded process (so that the processes end together)."""
-    loads = [0.0] * max(1, min(num_proc, len(costs)))
-    for cost in sorted(costs, reverse=True):
-        loads[loads.index(min(loads))] += cost
-    return sum(loads) - max(loads)
-
-
-def min_saving_now() -> float:
-    """:data:`PARALLEL_MIN_SAVING`, or the seconds that the environment variable NAF_BENCH_PARALLEL_MIN_SAVING
-    sets."""
-    text = os.environ.get("NAF_BENCH_PARALLEL_MIN_SAVING")
-    if text is None:
-        return PARALLEL_MIN_SAVING
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not seconds >= 0:  # a negative number, NaN or not a number
-        raise ConfigError(f"NAF_BENCH_PARALLEL_MIN_SAVING={text!r}: expected seconds >= 0")
-    return seconds
-
-
-def available_cores() -> int:
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
-def gate(costs: list[float], num_proc: int, min_saving: float, cores: int) -> tuple[int, float, float]:
-    """(processes asked for, at most one per unit; the seconds of one core they would save over one process on
-    ``cores`` cores; the seconds that pay for starting them: ``min_saving`` for each round of start-ups, since
-    more workers than cores start a core's worth at a time)."""
-    count = min(num_proc, len(costs))
-    running = max(1, min(count, cores))
-    return count, saving(costs, running), min_saving * -(-count // running)
-
-
-def processes(
-    costs: list[float], num_proc: int | None, min_saving: float | None = None, cores: int | None = None
-) -> int:
-    """How many processes generate units of these estimated costs (:func:`unit_seconds`) when ``num_proc`` are
-    asked for: all of them (at most one per unit) where, on ``cores`` cores (by default :func:`available_cores`),
-    they save at least ``min_saving`` seconds of one core over one process (by default :func:`min_saving_now`)
-    for each round of worker start-ups (see :func:`gate`); else one."""
-    if num_proc is None or num_proc <= 1 or len(costs) <= 1:
-        return 1
-    threshold = min_saving_now() if min_saving is None else min_saving
-    count, saved, needed = gate(costs, num_proc, threshold, cores or available_cores())
-    return count if saved >= needed else 1
 
 
 def generate_units(
@@ -153,17 +54,15 @@ def generate_units(
     exclude: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, list], list[tuple[str, Unit, CellStats]]]:
     """Each split's units in order, as ``render`` makes them (by default their instances), and each (split, unit)'s
-    statistics, exactly as one process makes them.
+    statistics, exactly as one walk of the config's cells in order makes them.
 
-    One process walks the splits and, in each, the units, with one ``seen`` set of canonical keys. Here each
-    unit runs across the splits with only its own keys, and is rendered, where it runs (in ``num_proc`` worker
-    processes of :mod:`naf_bench.pool`, which never import the caller's ``__main__``; see :func:`processes` for
-    when they pay, and ``min_saving``); the merge replays the walk: a unit none of whose programs another unit
-    already used took the very same attempts, so it is kept; otherwise it is generated and rendered again
-    against the true ``seen`` (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates
-    the i-th of n contiguous ranges of units only. A worker that dies fails the call with a ``WorkerError``.
-    ``exclude`` holds canonical keys no split may use (a hidden set's: every public program), as if an earlier
-    split had kept them.
+    Each unit runs across the splits with only its own keys (:func:`unit_splits`), and is rendered, where it runs
+    (in worker processes where they pay: :func:`naf_bench.pool.run_units`, and ``min_saving``). Where cells meet,
+    :func:`~naf_bench.generate.algorithm.exclusions` says which keys each must exclude (those an earlier cell kept);
+    a cell that excluded others is walked again against them, in passes until none changes, and rendered here
+    (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates the i-th of n contiguous
+    ranges of units only. A worker that dies fails the call with a ``WorkerError``. ``exclude`` holds canonical
+    keys no split may use (a hidden set's: every public program), as if a cell before the first had kept them.
     """
     units = config.units()
     positions = list(range(len(units)))
@@ -172,43 +71,32 @@ def generate_units(
         if not 0 <= index < total:
             raise ConfigError(f"shard {index}/{total}: expected 0 <= i < N")
         positions = positions[index * len(units) // total : (index + 1) * len(units) // total]
-    parallel = num_proc is not None and num_proc > 1
-    costs = {position: unit_seconds(config, units[position]) for position in positions} if parallel else {}
-    threshold = min_saving_now() if min_saving is None else min_saving
-    count = processes(list(costs.values()), num_proc, threshold)
-    if count > 1:
-        from naf_bench.pool import run_jobs
+    from naf_bench.pool import run_units  # here: a worker runs naf_bench.pool as __main__, after importing naf_bench
 
-        largest_first = sorted(positions, key=lambda p: -costs[p])
-        jobs = [(config, position, render) for position in largest_first]
-        names = [f"unit {p} of {config.name!r} ({units[p].family} {units[p].axes})" for p in largest_first]
-        results = dict(zip(largest_first, run_jobs(unit_splits, jobs, count, names), strict=True))
-    else:
-        if parallel:
-            cores = available_cores()
-            asked, saved, needed = gate(list(costs.values()), num_proc, threshold, cores)
-            warnings.warn(
-                f"num_proc={num_proc}: {config.name!r} is generated in one process ({len(positions)} units, an "
-                f"estimated {sum(costs.values()):.1f} s of one core; {asked} processes on {cores} cores would "
-                f"save {saved:.1f} s, less than the {needed:g} s that pay for starting them)",
-                stacklevel=2,
-            )
-        results = {position: unit_splits(config, position, render) for position in positions}
-    seen: set[str] = set(exclude)
-    stale: set[int] = set()  # units regenerated in an earlier split: their later splits assumed other keys
+    results = run_units(unit_splits, config, positions, (render,), num_proc, min_saving)
+    cells = [(s, position) for s in range(len(config.splits)) for position in positions]
+    decided = [results[position][s] for s, position in cells]
+    walks: dict[int, list] = {}  # a cell walked again here: the attempts it made so far
+    while True:
+        met = [(key, -1, True) for key in exclude]
+        met += [(key, order, kept) for order, (keys, *_) in enumerate(decided) for key, kept in keys]
+        conflicts = exclusions(met)
+        changed = [order for order, (_, excluded, *_) in enumerate(decided) if conflicts.get(order, set()) != excluded]
+        if not changed:
+            break
+        for order in changed:
+            s, position = cells[order]
+            cell = config.cell(units[position], config.splits[s])
+            walk = cell.walk(conflicts.get(order, ()), walks.setdefault(order, []))
+            decided[order] = (walk.met, walk.excluded, walk, walk.stats)
     splits: dict[str, list] = {split: [] for split in config.splits}
     stats = []
-    for s, split in enumerate(config.splits):
-        for position in positions:
-            keys, made, unit_stats = results[position][s]
-            if position in stale or any(key in seen for key in keys):
-                kept, unit_stats = _generate(config, units[position], units[position].counts[s], split, seen)
-                made = render(config, split, position, kept)
-                stale.add(position)
-            else:
-                seen.update(keys)
-            splits[split].append(made)
-            stats.append((split, units[position], unit_stats))
+    for order, (s, position) in enumerate(cells):
+        split, made = config.splits[s], decided[order][2]
+        if order in walks:
+            made = render(config, split, position, made.programs())
+        splits[split].append(made)
+        stats.append((split, units[position], decided[order][3]))
     return splits, stats
 
 
@@ -233,13 +121,8 @@ def unit_rows(
 def kept_rows(config: GenerationConfig, split: str, position: int, attempts: list[int], start: int) -> list[dict]:
     """The rows of a unit's kept programs ``start``, ``start + 1``, ... of one split, from the attempts that the
     walk kept for them: each attempt, a function of its coordinates alone, is made again where it is rendered."""
-    unit = config.units()[position]
-    training = config.is_training(split)
-    instances = [
-        attempt(unit.family, unit.axes, config.seed, config.name, split, index, config.n_orders, training).instance
-        for index in attempts
-    ]
-    return unit_rows(config, split, position, instances, start)
+    cell = config.cell(config.units()[position], split)
+    return unit_rows(config, split, position, [cell.attempt(index).instance for index in attempts], start)
 
 
 def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> Iterator[dict]:

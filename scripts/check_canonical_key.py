@@ -18,7 +18,6 @@ import hashlib
 import time
 from collections import Counter
 
-from naf_bench.generate.algorithm import assemble_attempt
 from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
 from naf_bench.rows import generate_units
 from naf_bench.syntax.ast import Program
@@ -41,7 +40,7 @@ def main() -> None:
         _, stats = generate_units(config)
         for split, unit, cell in stats:
             for attempt in range(cell.attempts):
-                program = assemble_attempt(unit.family, unit.axes, config.seed, config.name, split, attempt)[0]
+                program = config.cell(unit, split).assemble(attempt)[0]
                 start = time.perf_counter()
                 old = reference_key(program, "q")
                 middle = time.perf_counter()

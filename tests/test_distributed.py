@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 
 import datasets
@@ -105,13 +106,14 @@ def test_the_folder_uploads_as_it_is(main_run, capsys):
 
 def test_a_node_without_swipl_or_with_other_code_is_named(monkeypatch):
     here = code_identity()
-    ready = ray.get(ray.remote(_preflight).remote(READINGS.portable()))  # what every run asks each node first
+    identity = READINGS.handing(code_identity)
+    ready = ray.get(ray.remote(_preflight).remote(identity))  # what every run asks each node first
     assert (
         ready["swipl"] == shutil.which("swipl")
         and node_problems([{"NodeManagerAddress": "10.0.0.7"}], [ready], here) == []
     )
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent))  # a node whose PATH has Python but no swipl
-    bare = _preflight(READINGS.portable())
+    bare = _preflight(identity)
     assert bare["swipl"].startswith("missing (SWI-Prolog ('swipl') was not found on PATH")
     older = {**ready, "code_version": "0" * 16}
     nodes = [{"NodeManagerAddress": "10.0.0.8"}, {"NodeManagerAddress": "10.0.0.9"}]
@@ -130,8 +132,15 @@ def test_a_registered_reading_reaches_every_node_or_is_named(tmp_path):
         rows = loaded(out, "main", tmp_path)
         assert rows == {"test": rows_json(build_rows(get_config("main", programs_per_cell=2))["test"])}
         assert rows["test"].count('"condition": "wfs2"') == 8
-        table = READINGS.portable()
-        report = ray.get(ray.remote(_preflight).remote((*table[:-1], (WFS2, "only_here:two_valued"))))
+        only_here = types.ModuleType("only_here")  # in this process's modules, on no path a worker has
+        exec("def two_valued(solved, query):\n    raise NotImplementedError\n", only_here.__dict__)
+        sys.modules["only_here"] = only_here
+        READINGS.unregister("wfs2")
+        READINGS.register(WFS2, only_here.two_valued)
+        try:
+            report = ray.get(ray.remote(_preflight).remote(READINGS.handing(code_identity)))
+        finally:
+            del sys.modules["only_here"]
         assert node_problems([{"NodeManagerAddress": "10.0.0.7"}], [report], code_identity()) == [
             f"{report['node']} (10.0.0.7): reading 'wfs2': its engine only_here:two_valued does not import here "
             "(ModuleNotFoundError: No module named 'only_here')"

@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from naf_bench import ConfigError, certify
-from naf_bench.generate.algorithm import generate, is_training_key
+from naf_bench.generate.algorithm import Cell, is_training_key
 from naf_bench.generate.bins import BINS, assemble, distance
 from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.generate.registry import FAMILIES
@@ -70,7 +70,8 @@ def test_programs_are_distinct_up_to_isomorphism(main_rows):
 @pytest.mark.parametrize(("depth", "width", "count"), [(1, 0, 1), (2, 2, 2), (5, 3, 2), (16, 8, 2)])
 def test_every_bin_certifies_at_every_size(bin_name, depth, width, count):
     axes = {"depth": depth, "width": width, "cycle_len": 3 if bin_name == "odd" else 4}
-    instances, stats = generate(bin_name, axes, 0, "test", "test", count, set())
+    walk = Cell(bin_name, axes, 0, "test", "test", count).walk()
+    instances, stats = walk.programs(), walk.stats
     assert [i.certificate.signature for i in instances] == ["".join(BINS[bin_name].values())] * count
     assert stats.rejection_rate < 0.5
 
@@ -83,7 +84,7 @@ def test_every_registered_family_generates_and_records_its_axes(name):
     family = FAMILIES[name]
     axes = {"size": SIZES[name]} if family.tier else {"depth": 2, "width": 2, "cycle_len": 3 if name == "odd" else 4}
     assert set(axes) == set(family.axes)
-    (instance,), _ = generate(name, axes, 0, "test", "test", 1, set())
+    (instance,) = Cell(name, axes, 0, "test", "test", 1).walk().programs()
     assert family.accept(instance.certificate, instance.program)
     assert instance.family == family.name and instance.group == family.group(axes)
     assert axes.items() <= instance.axes.items() and {"depth", "width"} <= set(instance.axes)
@@ -91,7 +92,7 @@ def test_every_registered_family_generates_and_records_its_axes(name):
 
 def test_a_cell_too_small_for_the_count_raises():
     with pytest.raises(ConfigError, match=r"yielded \d of 10 distinct programs"):
-        generate("control", {"depth": 1, "width": 0, "cycle_len": 2}, 0, "test", "test", 10, set())
+        Cell("control", {"depth": 1, "width": 0, "cycle_len": 2}, 0, "test", "test", 10).walk().programs()
 
 
 def test_even_cycle_lengths_and_guard_variation():

@@ -17,17 +17,8 @@ import pytest
 
 from naf_bench.errors import ConfigError, WorkerError
 from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.pool import run_jobs
-from naf_bench.rows import (
-    PARALLEL_MIN_SAVING,
-    build_rows,
-    generate_units,
-    processes,
-    rows_json,
-    rows_per_program,
-    saving,
-    unit_seconds,
-)
+from naf_bench.pool import PARALLEL_MIN_SAVING, processes, run_jobs, saving, unit_seconds
+from naf_bench.rows import build_rows, generate_units, rows_json
 
 ROOT = Path(__file__).resolve().parent.parent
 # sweep: 36 cells, ~0.5 s in one process, too little for processes to pay; the subprocesses below are told to use
@@ -200,7 +191,7 @@ def test_parallel_only_where_it_pays_and_said_once(monkeypatch):
 def test_the_estimate_grows_with_programs_rules_rows_and_orders():
     config = get_config("order", programs_per_cell=1)
     rows = build_rows(config)["test"]
-    assert rows_per_program(config) == len(rows) // len({row["program_id"] for row in rows}) == 16
+    assert config.rows_per_program() == len(rows) // len({row["program_id"] for row in rows}) == 16
     base = sum(_costs("main"))
     assert sum(_costs("main", programs_per_cell=60)) == pytest.approx(2 * base)
     assert sum(_costs("main", depths=(16,), widths=(8,))) > 1.4 * base  # ~48 rules a program against ~27

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from naf_bench.generate.algorithm import assemble_attempt
 from naf_bench.generate.config import GenerationConfig, Unit
 from naf_bench.syntax.structure import canonical_key
 
@@ -33,10 +32,8 @@ def reach(
     ``{"attempts", "distinct", "once", "twice", "chao1", "at_least", "excluded"}``, ``chao1`` None where no key
     was drawn twice and ``at_least`` the bound that leaves (else the distinct keys drawn); ``excluded``, the
     distinct keys drawn that are in ``exclude`` (programs another set already took)."""
-    counts: Counter = Counter()
-    for index in range(attempts):
-        program, _ = assemble_attempt(unit.family, unit.axes, config.seed, config.name, split, index)
-        counts[canonical_key(program, "q")] += 1
+    cell = config.cell(unit, split)
+    counts = Counter(canonical_key(cell.assemble(index)[0], "q") for index in range(attempts))
     estimate = chao1(counts)
     return {
         "attempts": attempts,

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from difflib import get_close_matches
 
 from naf_bench.errors import ConfigError
+from naf_bench.generate.algorithm import Cell
 from naf_bench.generate.bins import BINS, SEED_BINS
 from naf_bench.generate.registry import FAMILIES
 from naf_bench.readings import CONDITIONS, NAMED_CONDITIONS, NO_SEMANTICS
@@ -74,6 +75,16 @@ class GenerationConfig:
     def is_training(self, split: str) -> bool:
         """Training splits draw programs from the other half of the canonical-key space than evaluation ones."""
         return self.training or split == "train"
+
+    def cell(self, unit: Unit, split: str) -> Cell:
+        """``unit``'s cell in ``split``: all that its attempts and its walk read."""
+        count = unit.counts[self.splits.index(split)]
+        return Cell(unit.family, unit.axes, self.seed, self.name, split, count, self.n_orders, self.is_training(split))
+
+    def rows_per_program(self) -> int:
+        """The rows of one program (as :func:`naf_bench.rows.instance_rows` makes them)."""
+        variants = self.n_orders * len(self.framings)
+        return sum(1 if condition == NO_SEMANTICS else variants for condition in self.conditions)
 
     def validate(self) -> GenerationConfig:
         problems = []

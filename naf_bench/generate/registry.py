@@ -3,7 +3,7 @@
 A :class:`Family` is shaped like a reasoning-gym dataset: ``assemble(rng, **axes)`` draws one candidate program
 (and the axes it drew itself, such as a leaderboard program's padding), ``accept(certificate, program)`` says
 whether the certified candidate belongs to the family, and ``axes`` names the axes a config sets. The one
-generation loop (:func:`naf_bench.generate.algorithm.generate`) runs any entry; adding a family is one entry
+generation loop (:meth:`naf_bench.generate.algorithm.Cell.walk`) runs any entry; adding a family is one entry
 here plus its assemble function.
 """
 
