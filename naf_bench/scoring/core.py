@@ -35,8 +35,8 @@ from naf_bench.syntax.parse import parse_program
 
 
 @dataclass(frozen=True, kw_only=True)
-class Cell:
-    """Answers against gold on a slice of scored rows."""
+class Tally:
+    """Answers against gold on a slice of scored rows (one cell of a table): correct, parsed and all."""
 
     correct: int
     n_parsed: int
@@ -302,10 +302,10 @@ class Scores:
     def right(self, i: int) -> bool:
         return self.answers[i] == self.rows[i]["gold"]
 
-    def cell(self, indices: Sequence[int] | None = None) -> Cell:
+    def cell(self, indices: Sequence[int] | None = None) -> Tally:
         """Correct, parsed and all answers over scored rows (all by default)."""
         indices = self.scored if indices is None else indices
-        return Cell(
+        return Tally(
             correct=sum(self.right(i) for i in indices),
             n_parsed=sum(self.answers[i] is not None for i in indices),
             n=len(indices),

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from naf_bench.readings import CONDITIONS, LETTERS, NO_SEMANTICS
-from naf_bench.scoring.core import Cell, Scores, score
+from naf_bench.scoring.core import Scores, Tally, score
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
 
@@ -136,5 +136,5 @@ def _label_scores(scores: Scores, conditions, program_ids, variants, bins) -> La
     return LabelScores(**result)
 
 
-def _accuracy(cell: Cell) -> dict:
+def _accuracy(cell: Tally) -> dict:
     return {"accuracy": cell.accuracy, "strict_accuracy": cell.strict_accuracy, "coverage": cell.coverage, "n": cell.n}
