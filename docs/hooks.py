@@ -47,7 +47,7 @@ def configs_table() -> str:
 
 
 def fields_table() -> str:
-    from naf_bench.schema import FIELDS
+    from naf_bench.data.schema import FIELDS
 
     lines = ["| field | type | what it holds |", "|---|---|---|"]
     lines += [f"| `{name}` | `{kind}` | {doc} |" for name, kind, doc in FIELDS]

@@ -1,7 +1,7 @@
 """naf-bench: does a language model follow a *specified* semantics of negation?"""
 
 from naf_bench.certify import Certificate, certify
-from naf_bench.dataset import load_dataset
+from naf_bench.data.dataset import load_dataset
 from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
 from naf_bench.readings import LABEL_KEYS as SEMANTICS  # the certificate's label keys, as this name gave them
 from naf_bench.syntax import Literal, Program, Rule, canonical_key, parse_program, render_asp, render_prolog

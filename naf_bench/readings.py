@@ -9,7 +9,7 @@ is ``READINGS.register(reading, engine)``; certification, the signature, rows, p
 the evaluate module and the lm-eval tasks (``scripts/lm_eval_tasks.py`` writes their reading-specific files)
 follow it.
 
-Worker processes (``naf_bench.pool``, Ray tasks) adopt the caller's table, which every job is handed with
+Worker processes (``naf_bench.data.pool``, Ray tasks) adopt the caller's table, which every job is handed with
 (:meth:`Readings.handing`), so a reading registered at run time reaches them where its engine imports by name.
 
 A row names a reading twice: its ``condition`` (the key) and the key of its label in the certificate's ``labels``
@@ -121,7 +121,7 @@ class Readings:
 
     def portable(self) -> tuple[tuple[Reading, str], ...]:
         """Every entry in order, its engine as an importable reference ``module:qualname``: what a worker process
-        (``naf_bench.pool``, a Ray task) adopts to read the table this process reads, readings registered at run
+        (``naf_bench.data.pool``, a Ray task) adopts to read the table this process reads, readings registered at run
         time included. A ConfigError names a reading whose engine has no such reference (a lambda, a nested
         function, a function of ``__main__``, which workers never import)."""
         entries = []
@@ -204,7 +204,7 @@ class Readings:
         return self._fingerprint
 
     def handing(self, function: Callable) -> Callable:
-        """``function`` as a worker process (``naf_bench.pool``, a Ray task) runs it: under this table as it is now
+        """``function`` as a worker process (``naf_bench.data.pool``, a Ray task) runs it: under this table as it is now
         (:meth:`portable`; a ConfigError here names an engine workers cannot import), which it adopts first."""
         return partial(_adopting, self.portable(), function)
 

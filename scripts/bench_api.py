@@ -100,10 +100,10 @@ def main() -> None:
     import lm_eval
     from lm_eval.models.huggingface import HFLM
 
-    from naf_bench.endpoints import LocalChat
     from naf_bench.errors import ConfigError
-    from naf_bench.run import smollm2_gguf
-    from naf_bench.serving import TransformersServer, plain_copy
+    from naf_bench.runs.endpoints import LocalChat
+    from naf_bench.runs.run import smollm2_gguf
+    from naf_bench.runs.serving import TransformersServer, plain_copy
 
     try:
         gguf = smollm2_gguf()

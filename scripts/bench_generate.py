@@ -39,8 +39,8 @@ from pathlib import Path
 def main() -> None:
     import pyarrow.ipc
 
+    from naf_bench.data.rows import generate_units
     from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
-    from naf_bench.rows import generate_units
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="main", choices=sorted(CONFIGS))
@@ -122,7 +122,7 @@ def _fresh(call: list) -> dict:
 def _warm_up() -> None:
     """The engines, the labelling library and the datasets builder and writer started outside the timing."""
     from naf_bench.certify import certify
-    from naf_bench.dataset import load_dataset
+    from naf_bench.data.dataset import load_dataset
     from naf_bench.syntax.parse import parse_program
     from naf_bench.syntax.structure import canonical_key
 
@@ -138,7 +138,7 @@ def count_run(config: str, pairs: list[str], num_proc: int, out: str) -> None:
     seconds (``_cpu``) and the splits."""
     import pyarrow.ipc
 
-    from naf_bench.dataset import load_dataset
+    from naf_bench.data.dataset import load_dataset
     from naf_bench.generate.config import parse_overrides
 
     _warm_up()
@@ -158,7 +158,7 @@ def _baseline_key_run(config: str, overrides: dict, programs: int) -> float:
     from check_canonical_key import reference_key  # beside this script
 
     import naf_bench.generate.algorithm as algorithm
-    from naf_bench.dataset import load_dataset
+    from naf_bench.data.dataset import load_dataset
     from naf_bench.syntax.structure import canonical_key
 
     with tempfile.TemporaryDirectory() as cache:

@@ -207,7 +207,7 @@ def main() -> None:
 
     from naf_bench.leaderboard.app import serve
     from naf_bench.leaderboard.service import Service
-    from naf_bench.serving import free_port
+    from naf_bench.runs.serving import free_port
 
     rng = random.Random(args.seed)
     rows, prior, confidence = synthetic(rng, 77, "probe-")

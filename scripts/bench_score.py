@@ -39,7 +39,7 @@ PHRASES = (
 
 def gold_and_submission(folder: Path, lines: int, trace_bytes: int) -> None:
     """Write the gold rows, the submission with traces and the same submission without them."""
-    from naf_bench.dataset import load_dataset
+    from naf_bench.data.dataset import load_dataset
     from naf_bench.readings import LETTERS
 
     base = [row for row in load_dataset("main", split="test", cache_dir=str(folder / "cache")) if row["gold"]]

@@ -50,7 +50,7 @@ def main() -> None:
             build_tiny_lm(tmp / "tiny")
             model = str(tmp / "tiny")
         else:
-            from naf_bench.run import smollm2_gguf
+            from naf_bench.runs.run import smollm2_gguf
 
             model = str(smollm2_gguf())
         (tmp / "gold.jsonl").write_text((tmp / "hidden" / "gold.jsonl").read_text())  # the uploads' set: unused

@@ -18,8 +18,8 @@ import hashlib
 import time
 from collections import Counter
 
+from naf_bench.data.rows import generate_units
 from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
-from naf_bench.rows import generate_units
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.render import render_asp
 from naf_bench.syntax.structure import canonical_key

@@ -18,9 +18,9 @@ from collections import defaultdict
 from pathlib import Path
 from statistics import mean
 
+from naf_bench.data.rows import build_rows
 from naf_bench.errors import ConfigError
 from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
-from naf_bench.rows import build_rows
 from naf_bench.syntax import parse_program
 
 COLUMNS = (

@@ -4,7 +4,7 @@
     python scripts/hash_rows.py main hard           # only these configs
     python scripts/hash_rows.py --check tests/golden/row_hashes.json
 
-Each split's rows are hashed as ``naf_bench.rows.rows_json`` writes them (canonical JSON lines, keys sorted) after
+Each split's rows are hashed as ``naf_bench.data.rows.rows_json`` writes them (canonical JSON lines, keys sorted) after
 ``build_rows`` at the config's own settings, in one process. ``--check`` compares with a recorded file and exits 1
 naming every split whose rows or hash changed; ``--write`` records them. Published rows change only with a
 version: a change this prints is a new version of the data, or a bug.
@@ -18,8 +18,8 @@ import json
 import sys
 from pathlib import Path
 
+from naf_bench.data.rows import build_rows, rows_json
 from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.rows import build_rows, rows_json
 
 
 def row_hashes(names: list[str]) -> dict[str, dict[str, dict]]:

@@ -3,7 +3,7 @@
     python scripts/push_to_hub.py --repo-id ORG/naf-bench [--configs main hard ...] [--out DIR] [--dry-run]
     python scripts/push_to_hub.py --repo-id ORG/naf-bench --folder DIR     # a folder from naf-bench export
 
-Exports the configs (``naf_bench.hub.export``: parquet per split, the dataset card, LICENSE) unless
+Exports the configs (``naf_bench.data.hub.export``: parquet per split, the dataset card, LICENSE) unless
 ``--folder`` names an export, checks the repository — the card parses with ``huggingface_hub.DatasetCard``,
 names this repository, and has a ``dataset_info`` for each config whose ``data_files`` match parquet files,
 and every config loads with ``datasets.load_dataset(folder, config)`` — then uploads it. ``--dry-run`` stops
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     folder = args.folder
     if folder is None:
-        from naf_bench.hub import export
+        from naf_bench.data.hub import export
 
         folder = export(args.out, tuple(args.configs), repo_id=args.repo_id, num_proc=args.num_proc)
     files = check(folder, args.repo_id)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from naf_bench import certify
-from naf_bench.analysis import analyze, reading_letters
+from naf_bench.analysis.tables import analyze, reading_letters
 from naf_bench.cli import main
 from naf_bench.errors import DataError
 from naf_bench.readings import CONDITIONS, gold_letter
@@ -303,7 +303,7 @@ def test_translate_then_solve_outcomes_beside_the_authors_letters(tmp_path):
 
 def test_a_set_without_widths_slices_by_depth_only_and_plots(tmp_path):
     """The authors' 100-prompt pilot names no width: its rows are in no width slice, and the plots are drawn."""
-    from naf_bench.analysis_render import write_analysis
+    from naf_bench.analysis.outputs import write_analysis
 
     rows = [dict(row, width=None) for row in _rows(depths=(2, 8))]
     result = analyze([_write(tmp_path / "run.jsonl", _oracle(rows))], _write(tmp_path / "gold.jsonl", rows), "strict",

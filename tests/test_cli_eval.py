@@ -11,10 +11,10 @@ import pytest
 import naf_bench
 from naf_bench import ConfigError
 from naf_bench.cli import main
-from naf_bench.dataset import code_version
-from naf_bench.evaluation import constant_predictions, gold_rows
+from naf_bench.data.dataset import code_version
 from naf_bench.leaderboard.metadata import validate_metadata
-from naf_bench.run import has_chat_template, model_arguments, tasks_dir
+from naf_bench.runs.run import has_chat_template, model_arguments, tasks_dir
+from naf_bench.scoring.evaluation import constant_predictions, gold_rows
 
 
 @pytest.fixture(scope="module")
@@ -219,7 +219,9 @@ def test_tasks_path_prints_the_include_path(capsys):
     assert main(["tasks-path"]) == 0
     folder = Path(capsys.readouterr().out.strip())
     assert folder == tasks_dir() and (folder / "naf_bench" / "_template_yaml").is_file()
-    done = subprocess.run([sys.executable, "-m", "naf_bench.tasks_path"], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "naf_bench.runs.tasks_path"], capture_output=True, text=True, check=True
+    )
     assert Path(done.stdout.strip()) == folder
 
 
@@ -267,7 +269,7 @@ def test_score_names_its_extractor_prints_the_joint_interval_and_no_proof_score_
 
 
 def test_report_keeps_mitigation_runs_apart(small_gold, tmp_path):
-    from naf_bench.report import load_results
+    from naf_bench.runs.report import load_results
 
     rows, _ = small_gold
     folder = tmp_path / "lm_eval" / "model"

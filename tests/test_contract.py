@@ -4,9 +4,9 @@ import datasets
 import pytest
 
 from naf_bench.certify import Certificate
+from naf_bench.data.rows import build_rows
+from naf_bench.data.schema import features
 from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.rows import build_rows
-from naf_bench.schema import features
 from naf_bench.scoring.audit import audit
 from naf_bench.scoring.core import check_row
 from naf_bench.scoring.steps import FLAGS

@@ -9,11 +9,11 @@ from huggingface_hub import DatasetCard
 import naf_bench
 from naf_bench import ConfigError
 from naf_bench.cli import main
-from naf_bench.dataset import CITATION, DATASET_VERSION, builder, code_version, row_code_files
+from naf_bench.data.dataset import CITATION, DATASET_VERSION, builder, code_version, row_code_files
+from naf_bench.data.hub import export
+from naf_bench.data.rows import build_rows, generate_units, rows_json, unit_rows
+from naf_bench.data.schema import FIELD_DOCS, features
 from naf_bench.generate.config import get_config
-from naf_bench.hub import export
-from naf_bench.rows import build_rows, generate_units, rows_json, unit_rows
-from naf_bench.schema import FIELD_DOCS, features
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 

@@ -20,17 +20,17 @@ import datasets
 import pytest
 
 from naf_bench.cli import main
+from naf_bench.data.hub import export, withhold_gold
+from naf_bench.data.rows import build_rows, rows_json
 from naf_bench.generate.config import get_config
-from naf_bench.hub import export, withhold_gold
 from naf_bench.readings import READINGS
-from naf_bench.rows import build_rows, rows_json
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'naf-bench[ray]')")
 psutil = pytest.importorskip("psutil", reason="psutil (a Ray dependency) is not installed")
 
 from test_fifth_reading import WFS2, two_valued  # noqa: E402
 
-from naf_bench.distributed import (  # noqa: E402
+from naf_bench.data.distributed import (  # noqa: E402
     ManifestError,
     _preflight,
     code_identity,

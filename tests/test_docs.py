@@ -16,7 +16,7 @@ import pytest
 
 from naf_bench import __version__
 from naf_bench.cli import build_parser
-from naf_bench.dataset import DATASET_VERSION
+from naf_bench.data.dataset import DATASET_VERSION
 from naf_bench.leaderboard.commands import with_default_subcommand
 
 ROOT = Path(__file__).parent.parent

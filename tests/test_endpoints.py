@@ -15,8 +15,8 @@ FAKE_KEY = "sk-naf-bench-test-0123456789abcdef"
 
 @pytest.fixture(scope="module")
 def plain_model(request):
-    from naf_bench.run import smollm2_gguf
-    from naf_bench.serving import plain_copy
+    from naf_bench.runs.run import smollm2_gguf
+    from naf_bench.runs.serving import plain_copy
 
     try:
         gguf = smollm2_gguf()
@@ -29,7 +29,7 @@ def plain_model(request):
 def server(plain_model, tmp_path_factory):
     pytest.importorskip("fastapi")  # transformers' serving extra
     pytest.importorskip("tenacity")  # lm-eval's api extra
-    from naf_bench.serving import TransformersServer
+    from naf_bench.runs.serving import TransformersServer
 
     with TransformersServer(plain_model, tmp_path_factory.mktemp("serve") / "serve.log", timeout=240) as running:
         yield running
@@ -139,7 +139,7 @@ def test_log_probability_tasks_are_refused_before_any_prompt(server, capsys):
 
 def test_an_endpoint_that_does_not_answer_is_one_line(tmp_path, capsys, monkeypatch):
     pytest.importorskip("tenacity")
-    from naf_bench.serving import free_port
+    from naf_bench.runs.serving import free_port
 
     url = f"http://user:{FAKE_KEY}@127.0.0.1:{free_port()}/v1"
     assert main(["run", "--model", "local-chat-completions", "--model_args", f"base_url={url}", "--limit", "1",
@@ -184,7 +184,7 @@ NO_ANSWER = {"choices": [{"index": 0, "finish_reason": "length",
 @pytest.mark.parametrize("response", [APART, INSIDE, OPENED_IN_PROMPT], ids=["apart", "inside", "opened-in-prompt"])
 def test_the_answer_is_read_from_the_final_text_and_the_reasoning_kept(response):
     pytest.importorskip("tenacity")
-    from naf_bench.endpoints import LocalChat
+    from naf_bench.runs.endpoints import LocalChat
     from naf_bench.scoring.extract import extract_answer, strip_thinking, thinking
 
     client = LocalChat(base_url="http://127.0.0.1:9/v1/chat/completions", model="m")
@@ -197,7 +197,7 @@ def test_the_answer_is_read_from_the_final_text_and_the_reasoning_kept(response)
 
 def test_reasoning_without_an_answer_is_unanswered_with_its_trace():
     pytest.importorskip("tenacity")
-    from naf_bench.endpoints import LocalChat
+    from naf_bench.runs.endpoints import LocalChat
     from naf_bench.scoring.extract import extract_answer, thinking
 
     [text] = LocalChat(base_url="http://127.0.0.1:9/v1/chat/completions", model="m").parse_generations(NO_ANSWER)
@@ -206,8 +206,8 @@ def test_reasoning_without_an_answer_is_unanswered_with_its_trace():
 
 def test_no_empty_stop_list_is_sent_and_urls_lose_their_credentials():
     pytest.importorskip("tenacity")
-    from naf_bench.endpoints import LocalChat, public_url
-    from naf_bench.run import public_model_args
+    from naf_bench.runs.endpoints import LocalChat, public_url
+    from naf_bench.runs.run import public_model_args
 
     client = LocalChat(base_url="http://127.0.0.1:9/v1/chat/completions", model="m")
     messages = [{"role": "user", "content": "Is q true?"}]
@@ -225,7 +225,7 @@ def test_the_submission_states_the_temperature_and_budget_the_endpoint_was_sent(
     """lm-eval's OpenAI client sends temperature 1 (and no stop) to o-series models whatever the tasks ask: the
     metadata says what was sent, so such a run lands on the enhanced track."""
     from naf_bench.leaderboard.metadata import validate_metadata
-    from naf_bench.run import write_submission
+    from naf_bench.runs.run import write_submission
 
     task = {"output_type": "generate_until", "generation_kwargs": {"temperature": 0.0, "max_gen_toks": 2048}}
     sent = [{"max_completion_tokens": 2048, "temperature": 1, "seed": 1234}]
@@ -244,7 +244,7 @@ def test_each_endpoint_client_is_registered_with_lm_eval_and_records_what_it_sen
     pytest.importorskip("tenacity")
     from lm_eval.api.registry import get_model
 
-    from naf_bench.endpoints import ENDPOINT_PATHS, LocalChat, LocalCompletions, OpenAIChat, registered
+    from naf_bench.runs.endpoints import ENDPOINT_PATHS, LocalChat, LocalCompletions, OpenAIChat, registered
 
     assert [get_model(registered(name)) for name in ENDPOINT_PATHS] == [LocalChat, OpenAIChat, LocalCompletions]
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)

@@ -12,11 +12,11 @@ import pytest
 
 import naf_bench.scoring
 from naf_bench import certify
-from naf_bench.dataset import code_version, load_dataset
+from naf_bench.data.dataset import code_version, load_dataset
+from naf_bench.data.rows import generate_units, rows_json, unit_rows
 from naf_bench.errors import ConfigError
 from naf_bench.generate.config import get_config
 from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS, NAMED_CONDITIONS, READINGS, Reading, gold_letter
-from naf_bench.rows import generate_units, rows_json, unit_rows
 from naf_bench.scoring.core import check_row
 from naf_bench.scoring.steps import FLAGS
 

@@ -6,13 +6,13 @@ from collections import Counter
 import pytest
 
 from naf_bench import ConfigError, certify
+from naf_bench.data.rows import build_rows, rows_json
 from naf_bench.generate.algorithm import Cell, is_training_key
 from naf_bench.generate.bins import BINS, assemble, distance
 from naf_bench.generate.config import CONFIGS, get_config
 from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_seed
 from naf_bench.readings import gold_letter
-from naf_bench.rows import build_rows, rows_json
 from naf_bench.syntax import canonical_key, parse_program
 
 
@@ -289,7 +289,7 @@ def test_prefixes_never_take_a_reference_format():
 
 
 def test_score_records_slice_accuracy_by_distance(main_rows):
-    from naf_bench.evaluation import constant_predictions, score_rows
+    from naf_bench.scoring.evaluation import constant_predictions, score_rows
 
     record = score_rows(main_rows, constant_predictions(main_rows)["constant_C"], n_bootstrap=0)
     assert record.by_distance_semantics == {

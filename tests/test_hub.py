@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from naf_bench.dataset import load_dataset, task_dataset
-from naf_bench.hub import export
+from naf_bench.data.dataset import load_dataset, task_dataset
+from naf_bench.data.hub import export
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "push_to_hub.py"

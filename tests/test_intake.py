@@ -7,7 +7,7 @@ import pytest
 
 from naf_bench.cli import main
 from naf_bench.errors import ConfigError, DataError
-from naf_bench.evaluation import gold_rows
+from naf_bench.scoring.evaluation import gold_rows
 from naf_bench.scoring.intake import (
     NO_GOLD_ID,
     Gold,

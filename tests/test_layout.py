@@ -1,5 +1,7 @@
-"""The house's layout holds: no import cycle among the package's modules (imports inside functions count too), no
-module imports another's private names, and no function runs over 100 lines."""
+"""The house's layout holds: the top level reads as the stages (syntax -> solvers -> certify -> generate ->
+verbalize -> data -> scoring -> runs, analysis, leaderboard, training, cli), no import cycle among the package's modules
+(imports inside functions count too), no module imports another's private names, and no function runs over 100
+lines."""
 
 import ast
 from pathlib import Path
@@ -62,3 +64,11 @@ def test_no_function_over_100_lines():
             for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
             and node.end_lineno - node.lineno + 1 > 100]  # fmt: skip
     assert long == []
+
+
+def test_the_top_level_reads_as_stages():
+    top = sorted(path.name for path in PACKAGE.iterdir() if path.suffix == ".py" or path.is_dir())
+    top = [name for name in top if name != "__pycache__"]
+    assert top == ["__init__.py", "analysis", "certify.py", "cli", "data", "errors.py", "generate", "leaderboard",
+                   "readings.py", "runs", "scoring", "solvers", "syntax", "templates", "training", "verbalize",
+                   "version.py"]  # fmt: skip

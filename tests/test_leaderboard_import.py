@@ -6,7 +6,7 @@ import pytest
 
 from naf_bench import parse_program
 from naf_bench.cli import main
-from naf_bench.reference import import_reference
+from naf_bench.data.reference import import_reference
 from naf_bench.verbalize.prompt import render_prompt
 
 PROGRAMS = {  # rec_id: (axis, difficulty, program, labels)

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from naf_bench.dataset import task_dataset
+from naf_bench.data.dataset import task_dataset
 from naf_bench.errors import ConfigError
 from naf_bench.leaderboard.runner import JobFailed, run_hidden
 from naf_bench.leaderboard.secret import new_set

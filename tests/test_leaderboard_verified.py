@@ -141,8 +141,8 @@ def endpoint(request, tmp_path_factory):
     pytest.importorskip("fastapi")  # transformers' serving extra
     pytest.importorskip("tenacity")  # lm-eval's api extra
     from naf_bench.errors import ConfigError
-    from naf_bench.run import smollm2_gguf
-    from naf_bench.serving import TransformersServer, plain_copy
+    from naf_bench.runs.run import smollm2_gguf
+    from naf_bench.runs.serving import TransformersServer, plain_copy
 
     try:
         gguf = smollm2_gguf()

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from naf_bench import Certificate, parse_program
+from naf_bench.data.rows import build_rows
 from naf_bench.generate.config import get_config
-from naf_bench.rows import build_rows
 from naf_bench.verbalize.trace import render_gold_trace
 
 pytest.importorskip("lm_eval")

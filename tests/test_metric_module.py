@@ -110,7 +110,7 @@ def test_label_columns_of_a_dataset_a_list_of_rows_and_a_slice():
 
 
 def test_proof_on_rows_without_gold_says_why_it_cannot_score_them():
-    from naf_bench.hub import withhold_gold
+    from naf_bench.data.hub import withhold_gold
 
     rows = [withhold_gold(row) for row in load_hard_test_rows(2)]
     metric = naf_bench.scoring.load_metric("proof")

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from naf_bench.data.pool import PARALLEL_MIN_SAVING, processes, run_jobs, saving, unit_seconds
+from naf_bench.data.rows import build_rows, generate_units, rows_json
 from naf_bench.errors import ConfigError, WorkerError
 from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.pool import PARALLEL_MIN_SAVING, processes, run_jobs, saving, unit_seconds
-from naf_bench.rows import build_rows, generate_units, rows_json
 
 ROOT = Path(__file__).resolve().parent.parent
 # sweep: 36 cells, ~0.5 s in one process, too little for processes to pay; the subprocesses below are told to use
@@ -34,7 +34,7 @@ def one_process() -> str:
 
 
 def _workers(parent: int) -> set[int]:
-    """The naf_bench.pool processes whose parent is ``parent``, read from /proc."""
+    """The naf_bench.data.pool processes whose parent is ``parent``, read from /proc."""
     found = set()
     for entry in Path("/proc").iterdir():
         try:
@@ -42,7 +42,7 @@ def _workers(parent: int) -> set[int]:
             cmdline = (entry / "cmdline").read_bytes()
         except OSError:  # not a process, or it ended meanwhile
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and b"naf_bench.pool" in cmdline:
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and b"naf_bench.data.pool" in cmdline:
             found.add(int(entry.name))
     return found
 
@@ -73,7 +73,7 @@ def test_load_dataset_num_proc_from_a_script_without_a_main_guard(tmp_path, one_
     (tmp_path / "script.py").write_text(
         textwrap.dedent(f"""\
             import naf_bench
-            from naf_bench.rows import rows_json
+            from naf_bench.data.rows import rows_json
             dataset = naf_bench.load_dataset({CONFIG!r}, num_proc=2, cache_dir="cache")
             open("rows.jsonl", "w").write(rows_json(dataset["test"].to_list()))
         """)
@@ -93,7 +93,7 @@ def test_generate_num_proc_from_python_c_and_build_rows_from_ipython(tmp_path, o
     assert (tmp_path / "c.jsonl").read_text() == one_process
     # IPython's __main__ (as in a notebook) has no file; the same holds
     code = (
-        "from naf_bench.generate.config import get_config; from naf_bench.rows import build_rows, rows_json; "
+        "from naf_bench.generate.config import get_config; from naf_bench.data.rows import build_rows, rows_json; "
         f"open('i.jsonl', 'w').write(rows_json(build_rows(get_config({CONFIG!r}), num_proc=2)['test']))"
     )
     status, stderr, workers = _run([sys.executable, "-m", "IPython", "--no-banner", "-c", code], tmp_path)

@@ -6,8 +6,8 @@ import pytest
 
 from naf_bench import parse_program
 from naf_bench.cli import main
+from naf_bench.data.reference import import_reference
 from naf_bench.errors import DataError
-from naf_bench.reference import import_reference
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import render_prompt
 from naf_bench.verbalize.read_back import program_from_prompt

@@ -5,8 +5,8 @@ from itertools import product
 
 import pytest
 
+from naf_bench.data.rows import build_rows
 from naf_bench.generate.config import CONFIGS, get_config
-from naf_bench.rows import build_rows
 from naf_bench.syntax import canonical_key, parse_program
 
 pytestmark = pytest.mark.slow  # every config at full size: about a minute on one core

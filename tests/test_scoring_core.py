@@ -6,12 +6,12 @@ import random
 import pytest
 
 from naf_bench import certify
-from naf_bench.analysis import analyze_run
-from naf_bench.evaluation import score_rows
+from naf_bench.analysis.tables import analyze_run
 from naf_bench.readings import gold_letter
 from naf_bench.scoring.core import audits, proofs, score
+from naf_bench.scoring.evaluation import score_rows
 from naf_bench.scoring.labels import compute_label_metrics
-from naf_bench.statistics import cluster_ci
+from naf_bench.scoring.statistics import cluster_ci
 
 READINGS = ("closed_world", "cred", "skept", "wfs")
 
@@ -123,8 +123,8 @@ def test_the_audit_table_and_the_proof_metrics_read_one_audit():
 def test_every_baseline_has_one_tie_rule_in_the_core():
     """The majority letter and the best constant per condition break ties in A/B/C order, whichever letter comes
     first in the rows; the metric, the baselines command, the analysis and training all read them here."""
-    from naf_bench.evaluation import constant_predictions
     from naf_bench.scoring.core import best_constants, majority_letter
+    from naf_bench.scoring.evaluation import constant_predictions
     from naf_bench.training.held_out import answer_report
 
     rows = [

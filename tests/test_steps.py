@@ -93,8 +93,8 @@ def test_check_row_and_proof_metrics_read_every_rendering(certificate):
 def test_sft_turns_cite_numbered_rules_in_the_prompts_words():
     import re
 
+    from naf_bench.data.rows import build_rows
     from naf_bench.generate.config import get_config
-    from naf_bench.rows import build_rows
     from naf_bench.verbalize.traced import render_row_prompt
 
     rows = build_rows(get_config("sft", programs_per_cell=1))["train"]

@@ -7,7 +7,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
 from naf_bench import parse_program
-from naf_bench.dataset import task_dataset
+from naf_bench.data.dataset import task_dataset
 from naf_bench.readings import LETTERS, NAMED_CONDITIONS
 from naf_bench.scoring import lm
 from naf_bench.scoring.core import check_row, constant_hits, program_solved

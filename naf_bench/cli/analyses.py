@@ -13,7 +13,7 @@ from naf_bench.scoring.extract import EXTRACTORS
 
 
 def _import_reference(args: argparse.Namespace) -> int:
-    from naf_bench.reference import import_reference
+    from naf_bench.data.reference import import_reference
 
     report = import_reference(args.ref, args.out)  # a DataError reaches main(): file and line, exit status 1
     for subset, n in report.rows.items():
@@ -40,11 +40,11 @@ def _import_reference(args: argparse.Namespace) -> int:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    from naf_bench.analysis import analyze
-    from naf_bench.analysis_render import write_analysis
+    from naf_bench.analysis.outputs import write_analysis
+    from naf_bench.analysis.tables import analyze
 
     if args.reference:
-        from naf_bench.paper import analyze_reference
+        from naf_bench.analysis.paper import analyze_reference
 
         if args.runs or args.gold:
             raise ConfigError("--reference analyzes every imported subset: give no RUN and no --gold")

@@ -11,8 +11,8 @@ from naf_bench.cli.output import print_records
 
 
 def _run(args: argparse.Namespace) -> int:
-    from naf_bench.report import load_results, write_report
-    from naf_bench.run import run_model
+    from naf_bench.runs.report import load_results, write_report
+    from naf_bench.runs.run import run_model
 
     out = Path(args.out)
     print(f"evaluating {args.model or args.model_args} ({args.backend}) on {', '.join(args.tasks)} through lm-eval, "
@@ -37,8 +37,8 @@ def _run(args: argparse.Namespace) -> int:
               f"{sum(n or 0 for n in sent):,} completion tokens and {endpoint['prompt_tokens']:,} prompt tokens "
               "reported")  # fmt: skip
     from naf_bench.leaderboard.metadata import validate_metadata
-    from naf_bench.lm_eval_output import model_name
-    from naf_bench.run import write_submission
+    from naf_bench.runs.lm_eval_output import model_name
+    from naf_bench.runs.run import write_submission
 
     submission, metadata = write_submission(folder, out, results, model_name(results["config"]["model_args"]))
     print(f"wrote the answers as a leaderboard submission: {submission} and {metadata}")
@@ -51,14 +51,14 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _smollm2_path(args: argparse.Namespace) -> int:
-    from naf_bench.run import smollm2_gguf
+    from naf_bench.runs.run import smollm2_gguf
 
     print(smollm2_gguf())
     return 0
 
 
 def _tasks_path(args: argparse.Namespace) -> int:
-    from naf_bench.run import tasks_dir
+    from naf_bench.runs.run import tasks_dir
 
     print(tasks_dir())
     return 0

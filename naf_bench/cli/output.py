@@ -7,8 +7,8 @@ from functools import partial
 from pathlib import Path
 
 from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
-from naf_bench.formatting import percent
 from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.scoring.formatting import percent
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
 # exit status of each error class at the command-line boundary (the first match in this order)

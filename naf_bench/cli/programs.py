@@ -81,7 +81,7 @@ def _certify(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from naf_bench.hub import export
+    from naf_bench.data.hub import export
 
     out = export(
         args.out,
@@ -110,18 +110,18 @@ def _generate(args: argparse.Namespace) -> int:
     if given := [flag for flag, value in RAY_ONLY.items() if getattr(args, value)]:
         raise ConfigError(f"{', '.join(given)}: only with --engine ray")
     if args.shard is None:
-        from naf_bench.dataset import load_dataset
+        from naf_bench.data.dataset import load_dataset
 
         parts = load_dataset(args.config, num_proc=args.num_proc, cache_dir=args.cache_dir, **overrides)
     else:
         import datasets
 
-        from naf_bench.rows import build_rows
-        from naf_bench.schema import features
+        from naf_bench.data.rows import build_rows
+        from naf_bench.data.schema import features
 
         rows = build_rows(get_config(args.config, **overrides), args.num_proc, args.shard)
         parts = {split: datasets.Dataset.from_list(part, features=features()) for split, part in rows.items()}
-    from naf_bench.rows import rows_json
+    from naf_bench.data.rows import rows_json
 
     splits = [args.split] if args.split else list(parts)
     shard = f" (shard {args.shard[0]}/{args.shard[1]})" if args.shard else ""
@@ -153,7 +153,7 @@ def _generate_on_ray(args: argparse.Namespace, overrides: dict) -> int:
             raise ConfigError(f"{flag} is for one machine, not --engine ray: {reason}")
     if args.out is None:
         raise ConfigError("--engine ray needs --out DIR (a folder, or a URL such as s3://bucket/dir)")
-    from naf_bench.distributed import generate_on_ray
+    from naf_bench.data.distributed import generate_on_ray
 
     manifest = generate_on_ray(
         args.config, args.out, overrides, args.address, args.repo_id or "ORG/naf-bench", args.include_test_gold,

@@ -11,7 +11,7 @@ from naf_bench.scoring.extract import EXTRACTORS
 
 
 def _score(args: argparse.Namespace) -> int:
-    from naf_bench.evaluation import score_rows
+    from naf_bench.scoring.evaluation import score_rows
     from naf_bench.scoring.intake import SUBMISSION, check, gold_for, input_file, read_submission
 
     submission = read_submission(input_file(args.submission, SUBMISSION))
@@ -48,8 +48,8 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _baselines(args: argparse.Namespace) -> int:
-    from naf_bench.baselines import reasoner_predictions
-    from naf_bench.evaluation import constant_predictions, gold_rows, score_rows
+    from naf_bench.runs.baselines import reasoner_predictions
+    from naf_bench.scoring.evaluation import constant_predictions, gold_rows, score_rows
 
     rows = gold_rows(args.config, args.split)
     predictions = {**constant_predictions(rows), **reasoner_predictions(rows)}
@@ -60,7 +60,7 @@ def _baselines(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from naf_bench.report import load_results, write_report
+    from naf_bench.runs.report import load_results, write_report
 
     records = load_results(args.results)  # lm-eval folders: one record per filter, read with its extractor
     used = [f"{r['name']}: {r['extractor']}" for r in records if r.get("extractor")]
@@ -71,8 +71,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _add_score(commands) -> None:
-    from naf_bench.evaluation import SUBMISSION_EXTRACTOR
     from naf_bench.generate.config import CONFIGS
+    from naf_bench.scoring.evaluation import SUBMISSION_EXTRACTOR
 
     score = commands.add_parser("score", help="score a leaderboard submission ({id, prediction, trace?} JSONL)")
     score.add_argument("submission")

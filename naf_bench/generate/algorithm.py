@@ -72,8 +72,8 @@ class Cell:
     and a family with a ``quota`` (cnf) stops accepting a signature once the programs kept so far fill its share.
     Item ``j`` of a split is therefore the ``j``-th kept attempt. Index-addressable items (item ``j`` drawing its
     own attempts until one is accepted, no running quota) would change every published row, so the rows keep this
-    order dependence: one process, the local pool (:func:`naf_bench.rows.generate_units`) and Ray
-    (:mod:`naf_bench.distributed`) all keep a cell's programs by :meth:`walk`, and settle where cells meet by
+    order dependence: one process, the local pool (:func:`naf_bench.data.rows.generate_units`) and Ray
+    (:mod:`naf_bench.data.distributed`) all keep a cell's programs by :meth:`walk`, and settle where cells meet by
     :func:`exclusions`."""
 
     family: str  # a FAMILIES key

@@ -82,7 +82,7 @@ class GenerationConfig:
         return Cell(unit.family, unit.axes, self.seed, self.name, split, count, self.n_orders, self.is_training(split))
 
     def rows_per_program(self) -> int:
-        """The rows of one program (as :func:`naf_bench.rows.instance_rows` makes them)."""
+        """The rows of one program (as :func:`naf_bench.data.rows.instance_rows` makes them)."""
         variants = self.n_orders * len(self.framings)
         return sum(1 if condition == NO_SEMANTICS else variants for condition in self.conditions)
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import os
 from functools import partial
 
-from naf_bench.formatting import percent
 from naf_bench.leaderboard.service import DEV, HIDDEN, Service, refused
 from naf_bench.leaderboard.uploads import Claimed, Door, UploadFolder
+from naf_bench.scoring.formatting import percent
 
 TITLE = "naf-bench leaderboard"
 

@@ -2,10 +2,10 @@
 
 A thin view over the scoring core: a submission is read and checked once by the intake
 (:func:`naf_bench.scoring.intake.read_submission`, :func:`~naf_bench.scoring.intake.check`), and
-:func:`submission_row` scores the checked record with the core (:func:`naf_bench.evaluation.run_scores`) and keeps
-the columns the board shows; the baselines (constant letters, the best constant per condition, the majority
-letter, the oracle) are scored by the same function as marked reference rows. A board row holds aggregates
-only: no id, gold letter, label or certificate of a gold row, and no maintainer-only metadata (the contact).
+:func:`submission_row` scores the checked record with the core (:func:`naf_bench.scoring.evaluation.run_scores`) and
+keeps the columns the board shows; the baselines (constant letters, the best constant per condition, the majority
+letter, the oracle) are scored by the same function as marked reference rows. A board row holds aggregates only: no
+id, gold letter, label or certificate of a gold row, and no maintainer-only metadata (the contact).
 
 A submission that answers only part of the set (a line for fewer than all its scored prompts) is shown apart
 from the full runs, not ranked among them; one that answers no id of it, or has malformed lines, duplicate ids
@@ -77,7 +77,7 @@ def submission_row(checked: Checked, n_bootstrap: int = 1000) -> tuple[dict, Sco
     gold's without a line (``n_missing``: unanswered), how many of the set's prompts it answers (``n_given`` of
     ``n_prompts``) and whether that is only part of them (``partial``). With no prediction for any of the set's
     prompts (every one null), coverage and the format-valid rate are undefined (None), not 0 or 100."""
-    from naf_bench.evaluation import run_record, run_scores
+    from naf_bench.scoring.evaluation import run_record, run_scores
 
     submission = checked.submission
     scores = run_scores(checked.gold.rows, submission.entries, n_bootstrap=n_bootstrap)
@@ -108,7 +108,7 @@ def refusal(submission: Submission) -> list[tuple[str, str]]:
 def baseline_rows(gold: Sequence[Mapping], n_bootstrap: int = 1000) -> list[dict]:
     """The reference rows: each constant letter, the best constant per condition, the majority letter, and the
     oracle (the gold letter everywhere), scored like submissions."""
-    from naf_bench.evaluation import constant_predictions, score_rows
+    from naf_bench.scoring.evaluation import constant_predictions, score_rows
 
     predictions = constant_predictions(gold)
     predictions["oracle"] = {row["id"]: {"prediction": row["gold"]} for row in _named(gold)}
@@ -120,7 +120,7 @@ def baseline_rows(gold: Sequence[Mapping], n_bootstrap: int = 1000) -> list[dict
 
 def dataset_summary(gold: Sequence[Mapping], name: str | None = None) -> dict:
     """What the board was scored on: the set's name, its configs, sizes and families, and the code version."""
-    from naf_bench.dataset import code_version
+    from naf_bench.data.dataset import code_version
     from naf_bench.version import __version__
 
     named = _named(gold)

@@ -11,7 +11,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from naf_bench.serving import free_port
+from naf_bench.runs.serving import free_port
 
 ROOT = Path(__file__).resolve().parents[2]  # so that the subprocess imports this checkout
 

@@ -2,7 +2,7 @@
 
 :func:`run_hidden` runs ``naf-bench run`` in a child process of its own (its own interpreter: no two models' code
 ever share a process) with the hidden set's rows as the tasks' documents (``NAF_BENCH_DATASET`` names the set's
-folder, :func:`naf_bench.dataset.hidden_dataset`), under a wall-clock limit, then scores the run's submission
+folder, :func:`naf_bench.data.dataset.hidden_dataset`), under a wall-clock limit, then scores the run's submission
 against the hidden gold with the same core as every upload. The prompts and the model's outputs stay in the
 run's folder, which belongs to the worker; what a team may see is the score record and the run's metadata
 (model, settings, tokens), and a failure's reason without the run's output (its log stays with the worker).
@@ -50,8 +50,8 @@ def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings:
     answers are scored once, without a bootstrap interval (the board's rows have none). ``env`` is added to the
     run's environment (an endpoint's key); the run dies with the process that started it."""
     from naf_bench.errors import DataError
-    from naf_bench.evaluation import run_record
     from naf_bench.leaderboard.board import submission_row
+    from naf_bench.scoring.evaluation import run_record
     from naf_bench.scoring.intake import check, read_gold, read_submission
 
     hidden, out, settings = Path(hidden), Path(out), settings or {}

@@ -73,7 +73,7 @@ def secret_seed(key: bytes, config: str, version: str) -> int:
 
 def public_keys() -> frozenset[str]:
     """The canonical keys of every program in every split of every shipped config (a few seconds)."""
-    from naf_bench.rows import generate_units
+    from naf_bench.data.rows import generate_units
 
     keys = set()
     for name in CONFIGS:
@@ -85,7 +85,7 @@ def public_keys() -> frozenset[str]:
 def hidden_config(key: bytes, name: str, overrides: dict | None = None) -> GenerationConfig:
     """``name``'s config with ``overrides``, reduced to its test split (its last, where it has none), seeded
     from the key, its ids prefixed with the key's fingerprint."""
-    from naf_bench.dataset import DATASET_VERSION
+    from naf_bench.data.dataset import DATASET_VERSION
 
     base = get_config(name, **(overrides or {}))
     split = "test" if "test" in base.splits else base.splits[-1]
@@ -100,10 +100,10 @@ def hidden_config(key: bytes, name: str, overrides: dict | None = None) -> Gener
 
 def new_set(key: bytes, name: str, out: str | Path, overrides: dict | None = None, attempts: int = ATTEMPTS) -> dict:
     """Write ``out/gold.jsonl`` and ``out/manifest.json`` (see the module docstring); the manifest."""
-    from naf_bench.dataset import DATASET_VERSION, code_version
+    from naf_bench.data.dataset import DATASET_VERSION, code_version
+    from naf_bench.data.rows import build_rows, rows_json
     from naf_bench.generate.bound import reach
     from naf_bench.generate.registry import FAMILIES
-    from naf_bench.rows import build_rows, rows_json
     from naf_bench.version import __version__
 
     config = hidden_config(key, name, overrides)

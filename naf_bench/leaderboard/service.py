@@ -88,7 +88,7 @@ class ModelJobs:
 
     def jobs(self: Service, team: Team) -> list[dict]:
         """The team's jobs: kind, model (and endpoint URL without credentials), state, reason, attempts, times."""
-        from naf_bench.endpoints import public_url
+        from naf_bench.runs.endpoints import public_url
 
         return [{**job, "base_url": job["base_url"] and public_url(job["base_url"])} for job in self.store.jobs(team)]
 

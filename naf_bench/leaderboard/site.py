@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 
-from naf_bench.formatting import percent
 from naf_bench.readings import JOINT_CONDITIONS, READINGS
+from naf_bench.scoring.formatting import percent
 
 TEMPLATES = Path(__file__).with_name("templates")
 TRACK_TITLES = {"standard": "Standard track", "enhanced": "Enhanced track"}

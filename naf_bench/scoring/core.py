@@ -28,8 +28,8 @@ from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NO_SEMANTICS, READINGS
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.records import Record
+from naf_bench.scoring.statistics import cluster_resamples, percentile_interval
 from naf_bench.scoring.steps import FLAGS, check_steps
-from naf_bench.statistics import cluster_resamples, percentile_interval
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_program
 
@@ -379,7 +379,7 @@ class Scores:
                   n_bootstrap: int | None = None) -> dict[str, tuple[float, float]]:  # fmt: skip
         """95 % percentile intervals of ``statistics`` (``strict_accuracy``, ``accuracy``: over parsed answers,
         ``joint``) resampling whole clusters (:data:`CLUSTERS`; JOINT's terms need ``program``) with
-        replacement: the draws of :func:`naf_bench.statistics.cluster_resamples`, each resample scored from
+        replacement: the draws of :func:`naf_bench.scoring.statistics.cluster_resamples`, each resample scored from
         per-cluster counts. A resample where a statistic is undefined is left out of its interval."""
         import numpy as np
 

@@ -193,7 +193,7 @@ def describe(path: str | Path) -> str | None:
 def config_gold(config: str, split: str | None = None) -> Gold:
     """A config split's rows (generated and certified on first use, then cached); ``split`` defaults to the
     config's last (``test`` for every evaluation config)."""
-    from naf_bench.dataset import load_dataset
+    from naf_bench.data.dataset import load_dataset
     from naf_bench.generate.config import get_config
 
     split = split or get_config(config).splits[-1]
@@ -230,7 +230,7 @@ def gold_for(ids: Collection[str], config: str | None = None, split: str | None 
 
 def _best_splits(ids: Collection[str], config: str, splits: list[str]):
     """The splits of ``config`` (among ``splits``) that hold the most of ``ids``, and the config's dataset."""
-    from naf_bench.dataset import load_dataset
+    from naf_bench.data.dataset import load_dataset
 
     dataset = load_dataset(config)
     found = {name: len(set(ids) & set(dataset[name]["id"])) for name in splits}

@@ -17,7 +17,7 @@ ANSWER_PREFIX = "ANSWER:"
 def _rows(config: str, split: str | None, framings: Sequence[str], overrides: dict | None = None) -> list[dict]:
     """Named-condition rows of a config split in the given framings (rendered in them when the config lacks one),
     the config's fields overridden by ``overrides`` (``--set``)."""
-    from naf_bench.dataset import load_dataset
+    from naf_bench.data.dataset import load_dataset
     from naf_bench.generate.config import get_config
 
     overrides = dict(overrides or {})

@@ -30,7 +30,7 @@ def load_model(model: str, dtype: str = "float32"):
     import torch
     import transformers
 
-    from naf_bench.run import model_arguments
+    from naf_bench.runs.run import model_arguments
 
     arguments = model_arguments(model)
     extra = {"gguf_file": arguments["gguf_file"]} if "gguf_file" in arguments else {}
@@ -76,7 +76,7 @@ def _evaluation_callback(evaluate_at, eval_steps: int):
 
 def device_of(name: str) -> str:
     """``auto``: the runner's default (cuda when present, else mps, else cpu)."""
-    from naf_bench.run import default_device
+    from naf_bench.runs.run import default_device
 
     return default_device() if name == "auto" else name
 

@@ -14,10 +14,10 @@ attempts are kept depends on the walk. So:
    Cells whose exclusions changed are decided again, until none changes; then each cell's decision is the walk's
    (the first cell's never changes, and each next one is right once the cells before it are).
 4. After each pass, the cells before the first one whose exclusions changed are final: their files are rendered
-   on the workers from the instances their chunks brought (:func:`naf_bench.rows.unit_rows`, the function the
+   on the workers from the instances their chunks brought (:func:`naf_bench.data.rows.unit_rows`, the function the
    local pool renders with) and written as Parquet under temporary names while later cells are decided, so each
    file is rendered once; the driver renames them and makes any whose write failed again from their kept
-   attempts (:func:`naf_bench.rows.kept_rows`), each renamed when complete. The
+   attempts (:func:`naf_bench.data.rows.kept_rows`), each renamed when complete. The
    manifest records the seed, the overrides, the code version, the decision and each complete file, so
    ``resume`` rewrites only what is missing.
 
@@ -61,7 +61,7 @@ def _ray():
 def code_identity() -> dict:
     """What makes the rows besides the config: the package, dataset and row-code versions."""
     from naf_bench import __version__
-    from naf_bench.dataset import DATASET_VERSION, code_version
+    from naf_bench.data.dataset import DATASET_VERSION, code_version
 
     return {"naf_bench": __version__, "dataset_version": DATASET_VERSION, "code_version": code_version()}
 
@@ -256,9 +256,9 @@ def _write_file(
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from naf_bench.hub import withhold_gold
-    from naf_bench.rows import kept_rows, unit_rows
-    from naf_bench.schema import features
+    from naf_bench.data.hub import withhold_gold
+    from naf_bench.data.rows import kept_rows, unit_rows
+    from naf_bench.data.schema import features
 
     split = config.splits[s]
     if places is None:
@@ -575,7 +575,7 @@ def _runs(config: GenerationConfig, include_test_gold: bool) -> dict[str, list[d
     """Each split's files in order, known before any decision (every cell keeps its count): a unit's programs
     in runs of at most :data:`FILE_PROGRAMS`, each a name, the unit's position, the run's start and size, and
     whether the gold is withheld."""
-    from naf_bench.hub import WITHHELD
+    from naf_bench.data.hub import WITHHELD
 
     plan = {}
     for s, split in enumerate(config.splits):
@@ -655,7 +655,7 @@ def _complete(fs, path: str, entry: dict) -> bool:
 
 def _write_card(fs, folder: str, repo_id: str, written: GenerationConfig) -> None:
     """The card of every config in the folder (``export``'s card), and LICENSE."""
-    from naf_bench.hub import LICENSE_TEXT, SplitFiles, dataset_card
+    from naf_bench.data.hub import LICENSE_TEXT, SplitFiles, dataset_card
 
     entries = []
     for name, base in CONFIGS.items():
@@ -680,7 +680,7 @@ def _exported_files(fs, folder: str, config: GenerationConfig) -> list:
     """The splits ``export`` wrote for a config (no manifest): rows, bytes and whether the gold is withheld."""
     import pyarrow.parquet as pq
 
-    from naf_bench.hub import WITHHELD, SplitFiles
+    from naf_bench.data.hub import WITHHELD, SplitFiles
 
     files = []
     for split in config.splits:

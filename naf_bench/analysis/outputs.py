@@ -1,5 +1,5 @@
 """The analyses rendered: ``analysis.md`` (one function per table) and the plots, from the result of
-:func:`naf_bench.analysis.analyze`; :func:`write_analysis` writes ``analysis.json`` beside them.
+:func:`naf_bench.analysis.tables.analyze`; :func:`write_analysis` writes ``analysis.json`` beside them.
 """
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import json
 from functools import partial
 from pathlib import Path
 
-from naf_bench.analysis import default_readings
-from naf_bench.formatting import percent, table_header
+from naf_bench.analysis.tables import default_readings
 from naf_bench.readings import LETTER_OF, LETTERS, NAMED_CONDITIONS, NO_SEMANTICS
 from naf_bench.scoring.audit import AUDIT_CLASSES
+from naf_bench.scoring.formatting import percent, table_header
 
 NAMED = NAMED_CONDITIONS
 

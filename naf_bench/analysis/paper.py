@@ -1,8 +1,8 @@
 """The paper's figures from an imported reference folder: ``naf-bench analyze --reference REF --out OUT``.
 
 Each subset that ``import-reference`` wrote (``REF/<subset>/gold.jsonl`` and ``REF/<subset>/runs/*.jsonl``) is
-analyzed with the extractor its figure used (:data:`naf_bench.reference.SUBSETS`; ``--extractor`` overrides)
-into ``OUT/<subset>/`` (:func:`naf_bench.analysis.analyze`). ``OUT/paper.json`` and ``OUT/paper.md`` put side
+analyzed with the extractor its figure used (:data:`naf_bench.data.reference.SUBSETS`; ``--extractor`` overrides)
+into ``OUT/<subset>/`` (:func:`naf_bench.analysis.tables.analyze`). ``OUT/paper.json`` and ``OUT/paper.md`` put side
 by side what one subset alone cannot show: Tables 6 and 14 (direct, verify-before-answer and
 translate-then-solve per model) and the pilot's English against Chinese (WFS prompts, null = wrong).
 """
@@ -13,12 +13,12 @@ import json
 from functools import partial
 from pathlib import Path
 
-from naf_bench.analysis import analyze
-from naf_bench.analysis_render import write_analysis
+from naf_bench.analysis.outputs import write_analysis
+from naf_bench.analysis.tables import analyze
+from naf_bench.data.reference import SUBSETS
 from naf_bench.errors import DataError
-from naf_bench.formatting import percent, table_header
 from naf_bench.readings import READINGS
-from naf_bench.reference import SUBSETS
+from naf_bench.scoring.formatting import percent, table_header
 from naf_bench.scoring.intake import REFERENCE, SUBMISSION_KIND, describe
 
 

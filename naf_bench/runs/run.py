@@ -5,7 +5,7 @@ template and limit go to lm-eval unchanged; what it adds is the task folder, the
 hash in every task's metadata, a model argument for a folder, a ``.gguf`` file or ``smollm2``, and the chat
 template read from the tokenizer. An OpenAI-compatible endpoint (``--model local-chat-completions``,
 ``openai-chat-completions``, ``local-completions``) runs through naf-bench's subclass of lm-eval's client
-(:mod:`naf_bench.endpoints`), once the endpoint answers and the tasks' needs are known to be met.
+(:mod:`naf_bench.runs.endpoints`), once the endpoint answers and the tasks' needs are known to be met.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 def tasks_dir() -> Path:
     """The folder for lm-eval's ``--include_path``: ``lm_eval_tasks`` beside the package in a source checkout,
     ``naf_bench/lm_eval_tasks`` in an installed wheel."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]
     for folder in (package.parent / "lm_eval_tasks", package / "lm_eval_tasks"):
         if (folder / "naf_bench").is_dir():
             return folder
@@ -66,7 +66,7 @@ def model_arguments(model: str | None, extra: str | None = None) -> dict[str, st
 def endpoint_arguments(backend: str, model: str | None, extra: str | None) -> dict[str, str]:
     """lm-eval model arguments of an endpoint client: ``--model_args`` (``base_url=…,model=…,num_concurrent=…``),
     the positional model as ``model``, a ``…/v1`` base URL completed with the client's path."""
-    from naf_bench.endpoints import endpoint_url
+    from naf_bench.runs.endpoints import endpoint_url
 
     arguments = model_arguments(None, extra) if extra else {}
     if model is not None:
@@ -84,7 +84,7 @@ def logprob_tasks(manager, names) -> list[str]:
     """The tasks among ``names`` (groups and tags opened) scored by log-probabilities rather than generation."""
     from lm_eval.tasks._index import Kind
 
-    from naf_bench.endpoints import LOGPROB_TYPES
+    from naf_bench.runs.endpoints import LOGPROB_TYPES
 
     found = []
     for name in names:
@@ -102,7 +102,7 @@ def check_endpoint(backend: str, arguments: dict[str, str], manager, tasks, dry_
     """Before any prompt is sent: log-probability tasks refused where the endpoint cannot score them (a chat
     endpoint never; a completions endpoint only when it returns the prompt's log-probabilities), the endpoint
     asked once for its models (``/v1/models``), and the served model named when ``model_args`` does not."""
-    from naf_bench.endpoints import CHAT, public_url, returns_prompt_logprobs, served_models
+    from naf_bench.runs.endpoints import CHAT, public_url, returns_prompt_logprobs, served_models
 
     if backend.startswith("openai-") and not os.environ.get("OPENAI_API_KEY"):
         raise ConfigError(f"--model {backend} reads the API key from OPENAI_API_KEY, which is not set")
@@ -131,7 +131,7 @@ def check_endpoint(backend: str, arguments: dict[str, str], manager, tasks, dry_
 
 def public_model_args(arguments: dict[str, str]) -> str:
     """``model_args`` as written to lm-eval's results: the base URL without credentials, no secret argument."""
-    from naf_bench.endpoints import SECRET_ARGS, public_url
+    from naf_bench.runs.endpoints import SECRET_ARGS, public_url
 
     shown = {key: public_url(value) if key == "base_url" else value for key, value in arguments.items()
              if key not in SECRET_ARGS and key != "dry_run"}  # fmt: skip
@@ -211,8 +211,8 @@ def run_model(
     import lm_eval
     from lm_eval.loggers import EvaluationTracker
 
-    from naf_bench.dataset import code_version
-    from naf_bench.endpoints import CHAT, ENDPOINT_PATHS, registered
+    from naf_bench.data.dataset import code_version
+    from naf_bench.runs.endpoints import CHAT, ENDPOINT_PATHS, registered
     from naf_bench.version import __version__
 
     endpoint = backend in ENDPOINT_PATHS
@@ -269,8 +269,8 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
     import datetime
     import json
 
-    from naf_bench.lm_eval_output import MITIGATION_TASKS
-    from naf_bench.report import sample_prompts
+    from naf_bench.runs.lm_eval_output import MITIGATION_TASKS
+    from naf_bench.runs.report import sample_prompts
     from naf_bench.scoring.extract import strip_thinking, thinking
 
     endpoint = results["config"].get("naf_bench_endpoint")

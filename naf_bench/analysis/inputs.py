@@ -1,7 +1,7 @@
 """What the analyses read: runs (submission JSONL files or lm-eval output folders, one run per model; the gold rows
 are read by :func:`naf_bench.scoring.intake.read_gold`), the authors' stored letters, and each run's items with
 their answers decided once by the core's policy (:func:`score_items`, :func:`naf_bench.scoring.core.decide_answer`).
-The tables are in :mod:`naf_bench.analysis`, their rendering in :mod:`naf_bench.analysis_render`.
+The tables are in :mod:`naf_bench.analysis.tables`, their rendering in :mod:`naf_bench.analysis.outputs`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from naf_bench.errors import DataError
-from naf_bench.lm_eval_output import MITIGATION_TASKS, MULTIPLE_CHOICE_TASKS, read_output_folder
+from naf_bench.runs.lm_eval_output import MITIGATION_TASKS, MULTIPLE_CHOICE_TASKS, read_output_folder
 from naf_bench.scoring.core import decide_answer
 
 

@@ -3,7 +3,7 @@
 Rows are generated and certified on first load, then read back from the ``datasets`` cache, under a key that
 changes with the naf-bench version, the config, its overrides and the code that makes rows. Units (a cell of
 the bins grid, or a leaderboard tier) are generated, certified and rendered into Arrow tables in parallel
-processes and merged into exactly the rows one process makes (``naf_bench.rows``); ``naf_bench.hub.export``
+processes and merged into exactly the rows one process makes (``naf_bench.data.rows``); ``naf_bench.data.hub.export``
 writes a Hub dataset repository.
 """
 
@@ -15,12 +15,12 @@ import tempfile
 from functools import partial
 from pathlib import Path
 
+from naf_bench.data.rows import generate_units, unit_rows
+from naf_bench.data.schema import features
 from naf_bench.errors import ConfigError
 from naf_bench.generate.algorithm import Instance
 from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
 from naf_bench.readings import READINGS
-from naf_bench.rows import generate_units, unit_rows
-from naf_bench.schema import features
 
 CITATION = """@misc{nafbench2026,
   title         = {Not What You Meant: Can {LLMs} Follow a Specified Negation Semantics?},
@@ -56,13 +56,13 @@ CITATION = """@misc{nafbench2026,
 DATASET_VERSION = "0.2.0"
 
 # The code that makes rows, and the builder that writes them; the CLI, scorers and reports never change a cache.
-ROW_CODE = ("syntax", "solvers", "generate", "verbalize", "certify.py", "readings.py", "schema.py", "rows.py",
-            "dataset.py")  # fmt: skip
+ROW_CODE = ("syntax", "solvers", "generate", "verbalize", "certify.py", "readings.py", "data/schema.py",
+            "data/rows.py", "data/dataset.py")  # fmt: skip
 
 
 def row_code_files() -> list[Path]:
     """The package files that make rows (and only those: the CLI, scorers and reports never touch a row)."""
-    root = Path(__file__).parent
+    root = Path(__file__).parent.parent
     paths = [root / part for part in ROW_CODE]
     return sorted(p for f in paths for p in ([f] if f.is_file() else f.rglob("*")) if p.suffix in (".py", ".pl"))
 
@@ -70,7 +70,7 @@ def row_code_files() -> list[Path]:
 def code_version() -> str:
     """Hash of the code that makes rows and of the readings table (a reading registered at run time makes other
     rows): cached datasets are rebuilt when either changes."""
-    root = Path(__file__).parent
+    root = Path(__file__).parent.parent
     digest = hashlib.sha256(READINGS.fingerprint().encode())
     for path in row_code_files():
         digest.update(path.relative_to(root).as_posix().encode())
@@ -187,7 +187,7 @@ def load_dataset(
     iterable one whose rows are rendered as they are read (nothing is cached; certification still comes
     first, in one process); ``num_proc`` generates, certifies and renders units in that many processes (this
     one copies their tables into the cache), with the same rows, where they are estimated to pay for starting
-    them (``naf_bench.pool.processes``; else in one process, with a warning). Overrides (``depths=(4,)``…)
+    them (``naf_bench.data.pool.processes``; else in one process, with a warning). Overrides (``depths=(4,)``…)
     change the rows and the cache key.
     """
     dataset_builder = builder(config, cache_dir, **overrides)

@@ -1,5 +1,5 @@
 """The paper's analyses (seed 000) from model outputs: ``naf-bench analyze RUN... --gold GOLD.jsonl``. This module
-computes the tables; :mod:`naf_bench.analysis_inputs` reads gold rows and runs, :mod:`naf_bench.analysis_render`
+computes the tables; :mod:`naf_bench.analysis.inputs` reads gold rows and runs, :mod:`naf_bench.analysis.outputs`
 renders ``analysis.md`` and the plots.
 
 A run is a submission JSONL (``{"id", "prediction"}``, the prediction being the full model output) or an
@@ -66,13 +66,13 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import replace
 
-from naf_bench.analysis_inputs import read_runs, read_stored, score_items
+from naf_bench.analysis.inputs import read_runs, read_stored, score_items
 from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
 from naf_bench.readings import LETTER_OF, LETTERS, NAMED_CONDITIONS, NO_SEMANTICS, READINGS, gold_letter
 from naf_bench.scoring.core import Audits, Scores, audits, program_cluster, score
 from naf_bench.scoring.intake import read_gold
-from naf_bench.statistics import bootstrap_interval, cluster_ci, mann_whitney, standardized_ols
+from naf_bench.scoring.statistics import bootstrap_interval, cluster_ci, mann_whitney, standardized_ols
 
 NAMED = NAMED_CONDITIONS
 POOLING_THRESHOLD = 0.92  # analyze_v3.py pools the runs below this accuracy ("non-saturated")

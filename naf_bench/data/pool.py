@@ -3,7 +3,7 @@
 ``multiprocessing``'s spawn and forkserver workers re-import the ``__main__`` of whoever started them: a script
 without an ``if __name__ == "__main__":`` guard runs again in every worker (which then waits on the cache lock
 its parent holds, or fails in the "bootstrapping phase" while the pool restarts it), and a worker that dies is
-silently replaced while its task is lost. Here each worker is ``python -m naf_bench.pool``, a fresh interpreter
+silently replaced while its task is lost. Here each worker is ``python -m naf_bench.data.pool``, a fresh interpreter
 given the caller's ``sys.path`` and readings table (readings registered at run time included) and nothing of
 its ``__main__``; it answers pickled jobs on its stdin with pickled results on its stdout, one at a time. A
 job's function must be importable by name (a module-level function, or a ``functools.partial`` of one), and so
@@ -192,21 +192,23 @@ def run_units(
 
 
 class _Worker:
-    """One ``python -m naf_bench.pool`` process; its stderr goes on to ours, its last lines kept for an error."""
+    """One ``python -m naf_bench.data.pool`` process; its stderr goes on to ours, its last lines kept for an error."""
 
     def __init__(self):
-        root = str(Path(__file__).resolve().parent.parent)  # this naf_bench, whatever the worker's cwd and path
+        root = str(Path(__file__).resolve().parents[2])  # this naf_bench, whatever the worker's cwd and path
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])])}
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "naf_bench.pool"],
+                [sys.executable, "-m", "naf_bench.data.pool"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=env,
             )
         except OSError as exc:
-            raise WorkerError(f"cannot start a worker process ({sys.executable} -m naf_bench.pool): {exc}") from exc
+            raise WorkerError(
+                f"cannot start a worker process ({sys.executable} -m naf_bench.data.pool): {exc}"
+            ) from exc
         self.last_words: deque[str] = deque(maxlen=20)
         self._stderr = threading.Thread(target=self._relay, daemon=True)
         self._stderr.start()

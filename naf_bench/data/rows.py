@@ -57,7 +57,7 @@ def generate_units(
     statistics, exactly as one walk of the config's cells in order makes them.
 
     Each unit runs across the splits with only its own keys (:func:`unit_splits`), and is rendered, where it runs
-    (in worker processes where they pay: :func:`naf_bench.pool.run_units`, and ``min_saving``). Where cells meet,
+    (in worker processes where they pay: :func:`naf_bench.data.pool.run_units`, and ``min_saving``). Where cells meet,
     :func:`~naf_bench.generate.algorithm.exclusions` says which keys each must exclude (those an earlier cell kept);
     a cell that excluded others is walked again against them, in passes until none changes, and rendered here
     (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates the i-th of n contiguous
@@ -71,7 +71,9 @@ def generate_units(
         if not 0 <= index < total:
             raise ConfigError(f"shard {index}/{total}: expected 0 <= i < N")
         positions = positions[index * len(units) // total : (index + 1) * len(units) // total]
-    from naf_bench.pool import run_units  # here: a worker runs naf_bench.pool as __main__, after importing naf_bench
+    from naf_bench.data.pool import (
+        run_units,  # here: a worker runs naf_bench.data.pool as __main__, after importing naf_bench
+    )
 
     results = run_units(unit_splits, config, positions, (render,), num_proc, min_saving)
     cells = [(s, position) for s in range(len(config.splits)) for position in positions]

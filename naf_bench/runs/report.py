@@ -11,12 +11,12 @@ from functools import partial
 from pathlib import Path
 
 from naf_bench.errors import DataError
-from naf_bench.evaluation import run_record, run_scores
-from naf_bench.formatting import percent
-from naf_bench.lm_eval_output import MITIGATION_TASKS, read_output_folder
 from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.runs.lm_eval_output import MITIGATION_TASKS, read_output_folder
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import constraints_of_samples
+from naf_bench.scoring.evaluation import run_record, run_scores
+from naf_bench.scoring.formatting import percent
 
 FIGSIZE, DPI = (10, 4), 100  # every plot is 1000 x 400 pixels
 
@@ -62,7 +62,7 @@ def _from_lm_eval(folder: Path) -> list[dict]:
     by_model: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     metrics: dict[str, dict] = defaultdict(dict)
     documents: dict[str, dict[str, dict]] = defaultdict(dict)  # model -> task -> {"original", "effective"}
-    endpoints: dict[str, dict | None] = {}  # model -> what an endpoint run recorded (naf_bench.endpoints)
+    endpoints: dict[str, dict | None] = {}  # model -> what an endpoint run recorded (naf_bench.runs.endpoints)
     for logged in read_output_folder(folder):
         name, task, data = logged.model, logged.task, logged.results
         metrics[name].update(data.get("results", {}))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from naf_bench.dataset import (
+from naf_bench.data.dataset import (
     CITATION,
     DATASET_VERSION,
     HOMEPAGE,
@@ -16,9 +16,9 @@ from naf_bench.dataset import (
     dataset_info,
     load_dataset,
 )
+from naf_bench.data.schema import FIELD_DOCS, features
 from naf_bench.generate.config import CONFIGS, GenerationConfig
 from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS
-from naf_bench.schema import FIELD_DOCS, features
 
 # Splits released without their answers, as the paper's leaderboard releases its hard test split.
 WITHHELD = {"hard": ("test",)}

@@ -1,7 +1,0 @@
-"""``python -m naf_bench.tasks_path`` (or ``naf-bench tasks-path``): the folder to pass to lm-eval's
-``--include_path`` for the naf_bench tasks, wherever naf-bench is installed."""
-
-from naf_bench.run import tasks_dir
-
-if __name__ == "__main__":
-    print(tasks_dir())
