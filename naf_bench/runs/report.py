@@ -190,38 +190,39 @@ def _accuracy_by_bin(records: list[dict], out: Path) -> tuple[str, str] | None:
 
 def _joint(records: list[dict], out: Path) -> tuple[str, str] | None:
     """JOINT per record, with its 95% program-clustered interval."""
-    import matplotlib.pyplot as plt
-
     shown = [r for r in records if r.get("joint") is not None]
-    if not shown:
-        return None
-    figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
     values = [100 * r["joint"] for r in shown]
     intervals = [[100 * x for x in (r.get("joint_ci95") or (r["joint"], r["joint"]))] for r in shown]
     errors = [[v - lo for v, (lo, _) in zip(values, intervals, strict=True)],
               [hi - v for v, (_, hi) in zip(values, intervals, strict=True)]]  # fmt: skip
-    axis.bar(range(len(shown)), values, yerr=errors, capsize=3, color="tab:blue")
-    axis.set_xticks(range(len(shown)), [_wrap(r["name"]) for r in shown], fontsize=7)
-    axis.set_ylim(0, 100)
-    axis.set_ylabel("JOINT (%)")
-    figure.tight_layout()
-    return _save(figure, out / "joint.png", "JOINT (%) with 95% program-clustered intervals")
+    return _bars(shown, values, "JOINT (%)", out / "joint.png", "JOINT (%) with 95% program-clustered intervals",
+                 colour="tab:blue", errors=errors)  # fmt: skip
 
 
 def _flip_rates(records: list[dict], out: Path) -> tuple[str, str] | None:
     """The flip rate across rule orders per record that has one."""
+    flips = [r for r in records if r.get("flip_rate") is not None]
+    values = [100 * r["flip_rate"] for r in flips]
+    return _bars(flips, values, "flip rate across rule orders (%)", out / "flip_rate.png", "Flip rates (%)",
+                 colour="tab:orange")  # fmt: skip
+
+
+def _bars(records: list[dict], values: list[float], label: str, path: Path, title: str, colour: str, errors=None):
+    """One bar per record (a percentage, 0 to 100), the records' names below; None when there is no record."""
     import matplotlib.pyplot as plt
 
-    flips = [r for r in records if r.get("flip_rate") is not None]
-    if not flips:
+    if not records:
         return None
     figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
-    axis.bar(range(len(flips)), [100 * r["flip_rate"] for r in flips], color="tab:orange")
-    axis.set_xticks(range(len(flips)), [_wrap(r["name"]) for r in flips], fontsize=7)
+    if errors is None:
+        axis.bar(range(len(records)), values, color=colour)
+    else:
+        axis.bar(range(len(records)), values, yerr=errors, capsize=3, color=colour)
+    axis.set_xticks(range(len(records)), [_wrap(r["name"]) for r in records], fontsize=7)
     axis.set_ylim(0, 100)
-    axis.set_ylabel("flip rate across rule orders (%)")
+    axis.set_ylabel(label)
     figure.tight_layout()
-    return _save(figure, out / "flip_rate.png", "Flip rates (%)")
+    return _save(figure, path, title)
 
 
 def _rho_histograms(records: list[dict], out: Path) -> tuple[str, str] | None:
