@@ -84,6 +84,38 @@ def test_every_naf_bench_command_in_the_docs_exists_with_its_options():
     assert checked >= 20
 
 
+# a dotted name of the package in the README and the docs, e.g. `naf_bench.scoring.intake.read_submission`
+DOTTED = re.compile(r"\bnaf_bench(?:\.[A-Za-z_]\w*)+")
+
+
+def _resolves(name: str) -> bool:
+    """Whether ``name`` is a module of the package or an attribute of one (a module imported as far as it goes)."""
+    import importlib
+
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:end]))
+        except ImportError:
+            continue
+        for attribute in parts[end:]:
+            if not hasattr(found, attribute):
+                return False
+            found = getattr(found, attribute)
+        return True
+    return False
+
+
+def test_every_name_of_the_package_the_docs_cite_exists():
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    cited = {(page.relative_to(ROOT).as_posix(), name) for page in pages
+             for name in DOTTED.findall(page.read_text(encoding="utf-8"))
+             if not name.endswith(".yaml") and not name.startswith("naf_bench.lm_eval_tasks")}  # fmt: skip
+    assert len(cited) >= 40
+    assert sorted(f"{page}: {name}" for page, name in cited if not _resolves(name)) == []
+    assert not _resolves("naf_bench.leaderboard.board.score_submission")  # gone with issue 39's one intake
+
+
 def test_every_python_block_runs_or_says_why_not(tmp_path, capsys):
     """Each block runs in a fresh interpreter in an empty folder, offline; a skipped block names its reason."""
     ran, skipped = 0, []
