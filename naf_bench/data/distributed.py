@@ -60,8 +60,8 @@ def _ray():
 
 def code_identity() -> dict:
     """What makes the rows besides the config: the package, dataset and row-code versions."""
-    from naf_bench import __version__
     from naf_bench.data.dataset import DATASET_VERSION, code_version
+    from naf_bench.version import __version__
 
     return {"naf_bench": __version__, "dataset_version": DATASET_VERSION, "code_version": code_version()}
 

@@ -71,9 +71,8 @@ def generate_units(
         if not 0 <= index < total:
             raise ConfigError(f"shard {index}/{total}: expected 0 <= i < N")
         positions = positions[index * len(units) // total : (index + 1) * len(units) // total]
-    from naf_bench.data.pool import (
-        run_units,  # here: a worker runs naf_bench.data.pool as __main__, after importing naf_bench
-    )
+    # imported here: a worker runs naf_bench.data.pool as __main__, after importing naf_bench (which imports this)
+    from naf_bench.data.pool import run_units
 
     results = run_units(unit_splits, config, positions, (render,), num_proc, min_saving)
     cells = [(s, position) for s in range(len(config.splits)) for position in positions]
