@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from naf_bench.certify import Certificate, certify
+from naf_bench.data.importer import has_leaderboard, import_leaderboard
 from naf_bench.errors import DataError, NafBenchError, ParseError
-from naf_bench.leaderboard.importer import has_leaderboard, import_leaderboard
 from naf_bench.readings import CONDITIONS, NO_SEMANTICS, gold_letter
 from naf_bench.scoring.intake import input_file
 from naf_bench.syntax.ast import Program
