@@ -55,7 +55,7 @@ def flexible_letters(out) -> dict:
 def test_a_run_through_transformers_serve_is_recorded_cached_and_answers_as_hf_does(
     server, plain_model, tmp_path, monkeypatch, capsys
 ):
-    from naf_bench.leaderboard.metadata import public_metadata, validate_metadata
+    from naf_bench.scoring.metadata import public_metadata, validate_metadata
 
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)  # sent as lm-eval sends it, written nowhere
     out, cache = tmp_path / "run", tmp_path / "cache" / "answers"
@@ -224,8 +224,8 @@ def test_no_empty_stop_list_is_sent_and_urls_lose_their_credentials():
 def test_the_submission_states_the_temperature_and_budget_the_endpoint_was_sent(tmp_path):
     """lm-eval's OpenAI client sends temperature 1 (and no stop) to o-series models whatever the tasks ask: the
     metadata says what was sent, so such a run lands on the enhanced track."""
-    from naf_bench.leaderboard.metadata import validate_metadata
     from naf_bench.runs.run import write_submission
+    from naf_bench.scoring.metadata import validate_metadata
 
     task = {"output_type": "generate_until", "generation_kwargs": {"temperature": 0.0, "max_gen_toks": 2048}}
     sent = [{"max_completion_tokens": 2048, "temperature": 1, "seed": 1234}]

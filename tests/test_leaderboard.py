@@ -9,10 +9,10 @@ from naf_bench.certify import certify
 from naf_bench.cli import main
 from naf_bench.errors import DataError
 from naf_bench.leaderboard.board import assemble_board, baseline_rows, build_board, refusal, submission_row
-from naf_bench.leaderboard.metadata import parse_metadata, validate_metadata
 from naf_bench.leaderboard.site import write_site
 from naf_bench.readings import CONDITIONS, gold_letter
 from naf_bench.scoring.intake import Gold, check, read_gold, read_submission
+from naf_bench.scoring.metadata import parse_metadata, validate_metadata
 from naf_bench.syntax.parse import parse_program
 
 PROGRAMS = {  # program id: (program, query, family)

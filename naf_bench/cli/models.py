@@ -36,9 +36,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"sent {len(sent)} requests to {endpoint['base_url']} ({endpoint['model']}): "
               f"{sum(n or 0 for n in sent):,} completion tokens and {endpoint['prompt_tokens']:,} prompt tokens "
               "reported")  # fmt: skip
-    from naf_bench.leaderboard.metadata import validate_metadata
     from naf_bench.runs.lm_eval_output import model_name
     from naf_bench.runs.run import write_submission
+    from naf_bench.scoring.metadata import validate_metadata
 
     submission, metadata = write_submission(folder, out, results, model_name(results["config"]["model_args"]))
     print(f"wrote the answers as a leaderboard submission: {submission} and {metadata}")

@@ -110,7 +110,7 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
     handled uploads leave Gradio's cache ``upload_grace`` seconds after their request (see ``uploads.Claimed``)."""
     import gradio as gr
 
-    from naf_bench.leaderboard.metadata import TRACKS
+    from naf_bench.scoring.metadata import TRACKS
 
     splits = [HIDDEN, *([DEV] if DEV in service.golds else [])]
 

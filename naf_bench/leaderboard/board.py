@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from naf_bench.errors import DataError
-from naf_bench.leaderboard.metadata import TRACKS, public_metadata
+from naf_bench.scoring.metadata import TRACKS, public_metadata
 
 if TYPE_CHECKING:
     from naf_bench.scoring.core import Scores

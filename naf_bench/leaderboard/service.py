@@ -30,9 +30,9 @@ from naf_bench.errors import DataError
 from naf_bench.leaderboard.board import baseline_rows as board_baselines
 from naf_bench.leaderboard.board import submission_row
 from naf_bench.leaderboard.ladder import MIN_GAIN, wilson_interval
-from naf_bench.leaderboard.metadata import TRACKS
 from naf_bench.leaderboard.store import Accepted, Job, Store, StoreError, Team, now_utc
 from naf_bench.scoring.intake import Gold, check, read_gold, read_submission
+from naf_bench.scoring.metadata import TRACKS
 
 HIDDEN, DEV = "test", "dev"
 MAX_REASONS = 50  # a refusal lists this many reasons, then says how many more there were

@@ -28,9 +28,9 @@ from datetime import timedelta
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
-from naf_bench.leaderboard.metadata import public_metadata
 from naf_bench.leaderboard.runner import JobFailed, run_hidden
 from naf_bench.leaderboard.store import Job, Store
+from naf_bench.scoring.metadata import public_metadata
 
 MAX_ATTEMPTS = 2  # a job whose worker dies is run once more, then failed
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from naf_bench.errors import ConfigError, DataError
 from naf_bench.readings import LETTERS
+from naf_bench.scoring.metadata import parse_metadata, validate_metadata
 
 SUBMISSION = "a submission (one JSON line {id, prediction} per answer)"
 GOLD = "gold rows (JSONL: `naf-bench generate CONFIG --out FILE.jsonl`, or import-reference's gold.jsonl)"
@@ -349,8 +350,6 @@ def read_submission(source: str | Path | bytes, *, name: str | None = None, orig
                     metadata: Mapping | str | Path | bytes | None = None) -> Submission:  # fmt: skip
     """A submission's :class:`Submission`: ``source`` is its file or an upload's bytes; ``metadata`` a mapping,
     a file, the bytes of one, or None (none given: ``score`` needs none). Nothing is dropped silently."""
-    from naf_bench.leaderboard.metadata import parse_metadata
-
     if not isinstance(source, bytes):
         source = Path(source)
     origin = origin or str(source if isinstance(source, Path) else "the upload")
@@ -374,7 +373,7 @@ def read_submission(source: str | Path | bytes, *, name: str | None = None, orig
             entries[record["id"]] = {"prediction": record["prediction"], "trace": trace}
     meta, meta_bytes, meta_problems = None, None, []
     if isinstance(metadata, Mapping):
-        meta, meta_problems = dict(metadata), _schema_problems(metadata)
+        meta, meta_problems = dict(metadata), validate_metadata(metadata)
     elif metadata is not None:
         meta_bytes = metadata if isinstance(metadata, bytes) else _metadata_file(metadata)
         meta, meta_problems = parse_metadata(meta_bytes)
@@ -390,12 +389,6 @@ def _entry_problem(number: int, record) -> str | None:
     if "trace" in record and not isinstance(record["trace"], str):
         return f"line {number}: id {record['id']!r} has a 'trace' that is not a string"
     return None
-
-
-def _schema_problems(metadata) -> list[tuple[str, str]]:
-    from naf_bench.leaderboard.metadata import validate_metadata
-
-    return validate_metadata(metadata)
 
 
 def _metadata_file(path: str | Path) -> bytes:
