@@ -12,8 +12,9 @@ import naf_bench
 from naf_bench import ConfigError
 from naf_bench.cli import main
 from naf_bench.data.dataset import code_version
+from naf_bench.data.gold import gold_rows
 from naf_bench.runs.run import has_chat_template, model_arguments, tasks_dir
-from naf_bench.scoring.evaluation import constant_predictions, gold_rows
+from naf_bench.scoring.evaluation import constant_predictions
 from naf_bench.scoring.metadata import validate_metadata
 
 

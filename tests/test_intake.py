@@ -6,17 +6,9 @@ import json
 import pytest
 
 from naf_bench.cli import main
+from naf_bench.data.gold import config_gold, gold_for, gold_rows, whose
 from naf_bench.errors import ConfigError, DataError
-from naf_bench.scoring.evaluation import gold_rows
-from naf_bench.scoring.intake import (
-    NO_GOLD_ID,
-    Gold,
-    check,
-    config_gold,
-    gold_for,
-    read_gold,
-    read_submission,
-)
+from naf_bench.scoring.intake import NO_GOLD_ID, Gold, check, read_gold, read_submission
 
 PROGRAMS = {  # rec_id: (family, gold letter per named condition: closed_world, cred, skept, wfs)
     "tx-loopy-i0": ("loopy", "CBAC"),
@@ -133,7 +125,7 @@ def test_a_record_of_a_json_list_is_named_by_its_place(tmp_path):
         read_gold(write(tmp_path / "set.json", records))
 
 
-def check_ids(ids, gold, origin, explain=True):
+def check_ids(ids, gold, origin, explain=whose):
     """The problems ``score`` reports of an upload giving ``ids`` (each answered "A"), through the intake."""
     data = "".join(json.dumps({"id": key, "prediction": "A"}) + "\n" for key in ids).encode()
     return check(read_submission(data, origin=origin), gold, explain).id_problems()

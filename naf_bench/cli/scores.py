@@ -11,12 +11,13 @@ from naf_bench.scoring.extract import EXTRACTORS
 
 
 def _score(args: argparse.Namespace) -> int:
+    from naf_bench.data.gold import gold_for, whose
     from naf_bench.scoring.evaluation import score_rows
-    from naf_bench.scoring.intake import SUBMISSION, check, gold_for, input_file, read_submission
+    from naf_bench.scoring.intake import SUBMISSION, check, input_file, read_submission
 
     submission = read_submission(input_file(args.submission, SUBMISSION))
     gold = gold_for(submission.entries, args.config, args.split, args.gold)
-    checked = check(submission, gold)
+    checked = check(submission, gold, explain=whose)
     problems = submission.line_problems(refused=False) + checked.id_problems()
     entries = submission.entries
     print(f"scored against {gold.name}")
@@ -48,8 +49,9 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _baselines(args: argparse.Namespace) -> int:
+    from naf_bench.data.gold import gold_rows
     from naf_bench.runs.baselines import reasoner_predictions
-    from naf_bench.scoring.evaluation import constant_predictions, gold_rows, score_rows
+    from naf_bench.scoring.evaluation import constant_predictions, score_rows
 
     rows = gold_rows(args.config, args.split)
     predictions = {**constant_predictions(rows), **reasoner_predictions(rows)}

@@ -175,6 +175,7 @@ def build_board(
 ) -> tuple[dict, dict[str, list[tuple[str, str]]]]:
     """The board of every ``<name>.jsonl`` (with ``<name>.metadata.json``) in the folder ``submissions``,
     and the refused submissions: ``{name: [(field, reason), ...]}`` (nothing of those is on the board)."""
+    from naf_bench.data.gold import whose
     from naf_bench.scoring.intake import SUBMISSION, check, input_file, read_gold, read_submission
 
     folder, gold = Path(submissions), Path(gold)
@@ -189,7 +190,7 @@ def build_board(
             submission = read_submission(input_file(path, SUBMISSION), name=name,
                                          metadata=path.with_name(name + METADATA_SUFFIX))  # fmt: skip
             reasons = refusal(submission)
-            checked = None if reasons else check(submission, answers)
+            checked = None if reasons else check(submission, answers, explain=whose)
         except DataError as exc:
             reasons = [("metadata" if exc.path.endswith(METADATA_SUFFIX) else "submission", exc.reason)]
         if reasons:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from naf_bench.readings import LETTERS
 from naf_bench.scoring.core import Scores, best_constants, majority_letter, score
@@ -18,14 +17,6 @@ from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
 # Submissions may answer in words, as the reference leaderboard accepts ("yes", "cannot be determined").
 SUBMISSION_EXTRACTOR = "flexible"
-
-
-def gold_rows(config: str = "hard", split: str | None = None, gold: str | Path | None = None) -> list[dict]:
-    """Gold rows from a config split (default: its last, ``test`` for every evaluation config), or from a gold
-    file (:func:`naf_bench.scoring.intake.read_gold`: ours, or an authors' layout)."""
-    from naf_bench.scoring.intake import config_gold, read_gold
-
-    return (read_gold(gold) if gold is not None else config_gold(config, split)).rows
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,9 +1,10 @@
 """What naf-bench is given, checked before anything is scored: the one place that opens an input file (a
 missing, a folder or an empty one is refused, naming what was expected), reads a submission (a path or an
 upload's bytes, with its metadata) into one :class:`Submission` and a gold file (naf-bench's rows, or one of the
-NAF-Bench authors' layouts) into one :class:`Gold`, finds the set a submission's ids belong to, and checks them
-against the gold they are scored on once (:func:`check`: a submission of another set, or of no id of the
-set, is refused, saying which set its ids name). ``naf-bench score``, ``leaderboard build`` and the service
+NAF-Bench authors' layouts) into one :class:`Gold`, and checks a submission's ids against the gold they are scored
+on once (:func:`check`: a submission of another set, or of no id of the set, is refused; where the caller gives
+:func:`naf_bench.data.gold.whose`, saying which set its ids name). Finding the gold a submission belongs to
+builds datasets: :mod:`naf_bench.data.gold` does it. ``naf-bench score``, ``leaderboard build`` and the service
 take the :class:`Checked` record, never the file again.
 
 Duplicate ids: a file that gives one id twice is not a valid submission. ``score`` reports each duplicate
@@ -15,11 +16,11 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from naf_bench.errors import ConfigError, DataError
+from naf_bench.errors import DataError
 from naf_bench.readings import LETTERS
 from naf_bench.scoring.metadata import parse_metadata, validate_metadata
 
@@ -189,83 +190,6 @@ def describe(path: str | Path) -> str | None:
     if _has(record, GOLD_FIELDS) or any(_has(record, layout.fields) for layout in AUTHORS_LAYOUTS):
         return "gold rows"
     return None
-
-
-def config_gold(config: str, split: str | None = None) -> Gold:
-    """A config split's rows (generated and certified on first use, then cached); ``split`` defaults to the
-    config's last (``test`` for every evaluation config)."""
-    from naf_bench.data.dataset import load_dataset
-    from naf_bench.generate.config import get_config
-
-    split = split or get_config(config).splits[-1]
-    return Gold(load_dataset(config, split=split).to_list(), f"{config}/{split}")
-
-
-def gold_for(ids: Collection[str], config: str | None = None, split: str | None = None,
-             gold: str | Path | None = None) -> Gold:  # fmt: skip
-    """The gold a submission with these ids is scored on: the file ``gold``, the config split asked for, or,
-    with neither, the config split whose ids they are (a ConfigError naming the candidates where ids cannot
-    tell: the splits of ``hard`` share their ids)."""
-    if gold is not None:
-        if config or split:
-            raise ConfigError("give --gold FILE or --config/--split, not both")
-        return read_gold(gold)
-    if config is not None:
-        return config_gold(config, split)
-    from naf_bench.generate.config import get_config
-
-    named = _config_of(ids)
-    if named is None:
-        raise ConfigError(f"the submission's ids name no naf-bench config ({_examples(ids)}): give the gold they "
-                          "belong to with --gold FILE, or --config CONFIG")  # fmt: skip
-    splits = [split] if split else list(get_config(named).splits)
-    if len(splits) == 1:
-        return config_gold(named, splits[0])
-    best, dataset = _best_splits(ids, named, splits)
-    if len(best) > 1:
-        candidates = ", ".join(f"--config {named} --split {name}" for name in best)
-        raise ConfigError(f"the submission's ids are in {len(best)} splits of {named} alike ({named}'s splits share "
-                          f"their ids), so they cannot tell which it answers: give one of {candidates}")  # fmt: skip
-    return Gold(dataset[best[0]].to_list(), f"{named}/{best[0]}")
-
-
-def _best_splits(ids: Collection[str], config: str, splits: list[str]):
-    """The splits of ``config`` (among ``splits``) that hold the most of ``ids``, and the config's dataset."""
-    from naf_bench.data.dataset import load_dataset
-
-    dataset = load_dataset(config)
-    found = {name: len(set(ids) & set(dataset[name]["id"])) for name in splits}
-    return [name for name in splits if found[name] == max(found.values())], dataset
-
-
-def _config_of(ids: Collection[str]) -> str | None:
-    """The config whose id prefix most of ``ids`` carry, or None."""
-    from naf_bench.generate.config import CONFIGS
-
-    counts = {name: sum(key.startswith(f"{c.prefix}-") for key in ids) for name, c in CONFIGS.items()}
-    name = max(counts, key=counts.get)
-    return name if counts[name] * 2 > len(ids) else None
-
-
-def _examples(ids: Collection[str]) -> str:
-    return "ids such as " + ", ".join(repr(key) for key in sorted(ids)[:2])
-
-
-def _whose(ids: Collection[str], gold: Gold) -> str:
-    """Which set ``ids`` name, and how to score them on it."""
-    from naf_bench.generate.config import CONFIGS
-
-    named = _config_of(ids)
-    if named is None:
-        return f"those not in it name no naf-bench config ({_examples(ids)}): give their gold with --gold FILE"
-    others = [split for split in CONFIGS[named].splits if f"{named}/{split}" != gold.name]
-    if not others:
-        return f"they carry {named}'s id prefix but are not its rows (other settings?): give their gold, --gold FILE"
-    if len(CONFIGS[named].splits) == 1:
-        return f"they are {named}/{others[0]}'s ids: score them with --config {named}"
-    if gold.name.startswith(f"{named}/"):  # another split of the config just read: which one is cheap to tell
-        others = _best_splits(ids, named, others)[0]
-    return f"they are {named}'s ids: score them with --config {named} --split {' or '.join(others)}"
 
 
 # -- a submission -----------------------------------------------------------------------------------------------
@@ -444,17 +368,17 @@ class Checked:
         return {"n_unknown_ids": len(self.unknown), "n_missing": len(self.missing), "n_given": self.n_given}
 
 
-def check(submission: Submission, gold: Gold, explain: bool = True) -> Checked:
+def check(submission: Submission, gold: Gold, explain: Callable[[list[str], Gold], str] | None = None) -> Checked:
     """``submission``'s ids against ``gold``; a DataError when most of them are not the gold's (another set's
-    answers; with ``explain``, saying which set they name and how to score them) or none of the gold's scored
-    ids is among them (:data:`NO_GOLD_ID`)."""
+    answers; with ``explain``, what it says of the ids not in the gold: :func:`naf_bench.data.gold.whose` says which
+    set they name and how to score them) or none of the gold's scored ids is among them (:data:`NO_GOLD_ID`)."""
     ids = submission.entries
     known = {row["id"] for row in gold.rows}
     unknown = sorted(key for key in ids if key not in known)
     if ids and len(unknown) * 2 > len(ids):
         found = len(ids) - len(unknown)
         if explain:
-            reason = f"{found} of {len(ids)} submitted ids are in {gold.name}; {_whose(unknown, gold)}"
+            reason = f"{found} of {len(ids)} submitted ids are in {gold.name}; {explain(unknown, gold)}"
         else:
             reason = NO_GOLD_ID if not found else f"{found} of {len(ids)} submitted ids are in {gold.name}"
         raise DataError(submission.origin, reason)
