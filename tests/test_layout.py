@@ -1,7 +1,6 @@
-"""The house's layout holds: the top level reads as the stages (syntax -> solvers -> certify -> generate ->
-verbalize -> data -> scoring -> runs, analysis, leaderboard, training, cli), no import cycle among the package's modules
-(imports inside functions count too), no module imports another's private names, and no function runs over 100
-lines."""
+"""The house's layout holds: the top level reads as the stages of :data:`STAGES` (the README's order), each stage
+imports only stages below it, no import cycle among the package's modules (imports inside functions count too, here
+and for the stages), no module imports another's private names, and no function runs over 100 lines."""
 
 import ast
 from pathlib import Path
@@ -9,6 +8,10 @@ from pathlib import Path
 import naf_bench
 
 PACKAGE = Path(naf_bench.__file__).parent
+# the stages in the order data flows through them: each may import only what stands to its left
+STAGES = ("errors", "version", "syntax", "readings", "solvers", "certify", "verbalize", "generate", "scoring", "data",
+          "runs", "analysis", "leaderboard", "training", "integrations", "cli")  # fmt: skip
+NOT_STAGES = {"__init__.py", "templates"}  # the package's face (it imports what it re-exports); Jinja2 templates
 SOURCES = {
     ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): path
     for path in sorted(PACKAGE.rglob("*.py"))
@@ -66,9 +69,55 @@ def test_no_function_over_100_lines():
     assert long == []
 
 
+def _stage(module: str) -> str | None:
+    """The stage a module of the package belongs to (None: the package's own ``__init__``)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def _upward(trees: dict[str, ast.Module]) -> list[str]:
+    """Every import, deferred ones included, from a module to a stage above its own or to no stage (``naf_bench``
+    itself counts as above every stage: it imports them all)."""
+    found = []
+    for name, tree in trees.items():
+        stage = _stage(name)
+        if stage is None:
+            continue
+        for module, item in _imports(tree):
+            imported = f"{module}.{item}" if module == "naf_bench" and item else module
+            target = _stage(imported)
+            if target not in STAGES or STAGES.index(target) > STAGES.index(stage):
+                found.append(f"{name} ({stage}) imports {imported}")
+    return sorted(found)
+
+
 def test_the_top_level_reads_as_stages():
     top = sorted(path.name for path in PACKAGE.iterdir() if path.suffix == ".py" or path.is_dir())
-    top = [name for name in top if name != "__pycache__"]
-    assert top == ["__init__.py", "analysis", "certify.py", "cli", "data", "errors.py", "generate", "leaderboard",
-                   "readings.py", "runs", "scoring", "solvers", "syntax", "templates", "training", "verbalize",
-                   "version.py"]  # fmt: skip
+    names = [name.removesuffix(".py") for name in top if name not in NOT_STAGES | {"__pycache__"}]
+    assert [name for name in names if name not in STAGES] == []
+    folders = [path for path in PACKAGE.iterdir() if path.is_dir() and path.name in STAGES]
+    undescribed = [
+        p.name
+        for p in folders
+        if not (p / "__init__.py").is_file() or not ast.get_docstring(TREES[f"naf_bench.{p.name}"])
+    ]
+    assert undescribed == []  # every stage folder is a package whose __init__ says what it holds
+
+
+def test_stages_only_look_down():
+    assert _upward(TREES) == []
+
+
+def test_the_stage_check_sees_an_upward_import():
+    deferred = ast.parse("def f():\n    from naf_bench.cli import main\n")
+    package = ast.parse("import naf_bench\n")
+    trees = {**TREES, "naf_bench.scoring.core": deferred, "naf_bench.syntax.ast": package}
+    assert _upward(trees) == [
+        "naf_bench.scoring.core (scoring) imports naf_bench.cli",
+        "naf_bench.syntax.ast (syntax) imports naf_bench",
+    ]
+
+
+def test_the_readme_gives_the_stages_in_this_order():
+    readme = " ".join((PACKAGE.parent / "README.md").read_text(encoding="utf-8").split())  # lines wrapped anywhere
+    assert " · ".join(f"`{stage}`" for stage in STAGES) in readme

@@ -1,4 +1,5 @@
-"""Scoring: answer extraction, label metrics, trace audit and step checker, ModelLog consistency.
+"""Scoring: the one intake of submissions and gold files (with submission metadata and its schema), the scoring
+core, answer extraction, label metrics, trace audit and step checker, ModelLog consistency.
 
 The evaluate module (``modellog_metric/``) and the lm-eval tasks are thin shells over this package.
 """
