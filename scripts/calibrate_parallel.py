@@ -1,13 +1,13 @@
 """Calibration of parallel generation's cost model: each unit of some configs generated, certified and rendered
 into its Arrow file (what ``load_dataset`` runs in a worker) in this process and timed on its own, beside
-``naf_bench.data.pool.unit_seconds``'s estimate, and the CPU seconds a worker takes to start.
+``naf_bench.data.planner.unit_seconds``'s estimate, and the CPU seconds a worker takes to start.
 
     python scripts/calibrate_parallel.py [--config main hard ...] [--set KEY=VALUE ...] [--larger] [--units] [--fit]
 
 A unit's time is the CPU seconds of this process and of its SWI-Prolog worker, which a busy machine inflates less
 than wall time (though it does: compare runs at one load). Per config it prints the measured and estimated
 seconds of one core, the seconds two processes would save by each, and what ``processes`` decides; ``--larger``
-adds the larger configs of ``LARGER``, ``--units`` prints every unit, and ``--fit`` fits ``naf_bench.data.pool.COST``
+adds the larger configs of ``LARGER``, ``--units`` prints every unit, and ``--fit`` fits ``naf_bench.data.planner.COST``
 to every unit measured by least squares. The constants in the code come from
 
     python scripts/calibrate_parallel.py --larger --fit
@@ -29,7 +29,8 @@ from bench_generate import live_children_cpu  # beside this script
 
 from naf_bench.certify import certify
 from naf_bench.data.dataset import unit_file
-from naf_bench.data.pool import COST, PARALLEL_MIN_SAVING, cost_terms, processes, run_jobs, saving, unit_seconds
+from naf_bench.data.planner import COST, PARALLEL_MIN_SAVING, cost_terms, processes, saving, unit_seconds
+from naf_bench.data.pool import run_jobs
 from naf_bench.data.rows import unit_splits
 from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
 from naf_bench.syntax.parse import parse_program

@@ -57,6 +57,7 @@ def test_the_cache_key_hashes_only_the_code_that_makes_rows():
         "scoring/evaluation.py",
         "scoring/labels.py",
         "data/pool.py",
+        "data/planner.py",
         "data/hub.py",
         "__init__.py",
     }

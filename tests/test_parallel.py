@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from naf_bench.data.pool import PARALLEL_MIN_SAVING, processes, run_jobs, saving, unit_seconds
+from naf_bench.data.planner import PARALLEL_MIN_SAVING, processes, saving, unit_seconds
+from naf_bench.data.pool import run_jobs
 from naf_bench.data.rows import build_rows, generate_units, rows_json
 from naf_bench.errors import ConfigError, WorkerError
 from naf_bench.generate.config import CONFIGS, get_config
@@ -34,7 +35,7 @@ def one_process() -> str:
 
 
 def _workers(parent: int) -> set[int]:
-    """The naf_bench.data.pool processes whose parent is ``parent``, read from /proc."""
+    """The pool's worker processes (naf_bench.data.pool.WORKER) whose parent is ``parent``, read from /proc."""
     found = set()
     for entry in Path("/proc").iterdir():
         try:

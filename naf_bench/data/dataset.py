@@ -187,7 +187,7 @@ def load_dataset(
     iterable one whose rows are rendered as they are read (nothing is cached; certification still comes
     first, in one process); ``num_proc`` generates, certifies and renders units in that many processes (this
     one copies their tables into the cache), with the same rows, where they are estimated to pay for starting
-    them (``naf_bench.data.pool.processes``; else in one process, with a warning). Overrides (``depths=(4,)``…)
+    them (``naf_bench.data.planner.processes``; else in one process, with a warning). Overrides (``depths=(4,)``…)
     change the rows and the cache key.
     """
     dataset_builder = builder(config, cache_dir, **overrides)

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from naf_bench.data.planner import run_units
 from naf_bench.errors import ConfigError
 from naf_bench.generate.algorithm import CellStats, Instance, exclusions
 from naf_bench.generate.bins import distance
@@ -57,12 +58,12 @@ def generate_units(
     statistics, exactly as one walk of the config's cells in order makes them.
 
     Each unit runs across the splits with only its own keys (:func:`unit_splits`), and is rendered, where it runs
-    (in worker processes where they pay: :func:`naf_bench.data.pool.run_units`, and ``min_saving``). Where cells meet,
-    :func:`~naf_bench.generate.algorithm.exclusions` says which keys each must exclude (those an earlier cell kept);
-    a cell that excluded others is walked again against them, in passes until none changes, and rendered here
-    (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates the i-th of n contiguous
-    ranges of units only. A worker that dies fails the call with a ``WorkerError``. ``exclude`` holds canonical
-    keys no split may use (a hidden set's: every public program), as if a cell before the first had kept them.
+    (in worker processes where they pay: :func:`naf_bench.data.planner.run_units`, and ``min_saving``). Where cells
+    meet, :func:`~naf_bench.generate.algorithm.exclusions` says which keys each must exclude (those an earlier cell
+    kept); a cell that excluded others is walked again against them, in passes until none changes, and rendered here
+    (cells differ in signature or size, so this is rare). ``shard=(i, n)`` generates the i-th of n contiguous ranges
+    of units only. A worker that dies fails the call with a ``WorkerError``. ``exclude`` holds canonical keys no
+    split may use (a hidden set's: every public program), as if a cell before the first had kept them.
     """
     units = config.units()
     positions = list(range(len(units)))
@@ -71,9 +72,6 @@ def generate_units(
         if not 0 <= index < total:
             raise ConfigError(f"shard {index}/{total}: expected 0 <= i < N")
         positions = positions[index * len(units) // total : (index + 1) * len(units) // total]
-    # imported here: a worker runs naf_bench.data.pool as __main__, after importing naf_bench (which imports this)
-    from naf_bench.data.pool import run_units
-
     results = run_units(unit_splits, config, positions, (render,), num_proc, min_saving)
     cells = [(s, position) for s in range(len(config.splits)) for position in positions]
     decided = [results[position][s] for s, position in cells]
