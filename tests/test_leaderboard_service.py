@@ -328,3 +328,17 @@ def test_the_full_page_table_marks_a_partial_upload_and_counts_unknown_ids(board
     assert set(frame[frame["kind"] == "baseline"]["unknown ids"].isna()) == {True}
     shown = board_table(service.board("standard", "dev"), service.baseline_rows("dev")).to_html()
     assert ">nan<" not in shown and ">partial: 8 of 24 prompts<" in shown
+
+
+def test_the_acknowledgement_reads_the_uploaders_row_as_the_board_shows_it(board):
+    service, rows, _, tmp = board
+    service.quota = None
+    enhanced = {"track": "enhanced", "method_url": "https://example.org/method"}
+    uploads = [("alpha", 5, {}), ("beta", 9, {}), ("gamma", 5, {}), ("delta", 9, enhanced), ("alpha", 10, enhanced)]
+    tokens = {name: service.store.add_team(name) for name in ("alpha", "beta", "gamma", "delta")}
+    for number, (name, solved, metadata) in enumerate(uploads):
+        ack = _submit(service, tmp, rows, solved, tokens[name], name=f"u{number}", **metadata)
+        (row,) = [row for row in service.board(ack["track"])["rows"] if row["name"] == name]
+        assert ack["shown"] == row  # rank, interval and every column alike
+    assert [(row["name"], row["rank"]) for row in service.board("standard")["rows"]] == [("beta", 1), ("gamma", 2)]
+    assert [(row["name"], row["rank"]) for row in service.board("enhanced")["rows"]] == [("alpha", 1), ("delta", 2)]

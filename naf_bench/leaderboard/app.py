@@ -105,6 +105,19 @@ def _percent(value) -> float | None:
     return None if value is None else round(100 * value, 1)
 
 
+def changed_tables(service: Service, splits: list[str], answer: dict) -> list:
+    """After an upload (``answer``), only the tables it changed: its split's, where its team's shown row changed
+    (the row may have left the other track's table); every other table as it is (``gr.skip()``)."""
+    import gradio as gr
+
+    from naf_bench.scoring.metadata import TRACKS
+
+    changed = answer.get("status") == "accepted" and answer["board_changed"]
+    uploads = [board_table(service.board(t, s), service.baseline_rows(s)) if changed and s == answer["split"]
+               else gr.skip() for s in splits for t in TRACKS]  # fmt: skip
+    return [*uploads, *(gr.skip() for _ in KINDS)]
+
+
 def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float = 30.0):
     """The Blocks app of ``service``; ``hub_sign_in`` adds "Sign in with Hugging Face" for approved Hub users;
     handled uploads leave Gradio's cache ``upload_grace`` seconds after their request (see ``uploads.Claimed``)."""
@@ -192,7 +205,7 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
                 jobs = gr.Dataframe(label="your model jobs", interactive=False, elem_id="jobs")
         refresh = gr.Button("Refresh the boards", elem_id="refresh")
         send.click(submit, [submission, metadata, token], answer, api_name="submit", concurrency_limit=4).then(
-            tables, None, boards, api_visibility="private"
+            lambda answer: changed_tables(service, splits, answer), answer, boards, api_visibility="private"
         ).then(history_table, token, [own, jobs], api_visibility="private")
         queue.click(submit_model, [kind, model, base_url, key, token], queued, api_name="submit_model",
                     concurrency_limit=4).then(history_table, token, [own, jobs], api_visibility="private")  # fmt: skip

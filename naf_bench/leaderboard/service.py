@@ -202,8 +202,6 @@ class Service(ModelJobs):
         unanswered = sum(1 for row in scores.rows if upload.entries.get(row["id"], {}).get("prediction") is None)
         if unanswered:
             notes.append(f"{unanswered} of the {len(scores.rows)} scored items have no prediction (unanswered)")
-        rows = [row for track in TRACKS for row in self.board(track, split)["rows"]]  # shown on one of them
-        shown = next(row for row in rows if (row["team_kind"], row["name"]) == (team.kind, team.name))
         return {
             "status": "accepted",
             "submission": outcome.submission_id,
@@ -211,7 +209,7 @@ class Service(ModelJobs):
             "split": split,
             "track": meta["track"],
             "board_changed": outcome.replaced,
-            "shown": shown,
+            "shown": self.standing(team, split),
             "notes": notes,
         }
 
@@ -259,15 +257,27 @@ class Service(ModelJobs):
     def board(self, track: str, split: str = HIDDEN) -> dict:
         """The board as shown: the Ladder's JOINT for the hidden set while live, every column otherwise."""
         full = self.full_scores(split)
-        rows = []
-        for submission in self.store.shown(split, track):
-            row = shown_row(submission["record"], submission["n_solved"], submission["n_programs"], full)
-            row.update(team_kind=submission["team_kind"], submission=submission["id"], time=submission["submitted_at"])
-            rows.append(row)
-        rows.sort(key=lambda row: (-(row["joint"] or 0), row["time"]))
+        rows = [self._shown(submission, full) for submission in self.store.shown(split, track)]
+        rows.sort(key=lambda row: _standing(row["joint_solved"], row["n_programs"], row["time"], row["submission"]))
         for rank, row in enumerate(rows, start=1):
             row["rank"] = rank
         return {"track": track, "split": split, "frozen": self.store.frozen_at(), "full_scores": full, "rows": rows}
+
+    def standing(self, team: Team, split: str) -> dict:
+        """The row ``team`` shows on the boards of ``split``, as :meth:`board` shows it (its rank too), read alone:
+        of the other rows on its board, only what ranks them is read."""
+        submission = self.store.shown_of(team, split)
+        row = self._shown(submission, self.full_scores(split))
+        mine = _standing(submission["n_solved"], submission["n_programs"], submission["submitted_at"], submission["id"])
+        row["rank"] = 1 + sum(_standing(*other) < mine for other in self.store.standings(split, submission["track"]))
+        return row
+
+    @staticmethod
+    def _shown(submission: Mapping, full: bool) -> dict:
+        """A stored submission's board row as the live rules show it (:func:`shown_row`), without its rank."""
+        row = shown_row(submission["record"], submission["n_solved"], submission["n_programs"], full)
+        row.update(team_kind=submission["team_kind"], submission=submission["id"], time=submission["submitted_at"])
+        return row
 
     def history(self, team: Team | str) -> dict:
         """A team's own uploads: time, split, track, whether the shown score changed, withdrawn or not."""
@@ -302,6 +312,11 @@ def shown_row(row: Mapping, solved: int, n_programs: int, full: bool) -> dict:
     interval = wilson_interval(solved, n_programs)
     shown["joint_ci95"] = None if interval is None else list(interval)
     return shown
+
+
+def _standing(solved: int, n_programs: int, time: str, submission: int) -> tuple:
+    """What orders a board (the first ranks highest): the higher JOINT, then the earlier upload, then the earlier id."""
+    return -(solved / n_programs if n_programs else 0.0), time, submission
 
 
 def _hours(window: timedelta) -> str:

@@ -391,6 +391,18 @@ class Store:
         split: on the board of that submission's track)."""
         return self._submissions("WHERE s.split = ? AND s.track = ? AND s.shown = 1", (split, track))
 
+    def shown_of(self, team: Team, split: str) -> dict | None:
+        """The submission ``team`` shows on the boards of ``split`` (on its track's), or None."""
+        found = self._submissions("WHERE s.team_id = ? AND s.split = ? AND s.shown = 1", (team.id, split))
+        return found[0] if found else None
+
+    def standings(self, split: str, track: str) -> list[tuple[int, int, str, int]]:
+        """(programs solved, programs, time, id) of each submission shown on the board of ``split`` and ``track``:
+        what ranks it, without its record."""
+        rows = self._read("SELECT n_solved, n_programs, submitted_at, id FROM submissions "
+                          "WHERE split = ? AND track = ? AND shown = 1", (split, track))  # fmt: skip
+        return [tuple(row) for row in rows]
+
     def _submissions(self, where: str, params: tuple) -> list[dict]:
         """The submissions ``where`` selects, oldest first, each with its team's name and kind."""
         rows = self._read(
