@@ -9,6 +9,7 @@ from pathlib import Path
 from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
 from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.scoring.formatting import percent
+from naf_bench.scoring.metrics import CLI, shown_in
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
 # exit status of each error class at the command-line boundary (the first match in this order)
@@ -27,11 +28,14 @@ def write_json(payload, out: str | None) -> None:
 
 
 def print_records(records: list[dict]) -> None:
-    """The records table: JOINT, accuracy, coverage, each JOINT reading, and a trace line where there are traces."""
-    print(f"{'':30} {'JOINT':>7} {'acc':>7} {'cover':>7}  " + "  ".join(f"{c:>12}" for c in JOINT_CONDITIONS))
+    """The records table: the metrics table's numbers for the CLI (JOINT, per-prompt accuracy, coverage), each JOINT
+    reading, and a trace line where there are traces."""
+    shown = shown_in(CLI)
+    heads = " ".join(f"{metric.short:>7}" for metric in shown)
+    print(f"{'':30} {heads}  " + "  ".join(f"{c:>12}" for c in JOINT_CONDITIONS))
     for r in records:
         cells = [f"{pct(r['per_semantics'].get(c)):>12}" for c in JOINT_CONDITIONS]
-        head = [pct(r["joint"]), pct(r["per_prompt_accuracy"]), pct(r["coverage"])]
+        head = [pct(r[metric.name]) for metric in shown]
         print(f"{r['name'][:30]:30} " + " ".join(f"{x:>7}" for x in head) + "  " + "  ".join(cells))
         if r.get("traces"):
             t = r["traces"]

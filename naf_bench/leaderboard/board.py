@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from naf_bench.errors import DataError
 from naf_bench.scoring.metadata import TRACKS, public_metadata
+from naf_bench.scoring.metrics import BOARD, shown_in
 
 if TYPE_CHECKING:
     from naf_bench.scoring.core import Scores
@@ -45,12 +46,10 @@ def _row(record, *, name: str, baseline: bool, metadata: Mapping | None, problem
         "model": metadata["model_name"] if metadata else name,
         "track": metadata["track"] if metadata else None,
         "baseline": baseline,
-        "joint": record.joint,
+        **{metric.name: getattr(record, metric.name) for metric in shown_in(BOARD)},  # the metrics table's numbers
         "joint_ci95": list(record.joint_ci95) if record.joint_ci95 else None,
         "joint_solved": solved,
         "n_programs": programs,
-        "per_prompt_accuracy": record.per_prompt_accuracy,
-        "accuracy": record.accuracy,
         "per_semantics": dict(record.per_semantics),
         "joint_per_family": {
             family: {
@@ -60,8 +59,6 @@ def _row(record, *, name: str, baseline: bool, metadata: Mapping | None, problem
             }
             for family, joint in record.joint_per_family.items()
         },
-        "coverage": record.coverage,
-        "format_valid_rate": record.format_valid_rate,
         "reference_definitions": dict(record.reference_definitions),
         "trace_audit": {key: traces[key] for key in TRACE_COLUMNS} if isinstance(traces, dict) else None,
         "n_prompts": record.n_prompts,

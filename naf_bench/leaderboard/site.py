@@ -15,6 +15,7 @@ from pathlib import Path
 
 from naf_bench.readings import JOINT_CONDITIONS, READINGS
 from naf_bench.scoring.formatting import percent
+from naf_bench.scoring.metrics import METRICS
 
 TEMPLATES = Path(__file__).with_name("templates")
 TRACK_TITLES = {"standard": "Standard track", "enhanced": "Enhanced track"}
@@ -32,17 +33,22 @@ def _cell(text, sort=None, *, href=None, version=None, baseline=False, strong=Fa
             "wrap": wrap}  # fmt: skip
 
 
+def _metric(name: str) -> str:
+    """The column title of a metric the site shows (the metrics table's, :data:`naf_bench.scoring.metrics.METRICS`)."""
+    return f"{METRICS[name].title} %"
+
+
 def _columns() -> list[dict]:
     readings = [READINGS[c].title for c in JOINT_CONDITIONS]
     names = [
         "#",
         "Model",
-        "JOINT %",
+        _metric("joint"),
         "95 % interval",
-        "Per-prompt %",
+        _metric("per_prompt_accuracy"),
         *(f"{r} %" for r in readings),
-        "Coverage %",
-        "Format-valid %",
+        _metric("coverage"),
+        _metric("format_valid_rate"),
         "Unknown ids",
         "Sound traces %",
         "Details",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from naf_bench.readings import LETTERS
 from naf_bench.scoring.core import Scores, best_constants, majority_letter, score
+from naf_bench.scoring.metrics import RECORD, values
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
 # Submissions may answer in words, as the reference leaderboard accepts ("yes", "cannot be determined").
@@ -21,7 +22,8 @@ SUBMISSION_EXTRACTOR = "flexible"
 
 @dataclass(frozen=True, kw_only=True)
 class RunRecord(Record):
-    """The result record of one run (see the module docstring); the CLI and the reports read it."""
+    """The result record of one run (see the module docstring); the CLI and the reports read it. Its numbers are
+    the metrics table's (:data:`naf_bench.scoring.metrics.METRICS`, the ``RECORD`` view)."""
 
     name: str
     n_prompts: int
@@ -79,19 +81,14 @@ def run_scores(
 
 def run_record(scores: Scores, name: str) -> RunRecord:
     """The result record view of a run's scores (its rows: the named-condition rows)."""
-    overall = scores.cell()
     solved = scores.solved()
     families = scores.by("family")
     record = {
         "name": name,
         "n_prompts": len(scores.rows),
         "extractor": scores.extractor,
-        "joint": scores.joint(),
+        **values(scores, RECORD),  # joint, per-prompt accuracy, accuracy, coverage, format-valid rate
         "joint_ci95": scores.intervals(("joint",)).get("joint"),
-        "per_prompt_accuracy": overall.strict_accuracy,
-        "accuracy": overall.accuracy,
-        "coverage": overall.coverage,
-        "format_valid_rate": scores.format_valid_rate,
         "per_semantics": {c: scores.cell(part).strict_accuracy for c, part in scores.by("condition").items()},
         "by_bin_semantics": _by_bin_semantics(scores, families),
         "joint_per_family": {family: scores.joint(part) for family, part in families.items()},

@@ -13,12 +13,16 @@ from dataclasses import dataclass
 
 from naf_bench.readings import CONDITIONS, LETTERS, NO_SEMANTICS
 from naf_bench.scoring.core import Scores, Tally, score
+from naf_bench.scoring.metrics import LABEL, values
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
+
+BY_COLUMNS = ("joint", "flip_rate", "default_correspondence")  # metrics given only where their columns are
 
 
 @dataclass(frozen=True, kw_only=True)
 class LabelScores(Record):
-    """The label scores of a run; ``to_dict()`` is what ``compute_label_metrics`` and the evaluate module return."""
+    """The label scores of a run; ``to_dict()`` is what ``compute_label_metrics`` and the evaluate module return.
+    Its numbers are the metrics table's (:data:`naf_bench.scoring.metrics.METRICS`, the ``LABEL`` view)."""
 
     accuracy: float | None  # over parsed answers
     strict_accuracy: float | None  # unparsed answers count as wrong
@@ -105,8 +109,10 @@ def _label_scores(scores: Scores, conditions, program_ids, variants, bins) -> La
     """The label view of a run's scores: the slices its given columns allow."""
     majority = scores.majority
     overall = scores.cell()
+    shown = values(scores, LABEL)  # the metrics table's: those that need columns are kept only where given
     result = {
-        **_accuracy(overall),
+        **{key: value for key, value in shown.items() if key not in BY_COLUMNS},
+        "n": overall.n,
         "n_rows": len(scores.rows),
         "n_scored": overall.n,
         "n_unparsed": overall.n - overall.n_parsed,
@@ -122,14 +128,14 @@ def _label_scores(scores: Scores, conditions, program_ids, variants, bins) -> La
             }
     if program_ids is not None and conditions is not None:
         if variants is None:
-            result["joint"] = scores.joint()
+            result["joint"] = shown["joint"]
             result["baselines_joint"] = {f"constant_{x}": scores.joint(answer=x) for x in LETTERS}
             constants = result["baselines_joint"]
             constants["majority"] = constants[f"constant_{majority}"] if majority else None
         else:
-            result["flip_rate"], result["n_flip_groups"] = scores.flip_rate()
+            result["flip_rate"], result["n_flip_groups"] = shown["flip_rate"], scores.flip_rate()[1]
         if NO_SEMANTICS in conditions:
-            result["default_correspondence"] = scores.default_correspondence
+            result["default_correspondence"] = shown["default_correspondence"]
         result["ci95"] = scores.intervals(("strict_accuracy", "joint"), "program")
     else:
         result["ci95"] = scores.intervals(("strict_accuracy",), "row")
