@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
+import time
 from pathlib import Path
 
 from naf_bench.cli.output import EXIT_CERTIFICATION, EXIT_PARSE, EXIT_SOLVER
@@ -20,6 +22,43 @@ def _print_certificate(name: str, certificate) -> None:
     print("  " + "   ".join(f"{reading.title} {reading.label(labels)}" for reading in READINGS))
     print(f"  stable models {count}{' (incoherent: skeptical holds vacuously)' if certificate.incoherent else ''}")
     print(f"  checked       {', '.join(certificate.checks)}")
+
+
+class _Progress:
+    """The stage a certification is in, on stderr, once it has taken ``after`` seconds: a large program shows that
+    it is being worked on, a small one prints nothing."""
+
+    def __init__(self, name: str, after: float):
+        self.name, self.after, self.start = name, after, time.monotonic()
+        self.stage = self.shown = ""
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._watcher = threading.Thread(target=self._watch, daemon=True)
+
+    def __call__(self, stage: str) -> None:
+        self.stage = stage
+        self._show()
+
+    def _show(self) -> None:
+        with self._lock:
+            elapsed = time.monotonic() - self.start
+            if elapsed >= self.after and self.stage != self.shown:
+                self.shown = self.stage
+                print(f"{self.name}: {self.stage} ... ({elapsed:.0f} s)", file=sys.stderr, flush=True)
+
+    def _watch(self) -> None:
+        while not self._done.wait(0.25):
+            self._show()
+
+    def __enter__(self) -> _Progress:
+        self._watcher.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._watcher.join()
+        if self.shown:
+            print(f"{self.name}: done in {time.monotonic() - self.start:.1f} s", file=sys.stderr, flush=True)
 
 
 def _certify(args: argparse.Namespace) -> int:
@@ -42,8 +81,11 @@ def _certify(args: argparse.Namespace) -> int:
             status = max(status, EXIT_PARSE)
             continue
         query = args.query or parse_header(text).get("query", "q")
+        progress = _Progress(name, args.progress_after)
         try:
-            program = parse_program(text)
+            with progress:
+                progress("parsing")
+                program = parse_program(text)
         except ParseError as exc:
             print(f"{name}:{exc.line}:{exc.column}: error: {exc.reason}", file=sys.stderr)
             print(f"  {exc.source_line}\n  {' ' * (exc.column - 1)}^", file=sys.stderr)
@@ -60,7 +102,8 @@ def _certify(args: argparse.Namespace) -> int:
             status = max(status, EXIT_PARSE)
             continue
         try:
-            certificate = certify(program, query, inference_limit=args.inference_limit)
+            with _Progress(name, args.progress_after) as progress:
+                certificate = certify(program, query, inference_limit=args.inference_limit, progress=progress)
         except SolverError as exc:
             print(f"{name}: solver error: {exc}", file=sys.stderr)
             return EXIT_SOLVER
@@ -186,6 +229,13 @@ def _add_certify(commands) -> None:
         type=int,
         default=FIRST_INFERENCE_LIMIT,
         help="SWI-Prolog's first inference limit, raised tenfold while the exact procedure finds the tree finite",
+    )
+    certify.add_argument(
+        "--progress-after",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="show the stage on stderr once parsing or certifying a file has taken this long (default 3)",
     )
     certify.set_defaults(run=_certify)
 
