@@ -61,9 +61,48 @@ class _Progress:
             print(f"{self.name}: done in {time.monotonic() - self.start:.1f} s", file=sys.stderr, flush=True)
 
 
-def _certify(args: argparse.Namespace) -> int:
+def _certify_text(name: str, text: str, query: str, args: argparse.Namespace, progress: _Progress) -> int:
+    """Parse and certify one file's text, printing its certificate or its error; the exit status it earns."""
     from naf_bench.certify import certify
-    from naf_bench.syntax.parse import parse_atom, parse_header, parse_program
+    from naf_bench.syntax.parse import parse_atom, parse_program
+
+    try:
+        progress("parsing")
+        program = parse_program(text)
+    except ParseError as exc:
+        print(f"{name}:{exc.line}:{exc.column}: error: {exc.reason}", file=sys.stderr)
+        print(f"  {exc.source_line}\n  {' ' * (exc.column - 1)}^", file=sys.stderr)
+        return EXIT_PARSE
+    if not program.rules:
+        print(f"{name}: error: no rules (an empty program): nothing to certify", file=sys.stderr)
+        return EXIT_PARSE
+    try:
+        parse_atom(query)
+    except ParseError as exc:
+        print(f"{name}: error: query {query!r}: {exc.reason}", file=sys.stderr)
+        return EXIT_PARSE
+    try:
+        certificate = certify(program, query, inference_limit=args.inference_limit, progress=progress)
+    except SolverError as exc:
+        print(f"{name}: solver error: {exc}", file=sys.stderr)
+        return EXIT_SOLVER
+    except CertificationError as exc:
+        print(f"{name}: certification failed: {exc}", file=sys.stderr)
+        return EXIT_CERTIFICATION
+    if query not in program.atoms:
+        vacuous = "true only vacuously, as the program has no stable model" if certificate.incoherent else "false"
+        print(f"{name}: warning: the query {query!r} appears nowhere in the program, so no rule derives it: "
+              f"false under WFS and SLDNF (it fails at once), in no stable model (credulous false; skeptical "
+              f"{vacuous}); check its spelling, or the file's '% query:' header", file=sys.stderr)  # fmt: skip
+    if args.json:
+        print(certificate.to_json())
+    else:
+        _print_certificate(name, certificate)
+    return 0
+
+
+def _certify(args: argparse.Namespace) -> int:
+    from naf_bench.syntax.parse import parse_header
 
     status = 0
     for path in args.files:
@@ -81,45 +120,11 @@ def _certify(args: argparse.Namespace) -> int:
             status = max(status, EXIT_PARSE)
             continue
         query = args.query or parse_header(text).get("query", "q")
-        progress = _Progress(name, args.progress_after)
-        try:
-            with progress:
-                progress("parsing")
-                program = parse_program(text)
-        except ParseError as exc:
-            print(f"{name}:{exc.line}:{exc.column}: error: {exc.reason}", file=sys.stderr)
-            print(f"  {exc.source_line}\n  {' ' * (exc.column - 1)}^", file=sys.stderr)
-            status = max(status, EXIT_PARSE)
-            continue
-        if not program.rules:
-            print(f"{name}: error: no rules (an empty program): nothing to certify", file=sys.stderr)
-            status = max(status, EXIT_PARSE)
-            continue
-        try:
-            parse_atom(query)
-        except ParseError as exc:
-            print(f"{name}: error: query {query!r}: {exc.reason}", file=sys.stderr)
-            status = max(status, EXIT_PARSE)
-            continue
-        try:
-            with _Progress(name, args.progress_after) as progress:
-                certificate = certify(program, query, inference_limit=args.inference_limit, progress=progress)
-        except SolverError as exc:
-            print(f"{name}: solver error: {exc}", file=sys.stderr)
+        with _Progress(name, args.progress_after) as progress:
+            outcome = _certify_text(name, text, query, args, progress)
+        if outcome == EXIT_SOLVER:
             return EXIT_SOLVER
-        except CertificationError as exc:
-            print(f"{name}: certification failed: {exc}", file=sys.stderr)
-            status = max(status, EXIT_CERTIFICATION)
-            continue
-        if query not in program.atoms:
-            vacuous = "true only vacuously, as the program has no stable model" if certificate.incoherent else "false"
-            print(f"{name}: warning: the query {query!r} appears nowhere in the program, so no rule derives it: "
-                  f"false under WFS and SLDNF (it fails at once), in no stable model (credulous false; skeptical "
-                  f"{vacuous}); check its spelling, or the file's '% query:' header", file=sys.stderr)  # fmt: skip
-        if args.json:
-            print(certificate.to_json())
-        else:
-            _print_certificate(name, certificate)
+        status = max(status, outcome)
     return status
 
 
