@@ -3,6 +3,7 @@ alternating fixpoint and SWI-Prolog, known labels of long chains and rings, no P
 SWI-Prolog's SLDNF rerun under a raised limit, and the progress the command line shows."""
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -12,9 +13,10 @@ from hypothesis import strategies as st
 
 from naf_bench import Literal, Program, Rule, certify
 from naf_bench.cli import main
-from naf_bench.solvers.sldnf import solve_sldnf, solve_sldnf_again
+from naf_bench.solvers import swipl_worker
+from naf_bench.solvers.sldnf import sldnf_request, solve_sldnf, solve_sldnf_again
 from naf_bench.solvers.wfs import solve_wfs, solve_wfs_alternating
-from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint
+from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint, wfs_request
 from naf_bench.syntax.parse import parse_program
 from naf_bench.syntax.sample import random_program
 
@@ -84,6 +86,18 @@ def test_a_raised_limit_reruns_the_loaded_clauses_or_sends_them_again():
     solve_sldnf(parse_program("q :- not r.\n"), "q", 1_000)  # the worker now holds other clauses
     resent = solve_sldnf_again(chain, "q", 10_000, first)
     assert (resent.label, resent.inferences) == ("T", again.inferences) and resent.loaded > again.loaded
+
+
+def test_a_worker_that_dies_while_a_long_request_is_written_is_replaced():
+    program = parse_program(negation_chain(5000))  # requests of about 200 KB: written by a thread
+    certify("a.", "a")
+    before = swipl_worker._worker.process
+    collect_tabled, collect_prolog = swipl_worker.submit(wfs_request(program), sldnf_request(program, "q", 1_000))
+    assert swipl_worker._worker._writer is not None
+    os.kill(before.pid, signal.SIGKILL)  # while the thread writes, or after
+    assert collect_tabled() == solve_wfs(program).values
+    assert collect_prolog().label == "loop"
+    assert before.returncode == -signal.SIGKILL and swipl_worker._worker.process is not before
 
 
 def test_no_engine_recurses_in_python_on_program_size():
