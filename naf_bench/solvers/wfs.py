@@ -173,8 +173,9 @@ def _solve_component(component: tuple[str, ...], bodies_of: dict, t: dict, p: di
         k += 1
 
 
-class _Reducts:
-    """Precomputed indices so that Γ(I) = least model of the reduct P^I is linear time.
+class Reducts:
+    """Precomputed indices so that Γ(I) = least model of the reduct P^I is linear time (the stable-model check
+    tests each candidate with one Γ).
 
     Each rule keeps a counter of the body literals still missing: its positive atoms, plus one for its
     negative literals taken together, which Γ(I) removes when I satisfies them all. Rules without negative
@@ -223,24 +224,11 @@ class _Reducts:
         return derived
 
 
-_last_reducts: tuple[Program, _Reducts] | None = None
-
-
-def reducts_of(program: Program) -> _Reducts:
-    """The Γ indices of ``program``, kept for the last program asked: certify's stable-model check asks again
-    for the program whose WFS it just computed. Compared by identity (hashing a program costs more than this)."""
-    global _last_reducts
-    last = _last_reducts
-    if last is None or last[0] is not program:
-        last = _last_reducts = (program, _Reducts(program))
-    return last[1]
-
-
 def solve_wfs_alternating(program: Program) -> WFSResult:
     """The well-founded model by the alternating fixpoint over the whole program, one Γ (linear) per round and as
     many rounds as the longest chain of negations: what :func:`solve_wfs` computes component by component, kept
-    to check it against (tests, ``scripts/bench_certify.py --scaling``)."""
-    reducts = reducts_of(program)
+    to check it against (``tests/test_scaling.py``)."""
+    reducts = Reducts(program)
     # Rounds (true, possible) <- (Γ(possible), Γ(Γ(possible))) until one changes nothing; ``iterations``
     # counts that last round too. As possible == Γ(true) throughout, a round that leaves ``true`` unchanged
     # leaves ``possible`` unchanged, and one that leaves ``possible`` unchanged makes the next change nothing:
