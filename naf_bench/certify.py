@@ -8,8 +8,8 @@ reading    engine                                   independent check
 =========  =======================================  =========================================
 cred/skept clingo brave / cautious consequences     WFS invariants; Gelfond–Lifschitz
                                                     enumeration in Python (small programs)
-wfs        alternating fixpoint in Python           SWI-Prolog tabling (``tnot``); atoms it
-                                                    leaves undefined (no answer completion on
+wfs        alternating fixpoint in Python, by       SWI-Prolog tabling (``tnot``); atoms it
+           component (dependencies first)           leaves undefined (no answer completion on
                                                     some positive loops): the alternating
                                                     fixpoint written in Prolog
 sldnf      SWI-Prolog, inference limit (raised     exact decision procedure in Python
@@ -30,11 +30,12 @@ runs when its guess space is small.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from naf_bench.errors import BudgetExceeded, CertificationError
 from naf_bench.readings import LABEL_KEYS, READINGS
-from naf_bench.solvers.sldnf import PrologResult, sldnf_request, solve_sldnf
+from naf_bench.solvers.sldnf import PrologResult, sldnf_request, solve_sldnf_again
 from naf_bench.solvers.sldnf_reference import SLDNFResult, solve_sldnf_reference
 from naf_bench.solvers.stable import CONFLICT_LIMIT, MODEL_CAP, StableResult, clingo_version, solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
@@ -187,7 +188,7 @@ def _check_sldnf(
                 f"SWI-Prolog did not finish query {query!r} (the exact procedure: {reference.label}, a finite tree)",
             )
         limit = min(limit * 10, budget.prolog_inferences)
-        prolog = solve_sldnf(program, query, limit)
+        prolog = solve_sldnf_again(program, query, limit, prolog)
     if prolog.label != reference.label:
         raise _disagree("sldnf", ("SWI-Prolog", prolog.label), ("exact reference", reference.label), query)
     raised = f" (inference limit raised to {limit})" if limit != inference_limit else ""
@@ -225,31 +226,47 @@ def certify(
     inference_limit: int = FIRST_INFERENCE_LIMIT,
     model_cap: int = MODEL_CAP,
     budget: Budget = DEFAULT_BUDGET,
+    progress: Callable[[str], None] | None = None,
 ) -> Certificate:
     """Certify ``query`` under credulous/skeptical stable, well-founded and SLDNF semantics.
 
     Raises :class:`CertificationError` when engines disagree, its subclass
     :class:`~naf_bench.errors.BudgetExceeded` when ``budget`` runs out. Thread-safe (one call at a time).
+    ``progress``, when given, is called with the name of each stage as it starts (what a console shows on a
+    large program).
     """
     if isinstance(program, str):
         program = parse_program(program)
     query = parse_atom(query)
     with SWIPL_LOCK:
-        return _certify(program, query, inference_limit, model_cap, budget)
+        return _certify(program, query, inference_limit, model_cap, budget, progress or _quiet)
 
 
-def _certify(program: Program, query: str, inference_limit: int, model_cap: int, budget: Budget) -> Certificate:
+def _quiet(stage: str) -> None:
+    """No progress shown."""
+
+
+def _certify(
+    program: Program, query: str, inference_limit: int, model_cap: int, budget: Budget, progress: Callable
+) -> Certificate:
     """The body of :func:`certify`, under the SWI-Prolog lock."""
     # SWI-Prolog tables and runs SLDNF while the other engines run
+    progress("sending the program to SWI-Prolog (tabling, SLDNF)")
     collect_tabled, collect_prolog = submit(wfs_request(program), sldnf_request(program, query, inference_limit))
     try:
+        progress("well-founded model (alternating fixpoint by component)")
         wfs = solve_wfs(program)
+        progress("stable models (clingo)")
         stable = solve_stable(program, model_cap, budget.clingo_conflicts)
+        progress("stable models (Gelfond-Lifschitz check)")
         models = enumerate_stable_models(program, wfs)
+        progress("SLDNF (exact procedure)")
         reference = solve_sldnf_reference(program, query)
+        progress("waiting for SWI-Prolog (tabling, SLDNF)")
     finally:
         tabled, prolog = collect_tabled(), collect_prolog()
 
+    progress("cross-checks")
     checks = [_check_wfs(program, wfs.values, tabled), *_check_stable(stable, wfs.values, models, query)]
     prolog, sldnf_check = _check_sldnf(program, query, prolog, reference, inference_limit, budget)
     checks.append(sldnf_check)

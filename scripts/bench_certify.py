@@ -1,7 +1,8 @@
 """Certification throughput on the main config's programs (depth 8, width 4, the four bins), per engine
-and end to end.
+and end to end; with ``--scaling``, how its time grows with the program.
 
     python scripts/bench_certify.py [--programs 120] [--repeats 3] [--reference-sample 8]
+    python scripts/bench_certify.py --scaling [--sizes 1000,10000,100000] [--families negation_chain,...]
 
 Programs are the main config's candidates (each bin's ``assemble`` on its units, attempts 0, 1, ...: the programs
 generation keeps and the ones it rejects look alike). Rates are best-of-``--repeats`` in wall time, and over all
@@ -14,12 +15,19 @@ this process may use and the load average are printed as context.
 Two baselines run in the same process: clingo as certify() called it before issue #11 (three searches on the
 program's text, every model converted to names), and the reference implementation's
 method (one ``swipl`` process per program, a 2.5 s wall-clock timeout as the loop test) on a small sample.
+
+``--scaling`` certifies one program of n rules of each family in :data:`SCALING_FAMILIES` for each n in
+``--sizes``, and prints per engine and end to end the wall time, beside the time to parse the same text (a linear
+reference operation measured in the same run), then the exponent of a least-squares fit of log time on log n
+and the load average. Certification is linear where the exponent stays near parsing's.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import random
 import subprocess
 import tempfile
 import time
@@ -27,7 +35,7 @@ from functools import partial
 from pathlib import Path
 
 from naf_bench import Program, certify, render_prolog
-from naf_bench.certify import FIRST_INFERENCE_LIMIT
+from naf_bench.certify import DEFAULT_BUDGET, FIRST_INFERENCE_LIMIT, _check_sldnf
 from naf_bench.generate.config import CONFIGS
 from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_rng
@@ -39,6 +47,7 @@ from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.swipl import swipl_executable
 from naf_bench.solvers.wfs import solve_wfs
 from naf_bench.solvers.wfs_tabling import solve_wfs_tabling
+from naf_bench.syntax.parse import parse_program
 from naf_bench.syntax.render import render_asp
 
 
@@ -117,12 +126,155 @@ def reference_method(program: Program) -> str:
         return {0: "T", 1: "F"}.get(done.returncode, "loop")  # 2: the goal raised (stack exhausted)
 
 
+def positive_chain(n: int) -> str:
+    """``q :- p1.  p1 :- p2.  ...  p(n-1).``: n rules, every atom true."""
+    return "q :- p1.\n" + "".join(f"p{i} :- p{i + 1}.\n" for i in range(1, n - 1)) + f"p{n - 1}.\n"
+
+
+def negation_chain(n: int) -> str:
+    """``q :- not p1.  p1 :- not p2.  ...``: n rules, p(n) without rules; the alternating fixpoint over the whole
+    program needs a Γ per rule."""
+    return "q :- not p1.\n" + "".join(f"p{i} :- not p{i + 1}.\n" for i in range(1, n))
+
+
+def _ring(n: int) -> str:
+    return "q :- not p1.\n" + "".join(f"p{i} :- not p{i + 1}.\n" for i in range(1, n - 1)) + f"p{n - 1} :- not q.\n"
+
+
+def even_ring(n: int) -> str:
+    """One negative cycle through n atoms (n even, else n + 1): two stable models, every atom undefined."""
+    return _ring(n + n % 2)
+
+
+def odd_ring(n: int) -> str:
+    """One negative cycle through n + 1 atoms (n even, else n): no stable model, every atom undefined."""
+    return _ring(n + 1 - n % 2)
+
+
+def ring_chain(n: int) -> str:
+    """Rings of 2 to 16 atoms (negative and positive edges at random) joined without cycles: the first rule of
+    each ring also depends on the next ring; about n rules."""
+    rng = random.Random(f"bench-certify/ring-chain/{n}")
+    lines, ring = [], 0
+    while len(lines) < n:
+        size = rng.randint(2, 16)
+        atoms = ["q" if ring == 0 else f"r{ring}_0"] + [f"r{ring}_{j}" for j in range(1, size)]
+        for j, atom in enumerate(atoms):
+            nxt = atoms[(j + 1) % size]
+            body = [nxt if rng.random() < 0.3 else f"not {nxt}"]
+            if j == 0:
+                body.append(rng.choice([f"r{ring + 1}_0", f"not r{ring + 1}_0"]))
+            lines.append(f"{atom} :- {', '.join(body)}.\n")
+        ring += 1
+    return "".join(lines)
+
+
+def random_components(n: int) -> str:
+    """Random rules inside blocks of 2 to 16 atoms (their components hold at most 16 atoms), block b's entry
+    depending on block b + 1's (so the query reaches every block once, and SLDNF's tree stays linear); about n
+    rules."""
+    rng = random.Random(f"bench-certify/random-components/{n}")
+    lines, block = [], 0
+    while len(lines) < n:
+        size = rng.randint(2, 16)
+        atoms = [f"b{block}_{j}" for j in range(size)]
+        for _ in range(rng.randint(size, 2 * size)):
+            body = [f"{'not ' if rng.random() < 0.5 else ''}{rng.choice(atoms)}" for _ in range(rng.randint(0, 3))]
+            lines.append(f"{rng.choice(atoms)} :- {', '.join(body)}.\n" if body else f"{rng.choice(atoms)}.\n")
+        entry = "q" if block == 0 else f"e{block}"
+        lines.append(f"{entry} :- not e{block + 1}, {rng.choice(atoms)}.\n")
+        block += 1
+    return "".join(lines)
+
+
+SCALING_FAMILIES = {
+    f.__name__: f for f in (positive_chain, negation_chain, even_ring, odd_ring, ring_chain, random_components)
+}
+
+
+def sldnf_as_certified(program: Program) -> None:
+    """SWI-Prolog's SLDNF as certify() runs it: its first limit, raised while the exact procedure finds a finite
+    tree (the exact procedure's own time is its own line)."""
+    first = solve_sldnf(program, "q", FIRST_INFERENCE_LIMIT)
+    _check_sldnf(program, "q", first, solve_sldnf_reference(program, "q"), FIRST_INFERENCE_LIMIT, DEFAULT_BUDGET)
+
+
+def scaling(sizes: list[int], families: list[str]) -> None:
+    """Per family, engine and n: seconds in wall time (the least of the runs) and in the CPU time of both processes
+    (their mean: the worker's is counted in 10 ms ticks), runs repeated until they took a second (at most 20),
+    each with its fitted exponent."""
+    wfs: dict[int, object] = {}  # the check gets the WFS certify() hands it, computed outside its timing
+    engines = {
+        "parse (reference)": None,
+        "wfs: by component": solve_wfs,
+        "wfs check: SWI-Prolog tabling": solve_wfs_tabling,
+        "stable: clingo": solve_stable,
+        "stable check: Gelfond-Lifschitz": lambda p: enumerate_stable_models(p, wfs[len(p)]),
+        "sldnf: SWI-Prolog (limit raised)": sldnf_as_certified,
+        "sldnf check: exact procedure": lambda p: solve_sldnf_reference(p, "q"),
+        "certify() end to end": certify,
+    }
+    tiny = parse_program("q :- not p.\n")
+    certify(tiny)  # start the engines outside the timings
+    print(
+        f"scaling: seconds per program of n rules, wall | CPU of both processes; {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.2f} before"
+    )
+    header = "".join(f"{f'n={n:,}':>10}" for n in sizes)
+    for family in families:
+        print(f"{family}:{' ' * (33 - len(family))}{header}  exponent |{header}  exponent")
+        texts = [SCALING_FAMILIES[family](n) for n in sizes]
+        rules = []
+        for label, run in engines.items():
+            wall, cpu = [], []
+            for text in texts:
+                best, total_cpu, total_wall, repeats = math.inf, 0.0, 0.0, 0
+                while repeats < 20 and total_wall < 1.0:
+                    program = None  # the last one freed outside the timings
+                    start, start_cpu = time.perf_counter(), cpu_seconds()
+                    program = parse_program(text)  # a fresh program each time: no cached indices
+                    if run is not None:
+                        wfs[len(program)] = solve_wfs(program) if "Gelfond" in label else None
+                        start, start_cpu = time.perf_counter(), cpu_seconds()
+                        run(program)
+                    seconds = time.perf_counter() - start
+                    best, total_wall = min(best, seconds), total_wall + seconds
+                    total_cpu += cpu_seconds() - start_cpu
+                    repeats += 1
+                    certify(tiny)  # the worker frees a program's tables and clauses when the next one comes
+                wall.append(best)
+                cpu.append(total_cpu / repeats)
+                if run is None:
+                    rules.append(len(program))
+            cells = "".join(f"{t:10.4f}" for t in wall), "".join(f"{t:10.4f}" for t in cpu)
+            print(f"  {label:<33}{cells[0]}  {fitted_exponent(sizes, wall):8.2f} |"
+                  f"{cells[1]}  {fitted_exponent(sizes, cpu):8.2f}")  # fmt: skip
+        print(f"  load average {os.getloadavg()[0]:.2f}; rules: {', '.join(map(str, rules))}", flush=True)
+
+
+def fitted_exponent(sizes: list[int], seconds: list[float]) -> float:
+    """Slope of the least-squares line through (log n, log seconds)."""
+    xs, ys = [math.log(n) for n in sizes], [math.log(max(t, 1e-6)) for t in seconds]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--programs", type=int, default=120)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--reference-sample", type=int, default=8)
+    parser.add_argument("--scaling", action="store_true", help="time one program per family and size instead")
+    parser.add_argument("--sizes", default="1000,10000,100000", help="rules per program, for --scaling")
+    parser.add_argument("--families", default=",".join(SCALING_FAMILIES), help="for --scaling")
     args = parser.parse_args()
+    if args.scaling:
+        families = args.families.split(",")
+        unknown = sorted(set(families) - set(SCALING_FAMILIES))
+        if unknown:
+            parser.error(f"unknown families {unknown}; expected some of {', '.join(SCALING_FAMILIES)}")
+        scaling([int(n) for n in args.sizes.split(",")], families)
+        return
     programs = main_programs(args.programs)
     certify(programs[0])  # start the engines (clingo, the SWI-Prolog worker) outside the timings
     for program in programs:  # clingo before #11 answers as now (effort counts aside)
@@ -139,7 +291,7 @@ def main() -> None:
     engines = {  # what certify() runs on each program
         "stable: clingo, one enumeration": solve_stable,
         "stable check: Gelfond-Lifschitz, given the WFS": lambda p: enumerate_stable_models(p, wfs[p]),
-        "wfs: alternating fixpoint (Python)": solve_wfs,
+        "wfs: alternating fixpoint by component (Python)": solve_wfs,
         "wfs check: SWI-Prolog tabling": solve_wfs_tabling,
         f"sldnf: SWI-Prolog, limit {first:,} (certify's first)": partial(solve_sldnf, query="q", inference_limit=first),
         "sldnf check: exact procedure (Python)": lambda p: solve_sldnf_reference(p, "q"),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
+import time
 from pathlib import Path
 
 from naf_bench.cli.output import EXIT_CERTIFICATION, EXIT_PARSE, EXIT_SOLVER
@@ -22,9 +24,85 @@ def _print_certificate(name: str, certificate) -> None:
     print(f"  checked       {', '.join(certificate.checks)}")
 
 
-def _certify(args: argparse.Namespace) -> int:
+class _Progress:
+    """The stage a certification is in, on stderr, once it has taken ``after`` seconds: a large program shows that
+    it is being worked on, a small one prints nothing."""
+
+    def __init__(self, name: str, after: float):
+        self.name, self.after, self.start = name, after, time.monotonic()
+        self.stage = self.shown = ""
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._watcher = threading.Thread(target=self._watch, daemon=True)
+
+    def __call__(self, stage: str) -> None:
+        self.stage = stage
+        self._show()
+
+    def _show(self) -> None:
+        with self._lock:
+            elapsed = time.monotonic() - self.start
+            if elapsed >= self.after and self.stage != self.shown:
+                self.shown = self.stage
+                print(f"{self.name}: {self.stage} ... ({elapsed:.0f} s)", file=sys.stderr, flush=True)
+
+    def _watch(self) -> None:
+        while not self._done.wait(0.25):
+            self._show()
+
+    def __enter__(self) -> _Progress:
+        self._watcher.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._watcher.join()
+        if self.shown:
+            print(f"{self.name}: done in {time.monotonic() - self.start:.1f} s", file=sys.stderr, flush=True)
+
+
+def _certify_text(name: str, text: str, query: str, args: argparse.Namespace, progress: _Progress) -> int:
+    """Parse and certify one file's text, printing its certificate or its error; the exit status it earns."""
     from naf_bench.certify import certify
-    from naf_bench.syntax.parse import parse_atom, parse_header, parse_program
+    from naf_bench.syntax.parse import parse_atom, parse_program
+
+    try:
+        progress("parsing")
+        program = parse_program(text)
+    except ParseError as exc:
+        print(f"{name}:{exc.line}:{exc.column}: error: {exc.reason}", file=sys.stderr)
+        print(f"  {exc.source_line}\n  {' ' * (exc.column - 1)}^", file=sys.stderr)
+        return EXIT_PARSE
+    if not program.rules:
+        print(f"{name}: error: no rules (an empty program): nothing to certify", file=sys.stderr)
+        return EXIT_PARSE
+    try:
+        parse_atom(query)
+    except ParseError as exc:
+        print(f"{name}: error: query {query!r}: {exc.reason}", file=sys.stderr)
+        return EXIT_PARSE
+    try:
+        certificate = certify(program, query, inference_limit=args.inference_limit, progress=progress)
+    except SolverError as exc:
+        print(f"{name}: solver error: {exc}", file=sys.stderr)
+        return EXIT_SOLVER
+    except CertificationError as exc:
+        print(f"{name}: certification failed: {exc}", file=sys.stderr)
+        return EXIT_CERTIFICATION
+    if query not in program.atoms:
+        vacuous = "true only vacuously, as the program has no stable model" if certificate.incoherent else "false"
+        print(f"{name}: warning: the query {query!r} appears nowhere in the program, so no rule derives it: "
+              f"false under WFS and SLDNF (it fails at once), in no stable model (credulous false; skeptical "
+              f"{vacuous}); check its spelling, or the file's '% query:' header", file=sys.stderr)  # fmt: skip
+    if args.json:
+        print(certificate.to_json())
+    else:
+        _print_certificate(name, certificate)
+    return 0
+
+
+def _certify(args: argparse.Namespace) -> int:
+    from naf_bench.syntax.parse import parse_header
 
     status = 0
     for path in args.files:
@@ -42,41 +120,11 @@ def _certify(args: argparse.Namespace) -> int:
             status = max(status, EXIT_PARSE)
             continue
         query = args.query or parse_header(text).get("query", "q")
-        try:
-            program = parse_program(text)
-        except ParseError as exc:
-            print(f"{name}:{exc.line}:{exc.column}: error: {exc.reason}", file=sys.stderr)
-            print(f"  {exc.source_line}\n  {' ' * (exc.column - 1)}^", file=sys.stderr)
-            status = max(status, EXIT_PARSE)
-            continue
-        if not program.rules:
-            print(f"{name}: error: no rules (an empty program): nothing to certify", file=sys.stderr)
-            status = max(status, EXIT_PARSE)
-            continue
-        try:
-            parse_atom(query)
-        except ParseError as exc:
-            print(f"{name}: error: query {query!r}: {exc.reason}", file=sys.stderr)
-            status = max(status, EXIT_PARSE)
-            continue
-        try:
-            certificate = certify(program, query, inference_limit=args.inference_limit)
-        except SolverError as exc:
-            print(f"{name}: solver error: {exc}", file=sys.stderr)
+        with _Progress(name, args.progress_after) as progress:
+            outcome = _certify_text(name, text, query, args, progress)
+        if outcome == EXIT_SOLVER:
             return EXIT_SOLVER
-        except CertificationError as exc:
-            print(f"{name}: certification failed: {exc}", file=sys.stderr)
-            status = max(status, EXIT_CERTIFICATION)
-            continue
-        if query not in program.atoms:
-            vacuous = "true only vacuously, as the program has no stable model" if certificate.incoherent else "false"
-            print(f"{name}: warning: the query {query!r} appears nowhere in the program, so no rule derives it: "
-                  f"false under WFS and SLDNF (it fails at once), in no stable model (credulous false; skeptical "
-                  f"{vacuous}); check its spelling, or the file's '% query:' header", file=sys.stderr)  # fmt: skip
-        if args.json:
-            print(certificate.to_json())
-        else:
-            _print_certificate(name, certificate)
+        status = max(status, outcome)
     return status
 
 
@@ -186,6 +234,13 @@ def _add_certify(commands) -> None:
         type=int,
         default=FIRST_INFERENCE_LIMIT,
         help="SWI-Prolog's first inference limit, raised tenfold while the exact procedure finds the tree finite",
+    )
+    certify.add_argument(
+        "--progress-after",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="show the stage on stderr once parsing or certifying a file has taken this long (default 3)",
     )
     certify.set_defaults(run=_certify)
 

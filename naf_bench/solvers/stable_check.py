@@ -10,7 +10,7 @@ iff it equals the least model of its reduct. Used when the guess space is small.
 
 from __future__ import annotations
 
-from naf_bench.solvers.wfs import WFSResult, reducts_of
+from naf_bench.solvers.wfs import Reducts, WFSResult
 from naf_bench.syntax.ast import Program
 
 GUESS_LIMIT = 4096  # candidate assignments at most; larger programs skip this check
@@ -36,7 +36,7 @@ def enumerate_stable_models(program: Program, wfs: WFSResult, guess_limit: int =
     for rule, body in zip(program.rules, program.bodies, strict=True):
         if rule.head in bodies:
             bodies[rule.head].append(body)
-    reducts = reducts_of(program)
+    reducts = Reducts(program)
     models = []
 
     # depth-first over the guesses with an explicit stack: no recursion on the number of components

@@ -19,6 +19,7 @@ import contextlib
 import os
 import select
 import subprocess
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,9 @@ from naf_bench.solvers.swipl import PROLOG_DIR, SWIPL_LOCK, swipl_executable
 
 REPLY_TIMEOUT = 60.0  # seconds; a fault guard only (every request is bounded in inferences), never a label
 START_TIMEOUT = 60.0
+# Requests longer than a pipe holds are written by a thread: the worker reads the second request only once it
+# has answered the first, and the caller must not wait for that (it runs the Python engines meanwhile).
+WRITE_IN_THREAD = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ class PrologWorker:
         self._buffer = b""
         self._last_id = 0
         self._pending: list[tuple[int, bytes]] = []  # requests sent and not yet answered, in order
+        self._writer: threading.Thread | None = None  # writing the last submission's requests, if they are long
+        self._write_fault: Exception | None = None
 
     def _start(self) -> None:
         self._stop()
@@ -144,24 +150,48 @@ class PrologWorker:
         for request in requests:
             self._last_id += 1
             lines.append((self._last_id, f"{request.method}({self._last_id},{request.arguments}).\n".encode()))
+        data = b"".join(line for _, line in lines)
+        with contextlib.suppress(_WorkerFault):  # an earlier submission's writer, never collected: replaced below
+            self._join_writer()
         try:
             if self.process is None or self.process.poll() is not None or self._pending:
                 self._start()  # not started, dead (reaped here), or behind on uncollected requests
             self._pending = []
-            self._write(b"".join(line for _, line in lines))
+            if len(data) < WRITE_IN_THREAD:
+                self._write(data)
         except (OSError, _WorkerFault) as exc:
             self._stop()
             raise SolverError(f"the SWI-Prolog worker cannot be written to: {exc}") from exc
         self._pending = list(lines)
+        if len(data) >= WRITE_IN_THREAD:
+            self._writer = threading.Thread(target=self._write_behind, args=(data,), daemon=True)
+            self._writer.start()
         return [
             lambda request_id=request_id, request=request: request.decode(self._collect(request_id))
             for (request_id, _), request in zip(lines, requests, strict=True)
         ]
 
+    def _write_behind(self, data: bytes) -> None:
+        """The writer thread's work; a fault is kept for the first collection, which replaces the worker."""
+        try:
+            self._write(data)
+        except (OSError, _WorkerFault, SolverError) as exc:  # SolverError: the replacement did not start
+            self._write_fault = exc
+
+    def _join_writer(self) -> None:
+        """Wait for the writer thread; raise what it met as a fault of the worker."""
+        if self._writer is not None:
+            self._writer.join()
+            self._writer = None
+        fault, self._write_fault = self._write_fault, None
+        if fault is not None:
+            raise _WorkerFault(f"writing the requests failed: {fault}")
+
     def _collect(self, request_id: int) -> str:
         if not self._pending or self._pending[0][0] != request_id:
             raise SolverError(f"SWI-Prolog request {request_id} was superseded or is collected out of order")
         try:
+            self._join_writer()
             reply = self._reply(request_id)
         except _WorkerFault as fault:
             try:  # a new worker (_start kills and reaps this one), the requests still in flight sent once more

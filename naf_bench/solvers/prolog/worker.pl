@@ -3,7 +3,10 @@
 % Requests: wfs(Id, Rules, N).       well-founded semantics by tabling: holds/1 tabled, tnot/1 for negation
 %           fixpoint(Id, Rules, N).  the alternating fixpoint, written here without tabling
 %           with atoms numbered 0..N-1 and Rules = [rule(Head, [Positive, ...], [Negative, ...]), ...]
-%           sldnf(Id, Clauses, Atoms, Goal, Limit).  SLDNF by SWI-Prolog itself (sldnf.pl)
+%           sldnf(Id, Program, Clauses, Atoms, Goal, Limit).  SLDNF by SWI-Prolog itself (sldnf.pl), the
+%                                                    clauses loaded under the name Program (a number)
+%           sldnf_again(Id, Program, Goal, Limit).   the same on the clauses loaded as Program, if they are
+%                                                    still the ones loaded (else `ok <Id> unloaded`)
 % Reply:    `ok <Id> <t|f|u per atom, in number order>`, `ok <Id> <true|false|loop> <inferences>`, or
 %           `error <Id> <message>`: the id tells the client a reply is the answer to its request and not
 %           to an earlier one.
@@ -37,7 +40,7 @@ main :-
     % warm-up: tabling is autoloaded, and SLDNF's first-call work done, before the first program (whose
     % inferences must not count it)
     with_output_to(string(_), handle(wfs(0, [rule(0, [], [1]), rule(1, [], [0])], 2))),
-    with_output_to(string(_), handle(sldnf(0, [(n_a :- \+ n_b)], [n_a], n_a, 100))),
+    with_output_to(string(_), handle(sldnf(0, warmup, [(n_a :- \+ n_b)], [n_a], n_a, 100))),
     current_prolog_flag(version_data, swi(Major, Minor, Patch, _)),
     format("ready ~w.~w.~w~n", [Major, Minor, Patch]),
     flush_output,
@@ -63,9 +66,14 @@ handle(wfs(Id, Rules, N)) :-
     Last is N - 1,
     findall(Value, (between(0, Last, Atom), tabled_value(Atom, Value)), Values),
     reply(Id, Values).
-handle(sldnf(Id, Clauses, Atoms, Goal, Limit)) :-
-    naf_sldnf_run(Clauses, Atoms, Goal, Limit, Result, Inferences),
+handle(sldnf(Id, Program, Clauses, Atoms, Goal, Limit)) :-
+    naf_sldnf_run(Program, Clauses, Atoms, Goal, Limit, Result, Inferences),
     format("ok ~w ~w ~w~n", [Id, Result, Inferences]).
+handle(sldnf_again(Id, Program, Goal, Limit)) :-
+    (   naf_sldnf_rerun(Program, Goal, Limit, Result, Inferences)
+    ->  format("ok ~w ~w ~w~n", [Id, Result, Inferences])
+    ;   format("ok ~w unloaded~n", [Id])
+    ).
 handle(fixpoint(Id, Rules, N)) :-
     gamma(Rules, [], Possible0),
     alternate(Rules, [], Possible0, True, Possible),
