@@ -32,8 +32,9 @@ def site(tmp_path_factory):
     """The built site served on 127.0.0.1 (a free port): its folder and its base URL."""
     pytest.importorskip("mkdocs")
     folder = tmp_path_factory.mktemp("docs") / "site"
+    quiet = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(folder)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})  # fmt: skip
+                          capture_output=True, text=True, timeout=300, env=quiet)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -73,7 +74,9 @@ def test_every_page_names_the_repository_and_wraps_its_code(site, browser):
     for name in pages:
         page.goto(base + ("" if name == "." else f"{name}/"))
         assert page.locator(".md-header .md-source__repository").inner_text().strip() == "naf-bench/naf-bench", name
-        widths = page.evaluate("Array.from(document.querySelectorAll('pre > code'), c => c.scrollWidth - c.clientWidth)")
+        widths = page.evaluate(
+            "Array.from(document.querySelectorAll('pre > code'), c => c.scrollWidth - c.clientWidth)"
+        )
         assert [excess for excess in widths if excess > 0] == [], name  # no block scrolls sideways
         blocks += len(widths)
     page.close()
