@@ -191,7 +191,7 @@ def _accuracy_by_bin(records: list[dict]):
     image = axis.imshow(matrix, vmin=0, vmax=100, cmap="RdYlGn", aspect="auto")
     figure.colorbar(image, ax=axis, label="accuracy (%)", fraction=0.03, pad=0.01)
     axis.set_xticks(range(len(columns)), [f"{b}\n{c}" for b, c in columns], rotation=90, fontsize=7)
-    axis.set_yticks(range(len(records)), [_label(r) for r in records], fontsize=_label_size(records))
+    axis.set_yticks(range(len(records)), [_label(r) for r in records], fontsize=8)
     size = max(6, min(10, 160 // max(len(columns), 1)))
     for i, row in enumerate(matrix):
         for j, value in enumerate(row):
@@ -233,7 +233,7 @@ def _bars(records: list[dict], values: list, label: str, name: str, title: str, 
     for position, value in enumerate(values):
         if value is None:
             axis.text(1, position, "n/a", va="center", fontsize=7, color="grey")
-    axis.set_yticks(range(len(records)), [_label(r) for r in records], fontsize=_label_size(records))
+    axis.set_yticks(range(len(records)), [_label(r) for r in records], fontsize=8)
     axis.invert_yaxis()
     axis.set_xlim(0, 100)
     axis.set_xlabel(label)
@@ -263,11 +263,6 @@ def _rho_histograms(records: list[dict]):
 def _label(record: dict) -> str:
     """A record's name on a plot, wrapped; a limited run says so."""
     return _wrap(record["name"] + (" (limited)" if limited(record) else ""))
-
-
-def _label_size(records: list[dict]) -> int:
-    """Names' font size: smaller as there are more of them."""
-    return 8 if len(records) <= 12 else 6
 
 
 def _size(records: list[dict], extra: float = 0.0) -> tuple[float, float]:
