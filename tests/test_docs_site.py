@@ -4,7 +4,9 @@ search finds the package's API names, no request leaves the machine, and only pa
 
 import functools
 import http.server
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -94,3 +96,16 @@ def test_search_finds_api_names(site, browser):
         found = page.locator(".md-search-result__item h1").all_inner_texts()
         assert title in found, (name, found)
     page.close()
+
+
+def test_every_name_the_docs_cite_is_a_search_word(site):
+    """Each ``naf_bench.x.y`` name the pages cite is a word of the search index, split as the search splits
+    (its own ``separator``): so searching for ``y`` finds the page."""
+    folder, _ = site
+    index = json.loads((folder / "search" / "search_index.json").read_text(encoding="utf-8"))
+    split = re.compile(index["config"]["separator"])
+    words = {word.lower() for doc in index["docs"] for word in split.split(doc["title"] + " " + doc["text"])}
+    cited = {name.split(".")[-1] for page in (ROOT / "docs").rglob("*.md")
+             for name in re.findall(r"\bnaf_bench(?:\.[A-Za-z_]\w*)+", page.read_text(encoding="utf-8"))}  # fmt: skip
+    assert len(cited) >= 30 and set(SEARCHED) <= cited
+    assert sorted(name for name in cited if name.lower() not in words) == []
