@@ -26,8 +26,7 @@ EXAMPLES = {
                    "pretrained=MODEL"),
     "leaderboard": ("naf-bench leaderboard build submissions/ --gold gold.jsonl --out site",
                     "naf-bench leaderboard serve --gold hidden.jsonl --data board/"),
-    "leaderboard build": ("naf-bench generate hard --split test --out private/gold.jsonl   # a gold file",
-                          "naf-bench leaderboard build submissions/ --gold private/gold.jsonl --out site",
+    "leaderboard build": ("naf-bench leaderboard build submissions/ --gold gold.jsonl --out site",
                           "naf-bench leaderboard build --data board/ --gold hidden.jsonl --dev-gold dev.jsonl "
                           "--out site"),
     "leaderboard serve": ("naf-bench leaderboard serve --gold hidden.jsonl --dev-gold dev.jsonl --data board/",),
