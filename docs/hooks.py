@@ -9,8 +9,8 @@ A page asks for one with an HTML comment on a line of its own:
 - ``<!-- generated: measurements -->``: every paragraph of the other pages that states a measured figure (it
   names the load average), with its page, its section and the scripts it was measured with.
 
-The site's addresses (``site_url``, ``repo_url``) are read from ``setup.cfg``'s ``project_urls``, the one place
-they are set.
+The site's addresses (``site_url``, ``repo_url`` and the ``repo_name`` the header shows) are read from
+``setup.cfg``'s ``project_urls``, the one place they are set.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import configparser
 from pathlib import Path
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,6 +31,9 @@ def on_config(config, **kwargs):
     )
     config["site_url"] = urls["Documentation"]
     config["repo_url"] = urls["Source"]
+    # mkdocs derives repo_name from repo_url while it validates the config, before this hook runs: the header
+    # would show "None"
+    config["repo_name"] = urlparse(urls["Source"]).path.strip("/")
     return config
 
 

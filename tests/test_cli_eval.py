@@ -1,5 +1,6 @@
 """The generate / score / baselines / report / run commands."""
 
+import itertools
 import json
 import struct
 import subprocess
@@ -104,7 +105,28 @@ def png_size(path):
     return struct.unpack(">II", header[16:24])
 
 
-def test_report_writes_markdown_and_plots(tmp_path):
+def limited_run(rows, folder, model="HuggingFaceTB/SmolLM2-135M-Instruct"):
+    """An lm-eval output folder of a ``--limit 2`` run of the joint task: two programs, the first answered right,
+    the second wrong under every reading."""
+    folder.mkdir(parents=True)
+    programs = sorted({row["program_id"] for row in rows if row["condition"] != "none"})[:2]
+    documents = [{"rows": [row for row in rows if row["program_id"] == program and row["condition"] != "none"]}
+                 for program in programs]  # fmt: skip
+    letters = [
+        [row["gold"] for row in documents[0]["rows"]],
+        ["C" if row["gold"] != "C" else "A" for row in documents[1]["rows"]],
+    ]
+    samples = [{"doc": doc, "filter": f, "resps": [[f"ANSWER: {letter}"] for letter in answers]}
+               for doc, answers in zip(documents, letters, strict=True)
+               for f in ("strict-match", "flexible-extract")]  # fmt: skip
+    write_jsonl(folder / "samples_naf_bench_joint_2026.jsonl", samples)
+    (folder / "results_2026.json").write_text(json.dumps({
+        "config": {"model_args": f"pretrained={model}"},
+        "n-samples": {"naf_bench_joint": {"original": 120, "effective": 2}}}))  # fmt: skip
+    return folder
+
+
+def test_report_writes_markdown_and_plots(rows, tmp_path):
     assert main(["baselines", "main", "--out", str(tmp_path / "b.json")]) == 0
     records = json.loads((tmp_path / "b.json").read_text())
     records[0]["flip_rate"] = 0.25
@@ -112,11 +134,51 @@ def test_report_writes_markdown_and_plots(tmp_path):
     assert main(["report", str(tmp_path / "b.json"), "--out", str(tmp_path / "report")]) == 0
     report = (tmp_path / "report" / "report.md").read_text()
     assert "| oracle | 480 prompts | 100.0 | 100.0–100.0 | 100.0 |" in report and "![JOINT" in report
-    assert "## Limited runs" not in report
+    assert "*limited*" not in report
     assert "Flip rate across rule orders: constant_A 25.0" in report
     for name in ("accuracy_by_bin.png", "joint.png", "flip_rate.png"):
         path = tmp_path / "report" / name
-        assert path.stat().st_size > 5000 and png_size(path) == (1000, 400)
+        taller = name == "accuracy_by_bin.png"  # 8 names and the bins' labels below
+        assert path.stat().st_size > 5000 and png_size(path) == (1000, 488 if taller else 400)
+
+
+def test_a_limited_run_is_in_the_main_table_and_every_plot(rows, tmp_path):
+    """A first run (``--limit 2``) shows its model: a row of the main table, marked limited, and a label in each
+    plot, with or without baselines; every label lies inside its figure, none over another."""
+    from naf_bench.runs.report import load_results, plots
+
+    run = limited_run(rows, tmp_path / "lm_eval" / "smollm2")
+    assert main(["report", str(run), "--out", str(tmp_path / "alone")]) == 0
+    table = (tmp_path / "alone" / "report.md").read_text().split("\n\n")[2]
+    assert (
+        "| strict-match: HuggingFaceTB/SmolLM2-135M-Instruct | limited: 2 of 120 documents | 50.0 | – | 50.0 |" in table
+    )
+    assert sorted(p.name for p in (tmp_path / "alone").glob("*.png")) == ["accuracy_by_bin.png", "joint.png"]
+    assert main(["baselines", "main", "--out", str(tmp_path / "b.json")]) == 0
+    figures = plots(load_results([tmp_path / "b.json", run]))  # as `run --baselines` reads them
+    assert [name for _, name, _ in figures] == ["accuracy_by_bin.png", "joint.png"]
+    model = "strict-match: HuggingFaceTB/SmolLM2-135M-Instruct (limited)"
+    for _, name, figure in figures:
+        figure.canvas.draw()
+        renderer, frame = figure.canvas.get_renderer(), figure.bbox
+        labels = figure.axes[0].get_yticklabels()
+        assert "".join(model.split()) in ["".join(label.get_text().split()) for label in labels], name
+        assert len(labels) == 8 + 2  # the baselines and both filters of the model
+        boxes = [text.get_window_extent(renderer) for text in figure.findobj(lambda a: hasattr(a, "get_text"))
+                 if getattr(text, "get_text", lambda: "")() and text.get_visible()]  # fmt: skip
+        assert all(frame.x0 <= b.x0 and b.x1 <= frame.x1 and frame.y0 <= b.y0 and b.y1 <= frame.y1 for b in boxes), name
+        tick_boxes = [label.get_window_extent(renderer) for label in labels]
+        assert not any(a.overlaps(b) for a, b in itertools.pairwise(tick_boxes)), name
+
+
+def test_plot_labels_break_between_words():
+    from naf_bench.runs.report import _wrap
+
+    assert _wrap("best_constant_per_condition") == "best_constant_per_condition"
+    assert _wrap("flexible-extract: HuggingFaceTB/SmolLM2-135M-Instruct (limited)") == (
+        "flexible-extract: HuggingFaceTB/\nSmolLM2-135M-Instruct (limited)"
+    )
+    assert _wrap("x" * 40) == "x" * 36 + "\n" + "xxxx"  # a word longer than a line is cut
 
 
 def test_generate_writes_jsonl_and_parquet(tmp_path, capsys):
@@ -152,12 +214,11 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
     report = (tmp_path / "run" / "report.md").read_text()
     # one row per filter; the mc run's rho sits in the strict-match row
     assert report.count("| strict-match: tiny |") == 1 and report.count("| flexible-extract: tiny |") == 1
-    limited = report[report.index("## Limited runs") :]
-    assert "| strict-match: tiny | 4 of 240 documents |" in limited  # none: 2 prompts, joint: 2 programs
-    mc_header, _, mc_row = limited[limited.index("| model (multiple choice") :].splitlines()[:3]
+    assert "| strict-match: tiny | limited: 4 of 240 documents |" in report  # none: 2 prompts, joint: 2 programs
+    mc_header, _, mc_row = report[report.index("| model (multiple choice") :].splitlines()[:3]
     rho_certified = dict(zip(mc_header.split(" | "), mc_row.split(" | "), strict=True))["rho_certified"]
     assert -1.0 <= float(rho_certified) <= 1.0  # rho on its own scale, not in %
-    for plot in ("rho.png",):
+    for plot in ("rho.png", "accuracy_by_bin.png", "joint.png"):  # the model's plots, with no baselines given
         assert png_size(tmp_path / "run" / plot) == (1000, 400)
     # the answers as a leaderboard submission: every generated prompt, the full output as answer and trace
     submission = [json.loads(line) for line in (tmp_path / "run" / "submission.jsonl").read_text().splitlines()]

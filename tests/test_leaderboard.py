@@ -2,6 +2,7 @@
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -280,12 +281,30 @@ def test_leaderboard_command_writes_site_and_refuses_invalid(tmp_path, gold_rows
         assert "Hot" not in text and "nometa" not in text  # refused: nothing of them is published
         assert "alpha-team@example.org" not in text  # the contact stays with the maintainer
     page = published["index.html"]
+    assert "Scored on <code>hard</code> (gold file <code>hard/gold.jsonl</code>)" in page
     assert HOSTILE not in page and "&lt;img src=x onerror=&#34;document.title=&#39;pwned&#39;&#34;&gt;" in page
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "") and "https://example.org/delta" in page
     assert (
         published["README.md"].startswith("---\ntitle: NAF-Bench leaderboard\n")
         and "sdk: static\n" in published["README.md"]
     )
+
+
+def test_board_names_a_gold_file_in_the_current_folder_and_refuses_an_empty_folder(
+    tmp_path, gold_rows, submissions, monkeypatch, capsys
+):
+    monkeypatch.chdir(write_gold(gold_rows, tmp_path / "set-a" / "gold.jsonl").parent)  # as the --help example runs
+    assert (
+        main(["leaderboard", "build", str(submissions), "--gold", "gold.jsonl", "--out", "site", "--bootstrap", "0"])
+        == 1
+    )
+    assert (
+        "Scored on <code>set-a</code> (gold file <code>set-a/gold.jsonl</code>)" in Path("site/index.html").read_text()
+    )
+    (tmp_path / "none").mkdir()
+    assert main(["leaderboard", "build", str(tmp_path / "none"), "--gold", "gold.jsonl", "--out", "empty"]) == 1
+    assert "no submissions (NAME.jsonl with NAME.metadata.json) in this folder" in capsys.readouterr().err
+    assert not Path("empty").exists()  # nothing written: a board of baselines alone is no board
 
 
 def test_board_refuses_what_score_refuses_with_one_duplicate_rule(tmp_path, gold_rows, capsys):
@@ -339,6 +358,16 @@ def _browser():
         pytest.skip("no Chromium installed (Debian: apt-get install chromium; scripts/setup.sh does it)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
     return sync_api, executable
+
+
+# how far each table's box scrolls sideways (0: it fits), and on how many lines each cell's text is laid out
+OVERFLOWING_BOXES = (
+    "Array.from(document.querySelectorAll('section:not([hidden]) .scroll'), b => b.scrollWidth - b.clientWidth)"
+)
+LINES_OF_RANKS = """selector => Array.from(document.querySelectorAll(selector.endsWith('.badge') ? selector
+    : selector + ' tbody td:first-child'), cell => {
+  const range = document.createRange(); range.selectNodeContents(cell);
+  return new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size; })"""
 
 
 def test_page_in_headless_chromium(tmp_path, gold_rows, submissions):
@@ -399,6 +428,18 @@ def test_page_in_headless_chromium(tmp_path, gold_rows, submissions):
         right = page.evaluate("Math.max(...Array.from(document.querySelectorAll('table.board'), "
                               "t => t.getBoundingClientRect().right))")  # fmt: skip
         assert 1000 < right <= 1280  # the tables are laid out (not hidden), and within the window
+        assert page.evaluate(OVERFLOWING_BOXES) == [
+            0,
+            0,
+            0,
+        ]  # ranked, partial, per family: no table scrolls in its box either
+        # the rank column: "ref" on one line, a partial run's label at its spaces on at most three
+        assert page.evaluate(LINES_OF_RANKS, "#board-standard") == [1] * 9
+        assert page.evaluate(LINES_OF_RANKS, "#partial-standard") in ([2], [3])
+        assert page.evaluate(LINES_OF_RANKS, "#board-standard .badge") == [1] * 6
+        page.set_viewport_size({"width": 390, "height": 800})  # a phone: the page does not scroll sideways ...
+        assert page.evaluate("document.documentElement.scrollWidth") == 390
+        assert page.evaluate(OVERFLOWING_BOXES)[0] > 0  # ... the ranked table scrolls inside its own box
         browser.close()
     assert errors == []
     assert all(url.startswith("file://") for url in requests)

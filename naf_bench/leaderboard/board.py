@@ -115,14 +115,16 @@ def baseline_rows(gold: Sequence[Mapping], n_bootstrap: int = 1000) -> list[dict
     ]
 
 
-def dataset_summary(gold: Sequence[Mapping], name: str | None = None) -> dict:
-    """What the board was scored on: the set's name, its configs, sizes and families, and the code version."""
+def dataset_summary(gold: Sequence[Mapping], name: str | None = None, gold_file: str | None = None) -> dict:
+    """What the board was scored on: the set's name and gold file (its name and folder, no more of the maintainer's
+    path), its configs, sizes and families, and the code version."""
     from naf_bench.data.dataset import code_version
     from naf_bench.version import __version__
 
     named = _named(gold)
     return {
         "name": name,
+        "gold_file": gold_file,
         "configs": sorted({str(row.get("config")) for row in gold if row.get("config") is not None}),
         "n_prompts": len(named),
         "n_programs": len({row["program_id"] for row in named}),
@@ -179,9 +181,12 @@ def build_board(
     if not folder.is_dir():
         what = "a file" if folder.exists() else "no such folder"
         raise DataError(folder, f"{what}, where a folder of submissions (NAME.jsonl, NAME.metadata.json) was expected")
+    found = sorted(folder.glob("*.jsonl"))
+    if not found:  # a board of baselines alone is no board: say so before the gold is read
+        raise DataError(folder, "no submissions (NAME.jsonl with NAME.metadata.json) in this folder; nothing to rank")
     answers = read_gold(gold)
     scored, refused = [], {}
-    for path in sorted(folder.glob("*.jsonl")):
+    for path in found:
         name = path.name.removesuffix(".jsonl")
         try:
             submission = read_submission(input_file(path, SUBMISSION), name=name,
@@ -194,8 +199,10 @@ def build_board(
             refused[name] = reasons
         else:
             scored.append(submission_row(checked, n_bootstrap)[0])
+    folder_name = gold.resolve().parent.name  # "gold.jsonl" in the current folder is named by that folder
     if dataset_name is None:
-        dataset_name = gold.parent.name if gold.name == "gold.jsonl" else gold.name.removesuffix(".jsonl")
+        dataset_name = folder_name if gold.name == "gold.jsonl" else gold.name.removesuffix(".jsonl")
+    gold_file = f"{folder_name}/{gold.name}" if folder_name else gold.name
     rows = answers.rows
-    board = assemble_board(scored, baseline_rows(rows, n_bootstrap), dataset_summary(rows, dataset_name))
+    board = assemble_board(scored, baseline_rows(rows, n_bootstrap), dataset_summary(rows, dataset_name, gold_file))
     return board, refused

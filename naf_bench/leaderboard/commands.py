@@ -171,7 +171,10 @@ def _add_build(sub, build_from_submissions) -> None:
     )  # fmt: skip
     build.add_argument("submissions", nargs="?", metavar="SUBMISSIONS_DIR")
     build.add_argument("--data", help="a submission service's folder instead of SUBMISSIONS_DIR")
-    build.add_argument("--gold", required=True, help="gold rows JSONL (read from this path only)")
+    build.add_argument(
+        "--gold", required=True, help="gold rows JSONL (read from this path only): the rows `naf-bench generate` "
+        "writes carry their gold letters, e.g. `naf-bench generate hard --split test --out gold.jsonl`"
+    )  # fmt: skip
     build.add_argument("--dev-gold", help="with --data: the public dev set's gold rows (its site goes to SITE/dev)")
     build.add_argument("--out", required=True, metavar="SITE", help="folder for leaderboard.json, index.html, README")
     build.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the JOINT intervals")

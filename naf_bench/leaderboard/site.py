@@ -25,12 +25,13 @@ CHART_WIDTH, CHART_LABEL, CHART_ROW = 720, 260, 22
 _pct = partial(percent, missing="—")
 
 
-def _cell(text, sort=None, *, href=None, version=None, baseline=False, strong=False, wrap=False) -> dict:
+def _cell(text, sort=None, *, href=None, version=None, baseline=False, strong=False, wrap=False, label=False):
     """A table cell: its text, the value it sorts by ("" sorts last), and how it is shown (``href``: a "method"
-    link after the text; ``wrap``: the text may wrap)."""
+    link after the text; ``wrap``: the text may wrap; ``label``: a few words in place of a number, wrapped at
+    their spaces)."""
     sort = "" if sort is None else sort
     return {"text": text, "sort": sort, "href": href, "version": version, "baseline": baseline, "strong": strong,
-            "wrap": wrap}  # fmt: skip
+            "wrap": wrap, "label": label}  # fmt: skip
 
 
 def _metric(name: str) -> str:
@@ -82,7 +83,11 @@ def _table_row(row: Mapping, rank: str | None = None) -> dict:
     low, high = row["joint_ci95"] or (None, None)
     unknown = row.get("n_unknown_ids")
     cells = [
-        _cell("ref" if row["baseline"] else rank or row["rank"], 10**6 if row["baseline"] else row.get("rank", 10**5)),
+        _cell(
+            "ref" if row["baseline"] else rank or row["rank"],
+            10**6 if row["baseline"] else row.get("rank", 10**5),
+            label=rank is not None,
+        ),
         _cell(row["model"], row["model"].lower(), version=meta.get("model_version"), baseline=row["baseline"]),
         _cell(_pct(row["joint"]), row["joint"], strong=True),
         _cell("—" if low is None else f"{_pct(low)}–{_pct(high)}", low),

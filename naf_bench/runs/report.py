@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import defaultdict
 from functools import partial
 from pathlib import Path
@@ -18,7 +19,7 @@ from naf_bench.scoring.constraints import constraints_of_samples
 from naf_bench.scoring.evaluation import run_record, run_scores
 from naf_bench.scoring.formatting import percent
 
-FIGSIZE, DPI = (10, 4), 100  # every plot is 1000 x 400 pixels
+WIDTH, HEIGHT, DPI = 10, 4, 100  # a plot is 1000 x 400 pixels, taller when it has more names than fit
 
 
 def load_results(paths) -> list[dict]:
@@ -150,34 +151,47 @@ def limited(record: dict) -> bool:
 
 def write_report(records: list[dict], out: str | Path) -> Path:
     """``report.md`` and the PNG plots in ``out``; returns the markdown path. Every value is in %, except rho.
-    Limited runs are listed apart and left out of the plots: they are not comparable with full runs."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    A limited run is shown among the others, marked limited with its document count: it is not comparable with
+    a full run, but a first run with ``--limit`` still shows its model in the table and in every plot."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    full = [r for r in records if not limited(r)]
-    drawn = (_accuracy_by_bin(full, out), _joint(full, out), _flip_rates(full, out), _rho_histograms(records, out))
+    figures = plots(records)
+    import matplotlib.pyplot as plt  # after plots() chose the Agg backend
+
+    for _, name, figure in figures:
+        figure.savefig(out / name)
+        plt.close(figure)
     report = out / "report.md"
-    report.write_text(_markdown(records, [plot for plot in drawn if plot]), encoding="utf-8")
+    report.write_text(_markdown(records, [(title, name) for title, name, _ in figures]), encoding="utf-8")
     return report
 
 
-def _accuracy_by_bin(records: list[dict], out: Path) -> tuple[str, str] | None:
-    """A heat map of accuracy per divergence bin x JOINT reading, one line per record that has those cells."""
+def plots(records: list[dict]) -> list[tuple[str, str, object]]:
+    """(title, file name, matplotlib figure) of each plot the records have values for: accuracy by bin, JOINT,
+    flip rates, rho. Every record is in each of the first three (a record without the value is labelled, empty)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    drawn = (_accuracy_by_bin(records), _joint(records), _flip_rates(records), _rho_histograms(records))
+    return [plot for plot in drawn if plot]
+
+
+def _accuracy_by_bin(records: list[dict]):
+    """A heat map of accuracy per divergence bin x JOINT reading, one line per record (empty where it has no
+    cells); None when no record has them."""
     import matplotlib.pyplot as plt
 
-    with_cells = [r for r in records if r.get("by_bin_semantics")]
-    if not with_cells:
+    if not any(r.get("by_bin_semantics") for r in records):
         return None
-    bins = sorted({b for r in with_cells for b in r["by_bin_semantics"]})
+    bins = sorted({b for r in records for b in r.get("by_bin_semantics") or {}})
     columns = [(b, c) for b in bins for c in JOINT_CONDITIONS]
-    matrix = [[100 * r["by_bin_semantics"].get(b, {}).get(c, float("nan")) for b, c in columns] for r in with_cells]
-    figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+    matrix = [[100 * (r.get("by_bin_semantics") or {}).get(b, {}).get(c, float("nan")) for b, c in columns]
+              for r in records]  # fmt: skip
+    figure, axis = plt.subplots(figsize=_size(records, extra=1.2), dpi=DPI)  # room for the bins' labels
     image = axis.imshow(matrix, vmin=0, vmax=100, cmap="RdYlGn", aspect="auto")
     figure.colorbar(image, ax=axis, label="accuracy (%)", fraction=0.03, pad=0.01)
     axis.set_xticks(range(len(columns)), [f"{b}\n{c}" for b, c in columns], rotation=90, fontsize=7)
-    axis.set_yticks(range(len(with_cells)), [_wrap(r["name"]) for r in with_cells], fontsize=8)
+    axis.set_yticks(range(len(records)), [_label(r) for r in records], fontsize=8)
     size = max(6, min(10, 160 // max(len(columns), 1)))
     for i, row in enumerate(matrix):
         for j, value in enumerate(row):
@@ -185,76 +199,91 @@ def _accuracy_by_bin(records: list[dict], out: Path) -> tuple[str, str] | None:
                 colour = "white" if value < 20 or value > 80 else "black"
                 axis.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=size, color=colour)
     figure.tight_layout()
-    return _save(figure, out / "accuracy_by_bin.png", "Accuracy (%) by divergence bin x semantics")
+    return "Accuracy (%) by divergence bin x semantics", "accuracy_by_bin.png", figure
 
 
-def _joint(records: list[dict], out: Path) -> tuple[str, str] | None:
-    """JOINT per record, with its 95% program-clustered interval."""
-    shown = [r for r in records if r.get("joint") is not None]
-    values = [100 * r["joint"] for r in shown]
-    intervals = [[100 * x for x in (r.get("joint_ci95") or (r["joint"], r["joint"]))] for r in shown]
-    errors = [[v - lo for v, (lo, _) in zip(values, intervals, strict=True)],
-              [hi - v for v, (_, hi) in zip(values, intervals, strict=True)]]  # fmt: skip
-    return _bars(shown, values, "JOINT (%)", out / "joint.png", "JOINT (%) with 95% program-clustered intervals",
+def _joint(records: list[dict]):
+    """JOINT per record, with its 95% program-clustered interval (none for a limited run)."""
+    values = [None if r.get("joint") is None else 100 * r["joint"] for r in records]
+    intervals = [[100 * x for x in r["joint_ci95"]] if r.get("joint_ci95") and not limited(r) else None
+                 for r in records]  # fmt: skip
+    errors = [[0 if v is None or i is None else v - i[0] for v, i in zip(values, intervals, strict=True)],
+              [0 if v is None or i is None else i[1] - v for v, i in zip(values, intervals, strict=True)]]  # fmt: skip
+    return _bars(records, values, "JOINT (%)", "joint.png", "JOINT (%) with 95% program-clustered intervals",
                  colour="tab:blue", errors=errors)  # fmt: skip
 
 
-def _flip_rates(records: list[dict], out: Path) -> tuple[str, str] | None:
-    """The flip rate across rule orders per record that has one."""
-    flips = [r for r in records if r.get("flip_rate") is not None]
-    values = [100 * r["flip_rate"] for r in flips]
-    return _bars(flips, values, "flip rate across rule orders (%)", out / "flip_rate.png", "Flip rates (%)",
+def _flip_rates(records: list[dict]):
+    """The flip rate across rule orders per record (n/a where a record has none)."""
+    values = [None if r.get("flip_rate") is None else 100 * r["flip_rate"] for r in records]
+    return _bars(records, values, "flip rate across rule orders (%)", "flip_rate.png", "Flip rates (%)",
                  colour="tab:orange")  # fmt: skip
 
 
-def _bars(records: list[dict], values: list[float], label: str, path: Path, title: str, colour: str, errors=None):
-    """One bar per record (a percentage, 0 to 100), the records' names below; None when there is no record."""
+def _bars(records: list[dict], values: list, label: str, name: str, title: str, colour: str, errors=None):
+    """One horizontal bar per record (a percentage, 0 to 100; "n/a" where it is None), the records' names beside
+    them, the first on top; None when no record has a value."""
     import matplotlib.pyplot as plt
 
-    if not records:
+    if all(value is None for value in values):
         return None
-    figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
-    if errors is None:
-        axis.bar(range(len(records)), values, color=colour)
-    else:
-        axis.bar(range(len(records)), values, yerr=errors, capsize=3, color=colour)
-    axis.set_xticks(range(len(records)), [_wrap(r["name"]) for r in records], fontsize=7)
-    axis.set_ylim(0, 100)
-    axis.set_ylabel(label)
+    figure, axis = plt.subplots(figsize=_size(records), dpi=DPI)
+    drawn = [0.0 if value is None else value for value in values]
+    axis.barh(range(len(records)), drawn, xerr=errors, capsize=3, color=colour)
+    for position, value in enumerate(values):
+        if value is None:
+            axis.text(1, position, "n/a", va="center", fontsize=7, color="grey")
+    axis.set_yticks(range(len(records)), [_label(r) for r in records], fontsize=8)
+    axis.invert_yaxis()
+    axis.set_xlim(0, 100)
+    axis.set_xlabel(label)
     figure.tight_layout()
-    return _save(figure, path, title)
+    return title, name, figure
 
 
-def _rho_histograms(records: list[dict], out: Path) -> tuple[str, str] | None:
+def _rho_histograms(records: list[dict]):
     """Histograms of rho per constraint, one per record with rho values (seed 002's Figure 3)."""
     import matplotlib.pyplot as plt
 
     with_rho = [r for r in records if r.get("rho")]
     if not with_rho:
         return None
-    figure, axis = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+    figure, axis = plt.subplots(figsize=(WIDTH, HEIGHT), dpi=DPI)
     # rho is at most 1 and may fall below -1 (down to -WMC0 / (1 - WMC0)): the range keeps every value
     low = min(-1.0, *(min(record["rho"]) for record in with_rho))
     for record in with_rho:
-        axis.hist(record["rho"], bins=20, range=(low, 1), alpha=0.6, label=record["name"])
+        axis.hist(record["rho"], bins=20, range=(low, 1), alpha=0.6, label=_label(record).replace("\n", " "))
     axis.set_xlabel("rho (probabilistic consistency: 1 at best, below 0 worse than the uninformed baseline)")
     axis.set_ylabel("constraints")
     axis.legend(fontsize=7)
     figure.tight_layout()
-    return _save(figure, out / "rho.png", "rho histograms (ModelLog)")
+    return "rho histograms (ModelLog)", "rho.png", figure
 
 
-def _wrap(name: str, width: int = 24) -> str:
-    """A full model name on as many lines as it needs."""
-    return "\n".join(name[i : i + width] for i in range(0, len(name), width))
+def _label(record: dict) -> str:
+    """A record's name on a plot, wrapped; a limited run says so."""
+    return _wrap(record["name"] + (" (limited)" if limited(record) else ""))
 
 
-def _save(figure, path: Path, title: str) -> tuple[str, str]:
-    import matplotlib.pyplot as plt
+def _size(records: list[dict], extra: float = 0.0) -> tuple[float, float]:
+    """A plot's size in inches: 1000 x 400 pixels, taller by a line of two-line names per record beyond what fit."""
+    return WIDTH, max(HEIGHT, 0.8 + extra + 0.36 * len(records))
 
-    figure.savefig(path)
-    plt.close(figure)
-    return title, path.name
+
+def _wrap(name: str, width: int = 36) -> str:
+    """A full name on as many lines as it needs, broken after a space, ``_``, ``-``, ``/`` or ``:`` where it can
+    be (a word longer than a line is cut)."""
+    lines = [""]
+    for part in re.findall(r"[^\s_/:-]*[\s_/:-]*", name):
+        while part:
+            if lines[-1] and len(lines[-1]) + len(part.rstrip()) > width:
+                lines.append("")
+            room = width - len(lines[-1])
+            lines[-1] += part[:room]
+            part = part[room:]
+            if part:
+                lines.append("")
+    return "\n".join(line.rstrip() for line in lines if line.strip())
 
 
 _percent = partial(percent, missing="–")
@@ -272,7 +301,9 @@ def _mean_rho(record: dict) -> str:
 def _n(record: dict) -> str:
     documents = record.get("documents")
     if documents:
-        return f"{documents['effective']} of {documents['original']} documents"
+        return (
+            "limited: " if limited(record) else ""
+        ) + f"{documents['effective']} of {documents['original']} documents"
     return f"{record['n_prompts']} prompts" if "n_prompts" in record else "–"
 
 
@@ -292,8 +323,8 @@ def _markdown(records: list[dict], plots) -> str:
     return environment.get_template("report.md.j2").render(
         columns=["model / baseline", "n", "JOINT", "95% CI", "per-prompt acc.", "coverage", *JOINT_CONDITIONS,
                  "mean ρ (mc)"],
-        full=[_row(r) for r in records if not limited(r)],
-        limited=[_row(r) for r in records if limited(r)],
+        rows=[_row(r) for r in records],
+        limited=any(limited(r) for r in records),
         traced=[[r["name"], *(_percent(r["traces"][key]) for key in ("proof_accuracy", "rfwr", "reasoned_soundly"))]
                 for r in records if r.get("traces")],
         mc_metrics=list(MC_METRICS),

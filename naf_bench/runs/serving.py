@@ -21,19 +21,23 @@ from naf_bench.errors import ConfigError
 
 
 def plain_copy(folder: str | Path, gguf_file: str, out: str | Path) -> Path:
-    """``out``: the model in ``folder/gguf_file`` saved as a plain transformers folder (weights, config,
-    tokenizer with its chat template); made once, kept while its ``config.json`` is there."""
+    """``out``: the model in ``folder/gguf_file`` saved as a plain transformers folder (weights in bfloat16,
+    config, tokenizer with its chat template); made once, kept while its ``config.json`` is there.
+
+    bfloat16, not the float32 the GGUF loader dequantizes to: half the disk and memory, the precision of a
+    4- or 8-bit GGUF kept, and ``transformers serve`` (``--dtype auto``) and ``--model hf`` load it as saved."""
     out = Path(out)
     if (out / "config.json").is_file():
         return out
+    import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     quantized = AutoModelForCausalLM.from_pretrained(folder, gguf_file=gguf_file)
     config = quantized.config
     if hasattr(config, "quantization_config"):
         del config.quantization_config
-    model = AutoModelForCausalLM.from_config(config)
-    model.load_state_dict(quantized.state_dict())
+    model = AutoModelForCausalLM.from_config(config, dtype=torch.bfloat16)
+    model.load_state_dict(quantized.state_dict())  # cast to the model's bfloat16 as it is copied
     partial = out.with_name(out.name + ".partial")
     model.save_pretrained(partial)
     AutoTokenizer.from_pretrained(folder, gguf_file=gguf_file).save_pretrained(partial)
