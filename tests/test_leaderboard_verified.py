@@ -78,7 +78,7 @@ def served(tmp_path_factory):
 def test_a_verified_job_survives_a_killed_worker_and_is_posted_once(served):
     server, client, token, tmp, answers = served
     refused = client.predict("verified", str(tmp / "other"), "", "", token, api_name="/submit_model")
-    assert refused["status"] == "refused" and "is not an approved model" in refused["reasons"][0]
+    assert refused["status"] == "refused" and "is not a model approved for your team" in refused["reasons"][0]
     ack = client.predict("verified", str((tmp / "tiny").resolve()), "", "", token, api_name="/submit_model")
     assert ack["status"] == "queued" and ack["kind"] == "verified"
     answers += [refused, ack, client.predict(token, api_name="/history")]
