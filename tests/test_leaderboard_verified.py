@@ -31,7 +31,8 @@ def _worker(tmp, name, *options):
            "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "NO_PROXY": "127.0.0.1,localhost"}  # fmt: skip
     command = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "worker", "--data", str(tmp / "data"),
                "--hidden", str(tmp / "hidden"), "--key", str(tmp / "key"), "--once", "--beat", "0.5",
-               "--stale", "3", "--attempts", "50", *map(str, options)]  # fmt: skip
+               "--stale", "3", "--attempts", "50", "--timeout", "600", "--allow-endpoint-host", "127.0.0.1",
+               *map(str, options)]  # fmt: skip
     with open(tmp / f"{name}.log", "ab") as log:
         return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -65,9 +66,9 @@ def served(tmp_path_factory):
     token = store.add_team("alpha")
     store.close()
     approve = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "approve-model", str(tmp / "tiny"), "--data",
-               str(tmp / "data")]  # fmt: skip
+               str(tmp / "data"), "--team", "alpha"]  # fmt: skip
     assert subprocess.run(approve, env={**os.environ, "PYTHONPATH": str(ROOT)}).returncode == 0
-    server = Server(tmp / "data", tmp / "gold.jsonl", "--quota", 5).start()
+    server = Server(tmp / "data", tmp / "gold.jsonl", "--quota", 5, "--allow-endpoint-host", "127.0.0.1").start()
     answers = []
     try:
         yield server, server.client(), token, tmp, answers

@@ -1,9 +1,9 @@
 """A team's run as a guest of the worker's machine: what its child process inherits, and where it may connect.
 
-- :func:`child_env`: the run's environment, built from an allow-list (``PATH``, locale, the Hugging Face offline
-  switches and cache folders, ...), never copied from the worker's: no credential of the worker's
-  (``OPENAI_API_KEY``, ``HF_TOKEN``, anything else) reaches a team's model or server. ``OPENAI_API_KEY`` is always
-  the team's key, or empty where the team gave none.
+- :func:`child_env`: the run's environment, built from an allow-list (``PATH``, locale, cache folders, ...), never
+  copied from the worker's: no credential of the worker's (``OPENAI_API_KEY``, ``HF_TOKEN``, anything else) reaches
+  a team's model or server. ``OPENAI_API_KEY`` is always the team's key, or empty where the team gave none, and
+  the Hugging Face libraries are offline (an approved model is a local copy: nothing of it may fetch more).
 - :func:`host_problem`: whether an endpoint's host is one the board may reach: a host that is, or resolves to, a
   loopback, private (IPv6: unique-local), link-local, multicast, unspecified or reserved address, IPv4-mapped or
   not, is refused unless the maintainer allows it by name (``--allow-endpoint-host HOST``); a numeric host written
@@ -26,16 +26,21 @@ ALLOWED_HOSTS_ENV = "NAF_BENCH_ALLOWED_HOSTS"  # JSON list of the hosts the main
 CHILD_ENV = (
     "PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
     "HF_HOME", "HF_HUB_CACHE", "HF_DATASETS_CACHE", "HF_ASSETS_CACHE", "XDG_CACHE_HOME", "TORCH_HOME",
-    "HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HUB_DISABLE_TELEMETRY",
     "TOKENIZERS_PARALLELISM", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "CUDA_VISIBLE_DEVICES",
 )  # fmt: skip
+OFFLINE = {
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "HF_HUB_DISABLE_TELEMETRY": "1",
+}
 
 
 def child_env(key: str | None, allowed_hosts=(), **extra: str) -> dict[str, str]:
-    """The environment of a team's run: :data:`CHILD_ENV` of the worker's, the team's ``key`` as
-    ``OPENAI_API_KEY`` (empty: none given), the hosts the guard lets through, and ``extra``."""
+    """The environment of a team's run: :data:`CHILD_ENV` of the worker's, the Hugging Face libraries offline, the
+    team's ``key`` as ``OPENAI_API_KEY`` (empty: none given), the hosts the guard lets through, and ``extra``."""
     env = {name: os.environ[name] for name in CHILD_ENV if name in os.environ}
-    env.update(OPENAI_API_KEY=key or "", **{ALLOWED_HOSTS_ENV: json.dumps(sorted(allowed_hosts))}, **extra)
+    env.update(OFFLINE, OPENAI_API_KEY=key or "", **{ALLOWED_HOSTS_ENV: json.dumps(sorted(allowed_hosts))}, **extra)
     return env
 
 
