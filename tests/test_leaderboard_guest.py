@@ -184,11 +184,12 @@ def test_every_failure_to_reach_an_endpoint_reads_the_same_and_shows_at_the_limi
 @pytest.mark.slow
 def test_an_endpoint_that_hangs_drips_or_floods_ends_at_the_limit_and_the_next_job_starts(board):
     """Chat completions that never answer, answer a byte a second, or answer an endless body: each run is ended at
-    the job's limit (60 s here) with the one reason, and the next job starts; a job after them runs to the end."""
+    the job's limit (90 s here: time for a loaded machine to start the run and ask) with the one reason, and the
+    next job starts; a job after them runs to the end."""
     server, client, tokens, tmp, stub, _ = board
     modes = ("hang", "drip", "huge", "ok")
     acks = [_queue(client, tokens["alpha"], stub.url(mode)) for mode in modes]
-    limit = 60
+    limit = 90
     assert _worker(tmp, "worker-slow", timeout=limit).wait(timeout=900) == 0, (tmp / "worker-slow.log").read_text()
     paths = {path for _, path, _ in stub.requests}
     assert all(f"/{mode}/v1/chat/completions" in paths for mode in modes)  # each was asked, and answered so
@@ -199,7 +200,7 @@ def test_an_endpoint_that_hangs_drips_or_floods_ends_at_the_limit_and_the_next_j
         took = _store_started(tmp, after) - _store_started(tmp, job)  # the run, then the next job's own set
         assert limit <= took < limit + 60
     assert rows[jobs[3]]["state"] == "done"
-    assert "the run passed its limit of 60 s" in (tmp / "worker-slow.log").read_text()
+    assert (tmp / "worker-slow.log").read_text().count("the run passed its limit of 90 s") == 3
 
 
 def _store_state(tmp, job):

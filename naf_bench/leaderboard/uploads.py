@@ -223,16 +223,17 @@ class Door:
             except asyncio.TimeoutError:  # no byte for ``idle`` seconds: the upload ends here
                 return {"type": "http.disconnect"}
 
-        async def keep_answer(message):
+        async def count_then_send(message):
             if message["type"] == "http.response.body":
                 body.append(message.get("body", b""))
+                if not message.get("more_body"):  # counted before the client can read the paths and submit them
+                    _count_pending(b"".join(body), self.folder.root.resolve())
             await send(message)
 
         try:
-            await _without_500(self.app, scope, receive_or_end, keep_answer)
+            await _without_500(self.app, scope, receive_or_end, count_then_send)
         finally:
             self.folder.in_flight -= length
-        _count_pending(b"".join(body), self.folder.root.resolve())
 
 
 def _count_pending(answer: bytes, root: Path) -> None:
