@@ -296,7 +296,7 @@ def _add_worker(sub) -> None:
     worker.add_argument("--work", help="folder for the runs (prompts, outputs, logs; default HIDDEN_DIR/runs)")
     worker.add_argument("--once", action="store_true", help="stop when no job waits")
     worker.add_argument("--timeout", type=float,
-                        help="seconds a job's run may take (default: 11 per program of the set)")  # fmt: skip
+                        help="seconds a job's run may take (default: 120 and 10 per program of the set)")  # fmt: skip
     worker.add_argument("--limit", type=int, help="documents per task a job runs (default: all)")
     worker.add_argument("--max-gen-toks", type=int, help="tokens a job may generate per prompt")
     worker.add_argument("--stale", type=float, default=60.0,

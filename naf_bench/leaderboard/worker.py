@@ -38,7 +38,8 @@ MAX_ATTEMPTS = 2  # a job whose worker dies is run once more, then failed
 
 
 MAX_FIELD = 500  # characters of an endpoint's URL, model name or key
-SECONDS_PER_PROGRAM = 11.0  # a job's default limit: 77 programs in at most 15 minutes
+# a job's default limit: the run's start, then each program (77 programs: 890 s, within 15 minutes)
+START_SECONDS, SECONDS_PER_PROGRAM = 120.0, 10.0
 # what a team reads of every failure to reach or read its endpoint (one reason, one state, shown at the limit)
 ENDPOINT_FAILED = "the endpoint did not answer every request with a chat completion within the job's limit"
 
@@ -92,13 +93,14 @@ class Worker:
                  work: str | Path | None = None, timeout: float | None = None, limit: int | None = None,
                  max_gen_toks: int | None = None, stale: float = 60.0, beat: float = 5.0, attempts: int = 200,
                  allowed_hosts=(), log=print):  # fmt: skip
-        """``timeout``: each job's wall-clock limit (default :data:`SECONDS_PER_PROGRAM` per program of the set);
-        ``allowed_hosts``: endpoint hosts of the maintainer's own networks a job may reach (as the server's)."""
+        """``timeout``: each job's wall-clock limit (default :data:`START_SECONDS` and :data:`SECONDS_PER_PROGRAM`
+        per program of the set); ``allowed_hosts``: endpoint hosts of the maintainer's own networks a job may reach
+        (as the server's)."""
         self.store = Store(data)
         self.hidden = Path(hidden)
         self.manifest = json.loads((self.hidden / "manifest.json").read_text(encoding="utf-8"))
         self.key, self.work = key, Path(work or self.hidden / "runs")
-        self.timeout = timeout or SECONDS_PER_PROGRAM * self.manifest["programs"]
+        self.timeout = timeout or START_SECONDS + SECONDS_PER_PROGRAM * self.manifest["programs"]
         self.stale, self.beat, self.attempts = stale, beat, attempts
         self.allowed_hosts = tuple(allowed_hosts)
         self.limits = {"limit": limit, "max_gen_toks": max_gen_toks}
