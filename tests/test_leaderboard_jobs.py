@@ -190,3 +190,31 @@ def test_the_service_queues_models_within_the_quota_and_never_answers_with_the_k
     assert [(j["kind"], j["state"], j["base_url"]) for j in history["jobs"]] == [
         ("verified", "queued", None), ("endpoint", "queued", "http://127.0.0.1:9/v1")]  # fmt: skip
     assert KEY not in json.dumps([answers, queued, over, history])
+
+
+def test_a_team_revoked_while_its_job_runs_is_not_posted_and_its_queue_is_cancelled(tmp_path):
+    store = Store(tmp_path)
+    store.add_team("alpha")
+    (team,) = store.teams()
+    jobs = [store.submit_job(team, kind="endpoint", model="m", base_url="http://h/v1", settings={}, key=KEY)
+            for _ in range(3)]  # fmt: skip
+    running = store.claim_job(timedelta(seconds=60))
+    assert store.revoke_team("alpha") == [jobs[1].id, jobs[2].id]
+    assert store.claim_job(timedelta(seconds=60)) is None  # nothing left to run
+    assert _post(store, running) is None and store.submissions() == []
+    assert [(j["state"], j["reason"]) for j in store.jobs()] == [("failed", "the team was revoked")] * 3
+    assert list((tmp_path / "keys").iterdir()) == []
+
+
+def test_jobs_are_claimed_round_robin_by_team(tmp_path):
+    store = Store(tmp_path)
+    for name in ("alpha", "beta", "gamma"):
+        store.add_team(name)
+    alpha, beta, gamma = store.teams()
+    queued = [(team.name, store.submit_job(team, kind="verified", model="m", settings={}).id)
+              for team in (alpha, alpha, alpha, beta, alpha, gamma, beta)]  # fmt: skip
+    order = []
+    while (job := store.claim_job(timedelta(seconds=60))) is not None:
+        order.append((job.team, job.id))
+        store.fail_job(job, "done with it")
+    assert order == [queued[0], queued[3], queued[5], queued[1], queued[6], queued[2], queued[4]]
