@@ -1,12 +1,17 @@
 """The verified track's worker: ``naf-bench leaderboard worker --data DIR --hidden HIDDEN_DIR``.
 
-It takes one job at a time from the store (``Store.claim_job``), runs it with :func:`runner.run_hidden` (``naf-bench
-run`` in a child process: no two models' code in one process), and posts the score under the team's Ladder state
-of the job's kind, marked with it (``verified``: weights the maintainer approved; ``endpoint``: a server the team
-runs, which sees every prompt it is sent). While it runs a job it beats in the store every ``beat`` seconds; a job
-whose worker stopped beating for ``stale`` seconds (killed, the machine gone) is taken again by the next worker, once,
-then failed with that reason. A job is posted in the same transaction that marks it done, and only by the attempt
-that holds it: never lost, never posted twice.
+It takes one job at a time from the store (``Store.claim_job``: round-robin by team), runs it with
+:func:`runner.run_hidden` (``naf-bench run`` in a child process, as a guest: no two models' code in one process, none
+of the worker's credentials, only allowed hosts; ``guest.py``) under a wall-clock limit, and posts the score under
+the team's Ladder state of the job's kind, marked with it (``verified``: the checked copy of weights the maintainer
+approved for the team, ``models.py``; ``endpoint``: a server the team runs, which sees every prompt it is sent).
+Every failure to reach or read an endpoint reads the same to the team (:data:`ENDPOINT_FAILED`, shown once the
+job's limit has passed since it started): neither the reason nor the time tells what the host answered.
+
+While it runs a job it beats in the store every ``beat`` seconds; a job whose worker stopped beating for ``stale``
+seconds (killed, the machine gone) is taken again by the next worker, once, then failed with that reason. A job is
+posted in the same transaction that marks it done, and only by the attempt that holds it: never lost, never posted
+twice.
 
 A verified job runs on HIDDEN_DIR (a ``leaderboard new-set`` folder, which the service never reads); an endpoint job
 on a fresh set of its own, drawn like HIDDEN_DIR's from a key derived from the worker's key (``--key``) and the
