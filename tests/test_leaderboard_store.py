@@ -208,3 +208,18 @@ def test_snapshot_and_restore(tmp_path):
     with pytest.raises(DataError, match="missing or damaged; nothing restored"):
         restore(snapshot, tmp_path / "nowhere", tmp_path / "other")
     assert not (tmp_path / "other").exists()
+
+
+def test_approvals_of_a_store_made_before_models_were_copied_are_dropped(tmp_path):
+    import sqlite3
+
+    old = sqlite3.connect(tmp_path / "board.sqlite")
+    old.execute("CREATE TABLE approved_models (model TEXT PRIMARY KEY, approved_at TEXT NOT NULL)")
+    old.execute("INSERT INTO approved_models VALUES ('/srv/unchecked', '2026-12-01T00:00:00+00:00')")
+    old.commit()
+    old.close()
+    store = Store(tmp_path)
+    assert store.approved_models() == []
+    store.add_team("alpha")
+    assert store.approve_model("/srv/checked", str(tmp_path / "models" / "abc"), "alpha")
+    assert store.approved_model("/srv/checked", store.teams()[0].id) == tmp_path / "models" / "abc"

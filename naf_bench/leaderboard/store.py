@@ -211,6 +211,10 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged upload survives the machine, not only the process
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        if "stored" not in {row["name"] for row in self._db.execute("PRAGMA table_info(approved_models)")}:
+            # schema 1 approved paths it never copied: those approvals are dropped, to be given again (models.py)
+            self._db.execute("DROP TABLE approved_models")
+            self._db.executescript(_SCHEMA)
         (self.root / KEYS).mkdir(mode=0o700, exist_ok=True)
         if recover:
             self._remove_unnamed_files()
