@@ -218,3 +218,24 @@ def test_jobs_are_claimed_round_robin_by_team(tmp_path):
         order.append((job.team, job.id))
         store.fail_job(job, "done with it")
     assert order == [queued[0], queued[3], queued[5], queued[1], queued[6], queued[2], queued[4]]
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "reason"),
+    [("model.safetensors", b"\x08\x00\x00\x00\x00\x00\x00\x00not json", "without a safetensors header"),
+     ("model.safetensors", b"\x02", "without a safetensors header"),
+     ("generation_config.json", b"{oops", "named .json but not JSON"),
+     ("weights.dat", b"\x80\x04\x95\x00", "pickled weights"), ("optimizer.pt", b"PK\x03\x04", "pickled weights"),
+     ("model.gguf", b"GGML", "not a GGUF file")],
+)  # fmt: skip
+def test_a_model_file_that_is_not_what_its_name_says_is_refused(tmp_path, name, data, reason):
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "config.json").write_text("{}")
+    (tmp_path / "m" / name).write_bytes(data)
+    with pytest.raises(ConfigError, match=reason):
+        approve(str(tmp_path / "m"), tmp_path / "models")
+    assert list((tmp_path / "models").iterdir()) == []  # nothing kept
+    header = b'{"__metadata__": {}}'
+    (tmp_path / "m" / name).unlink()
+    (tmp_path / "m" / "model.safetensors").write_bytes(len(header).to_bytes(8, "little") + header)
+    assert approve(str(tmp_path / "m"), tmp_path / "models")[1].is_dir()
