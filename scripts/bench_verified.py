@@ -24,10 +24,11 @@ import time
 from pathlib import Path
 
 from naf_bench.leaderboard.local import ROOT
+from naf_bench.leaderboard.models import approve
 from naf_bench.leaderboard.runner import run_command
 from naf_bench.leaderboard.secret import new_set
 from naf_bench.leaderboard.service import Service
-from naf_bench.leaderboard.worker import model_spec
+from naf_bench.leaderboard.store import MODELS
 
 
 def main() -> None:
@@ -56,7 +57,8 @@ def main() -> None:
         (tmp / "gold.jsonl").write_text((tmp / "hidden" / "gold.jsonl").read_text())  # the uploads' set: unused
         service = Service(tmp / "data", tmp / "gold.jsonl", quota=None)
         token = service.store.add_team("bench")
-        service.store.approve_model(model_spec(model))
+        model, stored = approve(model, service.store.root / MODELS)
+        service.store.approve_model(model, str(stored))
         settings = {"backend": "hf", "model_args": "trust_remote_code=False", "limit": args.limit,
                     "max_gen_toks": args.max_gen_toks}  # fmt: skip
         command = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "worker", "--data", str(tmp / "data"),
@@ -69,12 +71,12 @@ def main() -> None:
             for round_ in range(args.rounds):
                 out = tmp / f"direct-{round_}"
                 start = time.perf_counter()
-                subprocess.run(run_command(model, tmp / "hidden", out, settings), check=True,
+                subprocess.run(run_command(str(stored), tmp / "hidden", out, settings), check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                env={**env, "NAF_BENCH_DATASET": str(tmp / "hidden")})  # fmt: skip
                 direct.append(time.perf_counter() - start)
                 start = time.perf_counter()
-                ack = service.submit_model(service.team_for(token), "verified", model_spec(model))
+                ack = service.submit_model(service.team_for(token), "verified", model)
                 while (job := _job(service, ack["job"]))["state"] in ("queued", "running"):
                     if worker.poll() is not None:
                         raise SystemExit(f"the worker exited:\n{(tmp / 'worker.log').read_text()[-2000:]}")

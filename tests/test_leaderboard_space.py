@@ -104,8 +104,10 @@ def test_backup_while_uploads_go_on_then_restore_the_newest(tmp_path):
 def test_the_space_starts_the_worker_beside_the_app_when_a_hidden_set_is_named(tmp_path):
     import time
 
+    from naf_bench.leaderboard.models import approve
     from naf_bench.leaderboard.secret import new_set
     from naf_bench.leaderboard.space import start_worker
+    from naf_bench.leaderboard.store import MODELS
 
     assert start_worker({}, tmp_path / "data") is None
     new_set(bytes(32), "main", tmp_path / "hidden", {"programs_per_cell": 1}, attempts=20)
@@ -113,7 +115,8 @@ def test_the_space_starts_the_worker_beside_the_app_when_a_hidden_set_is_named(t
     store.add_team("alpha")
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "config.json").write_text("{}")  # approved, but no model loads from it
-    store.approve_model(str(tmp_path / "broken"))
+    model, stored = approve(str(tmp_path / "broken"), store.root / MODELS)
+    store.approve_model(model, str(stored))
     job = store.submit_job(store.teams()[0], kind="verified", model=str(tmp_path / "broken"), settings={})
     env = {"NAF_BENCH_HIDDEN": str(tmp_path / "hidden"), "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
     worker = start_worker({**os.environ, **env}, tmp_path / "data")

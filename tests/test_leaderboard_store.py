@@ -59,10 +59,14 @@ def test_names_are_unique_per_namespace_and_revocation_ends_a_team(tmp_path):
     [("", "a team needs a name"), ("   ", "a team needs a name"), ("x" * 65, "at most 64 characters; this one has 65"),
      ("x" * 100_000, "this one has 100,000"), ("a\tb", "has '\\t' at position 2"),
      ("ok\u202ename", "has '\\u202e' at position 3"), ("P1 ", "already a token team named 'P1'"),
-     ("p1", "named 'P1' (names are compared ignoring case: 'p1')"), ("  STRASSE", "ignoring case"),
-     ("straße", "ignoring case")],
+     ("p1", "named 'P1' ('p1' looks like it: names are compared as they look)"), ("  STRASSE", "as they look"),
+     ("straße", "as they look"), ("\u0420l", "named 'P1' ('\\u0420l' looks like it"),  # Cyrillic Er, small L
+     ("\uff30\uff11", "already a token team named 'P1'"), ("stra\u0455\u0455e", "as they look"),
+     ("x" * 63 + "\u0445", "as they look")],
 )  # fmt: skip
-def test_team_names_are_short_printable_and_unique_ignoring_case_and_spaces(tmp_path, name, reason):
+def test_team_names_are_short_printable_and_unique_as_they_look(tmp_path, name, reason):
+    """NFKC (fullwidth P1 is P1), case folded, and Unicode's confusable skeletons (UTS #39): a Cyrillic letter
+    that looks like a Latin one makes no new name."""
     store = Store(tmp_path)
     store.add_team("P1")
     store.add_team("strasse")
@@ -204,3 +208,18 @@ def test_snapshot_and_restore(tmp_path):
     with pytest.raises(DataError, match="missing or damaged; nothing restored"):
         restore(snapshot, tmp_path / "nowhere", tmp_path / "other")
     assert not (tmp_path / "other").exists()
+
+
+def test_approvals_of_a_store_made_before_models_were_copied_are_dropped(tmp_path):
+    import sqlite3
+
+    old = sqlite3.connect(tmp_path / "board.sqlite")
+    old.execute("CREATE TABLE approved_models (model TEXT PRIMARY KEY, approved_at TEXT NOT NULL)")
+    old.execute("INSERT INTO approved_models VALUES ('/srv/unchecked', '2026-12-01T00:00:00+00:00')")
+    old.commit()
+    old.close()
+    store = Store(tmp_path)
+    assert store.approved_models() == []
+    store.add_team("alpha")
+    assert store.approve_model("/srv/checked", str(tmp_path / "models" / "abc"), "alpha")
+    assert store.approved_model("/srv/checked", store.teams()[0].id) == tmp_path / "models" / "abc"

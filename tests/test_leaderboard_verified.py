@@ -31,7 +31,8 @@ def _worker(tmp, name, *options):
            "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "NO_PROXY": "127.0.0.1,localhost"}  # fmt: skip
     command = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "worker", "--data", str(tmp / "data"),
                "--hidden", str(tmp / "hidden"), "--key", str(tmp / "key"), "--once", "--beat", "0.5",
-               "--stale", "3", "--attempts", "50", *map(str, options)]  # fmt: skip
+               "--stale", "3", "--attempts", "50", "--timeout", "600", "--allow-endpoint-host", "127.0.0.1",
+               *map(str, options)]  # fmt: skip
     with open(tmp / f"{name}.log", "ab") as log:
         return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -65,9 +66,9 @@ def served(tmp_path_factory):
     token = store.add_team("alpha")
     store.close()
     approve = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "approve-model", str(tmp / "tiny"), "--data",
-               str(tmp / "data")]  # fmt: skip
+               str(tmp / "data"), "--team", "alpha"]  # fmt: skip
     assert subprocess.run(approve, env={**os.environ, "PYTHONPATH": str(ROOT)}).returncode == 0
-    server = Server(tmp / "data", tmp / "gold.jsonl", "--quota", 5).start()
+    server = Server(tmp / "data", tmp / "gold.jsonl", "--quota", 5, "--allow-endpoint-host", "127.0.0.1").start()
     answers = []
     try:
         yield server, server.client(), token, tmp, answers
@@ -78,7 +79,7 @@ def served(tmp_path_factory):
 def test_a_verified_job_survives_a_killed_worker_and_is_posted_once(served):
     server, client, token, tmp, answers = served
     refused = client.predict("verified", str(tmp / "other"), "", "", token, api_name="/submit_model")
-    assert refused["status"] == "refused" and "is not an approved model" in refused["reasons"][0]
+    assert refused["status"] == "refused" and "is not a model approved for your team" in refused["reasons"][0]
     ack = client.predict("verified", str((tmp / "tiny").resolve()), "", "", token, api_name="/submit_model")
     assert ack["status"] == "queued" and ack["kind"] == "verified"
     answers += [refused, ack, client.predict(token, api_name="/history")]

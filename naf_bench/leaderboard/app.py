@@ -228,12 +228,14 @@ def serve(
     upload_grace: float = 30.0,
     upload_space: int = 200_000_000,
     upload_max_age: float = 300.0,
+    upload_idle: float = 30.0,
     block: bool = True,
 ):
     """Start the app and block (the ``serve`` command; ``block=False`` returns the running app, for a benchmark
     that drives it in its own process). Gradio's uploads go to ``DIR/uploads``, emptied now and
     kept within ``upload_space`` bytes and ``upload_max_age`` seconds for uploads no submit has claimed
-    (``uploads.py``); the browser keeps no run history (it would hold the token) and ``/monitoring`` is off."""
+    (``uploads.py``), and an upload that sends no byte for ``upload_idle`` seconds is ended; the browser keeps no
+    run history (it would hold the token) and ``/monitoring`` is off."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     folder = UploadFolder(service.store.root / "uploads", space=upload_space, max_age=upload_max_age)
     os.environ["GRADIO_TEMP_DIR"] = str(folder.root)  # read by Gradio when the app is built
@@ -241,7 +243,8 @@ def serve(
     demo = build_app(service, hub_sign_in=hub_sign_in, upload_grace=upload_grace)
     from starlette.middleware import Middleware
 
-    door = Middleware(Door, folder=folder, api_names=API_NAMES, max_upload=2 * service.limits.max_bytes)
+    door = Middleware(Door, folder=folder, api_names=API_NAMES, max_upload=2 * service.limits.max_bytes,
+                      idle=upload_idle)  # fmt: skip
     demo.queue(default_concurrency_limit=4).launch(
         server_name=host, server_port=port, max_file_size=service.limits.max_bytes, footer_links=["api"], quiet=True,
         run_history=False, enable_monitoring=False, app_kwargs={"middleware": [door]}, prevent_thread_lock=not block,

@@ -35,12 +35,13 @@ def _serve(args) -> int:
     restore_if_empty(args.data, args.backup_repo)
     limits = Limits(args.max_bytes, args.max_lines, args.max_line_bytes)
     service = Service(args.data, args.gold, args.dev_gold, limits, quota=args.quota or None,
-                      window=timedelta(hours=args.quota_hours))  # fmt: skip
+                      window=timedelta(hours=args.quota_hours), allowed_hosts=args.allow_endpoint_host)  # fmt: skip
     if args.backup_repo:
         start_backup(service.store, args.backup_repo, every_minutes=args.backup_minutes)
     print(f"serving {args.data} on http://{args.host}:{args.port}", flush=True)
     serve(service, args.host, args.port, hub_sign_in=args.hub_sign_in, upload_grace=args.upload_grace,
-          upload_space=args.upload_space, upload_max_age=args.upload_max_age)  # fmt: skip
+          upload_space=args.upload_space, upload_max_age=args.upload_max_age,
+          upload_idle=args.upload_idle)  # fmt: skip
     return 0
 
 
@@ -58,8 +59,9 @@ def _add_team(args) -> int:
 
 
 def _revoke_team(args) -> int:
-    _store(args).revoke_team(args.name, hub=args.hub_user)
-    print(f"revoked {'the Hugging Face user' if args.hub_user else 'the team'} {args.name!r}")
+    cancelled = _store(args).revoke_team(args.name, hub=args.hub_user)
+    print(f"revoked {'the Hugging Face user' if args.hub_user else 'the team'} {args.name!r}; "
+          f"{len(cancelled)} queued job(s) cancelled")  # fmt: skip
     return 0
 
 
@@ -111,12 +113,19 @@ def _new_set(args) -> int:
 
 
 def _approve_model(args) -> int:
-    from naf_bench.leaderboard.worker import model_spec
+    from naf_bench.leaderboard.models import approve
+    from naf_bench.leaderboard.store import MODELS
 
-    model = model_spec(args.model)
-    added = _store(args).approve_model(model)
-    print(f"{'approved' if added else 'already approved'}: {model} (teams submit it by this name; it is loaded "
-          "without trust_remote_code)")  # fmt: skip
+    if bool(args.team) == args.open:
+        raise ConfigError("approve a model for one team (--team NAME) or for every team (--open)")
+    store = _store(args)
+    if args.team and args.team not in {team.name for team in store.teams() if team.kind == "token"}:
+        raise ConfigError(f"no token team named {args.team!r}")
+    model, stored = approve(args.model, store.root / MODELS)
+    added = store.approve_model(model, str(stored), args.team)
+    whom = f"the team {args.team!r}" if args.team else "every team"
+    print(f"{'approved' if added else 'already approved'} for {whom}: {model} (submitted by this name; its files "
+          f"checked and copied to {stored}, which is what runs, without trust_remote_code)")  # fmt: skip
     return 0
 
 
@@ -127,7 +136,7 @@ def _worker(args) -> int:
     key = read_key(args.key) if args.key else None
     worker = Worker(args.data, args.hidden, key=key, work=args.work, timeout=args.timeout, limit=args.limit,
                     max_gen_toks=args.max_gen_toks, stale=args.stale, beat=args.beat, attempts=args.attempts,
-                    log=lambda line: print(line, flush=True))  # fmt: skip
+                    allowed_hosts=args.allow_endpoint_host, log=lambda line: print(line, flush=True))  # fmt: skip
     print(f"worker on {args.data}: hidden set {worker.manifest['key_fingerprint']} ({worker.manifest['config']})",
           flush=True)  # fmt: skip
     worker.run(once=args.once, poll=args.poll)
@@ -212,6 +221,11 @@ def _add_serve(sub) -> None:
         help="private dataset repository to back up to (and restore from when --data is empty)",
     )
     serve.add_argument("--backup-minutes", type=float, default=10.0, help="minutes between backup commits")
+    serve.add_argument(
+        "--upload-idle", type=float, default=30.0,
+        help="seconds an upload may send no byte before its connection is closed (its space is freed)",
+    )  # fmt: skip
+    _add_allow_endpoint_host(serve)
     serve.set_defaults(run=_serve)
 
 
@@ -268,6 +282,8 @@ def _add_approve_model(sub) -> None:
         "Hub id pinned to a commit (ORG/NAME@COMMIT)"
     )  # fmt: skip
     approve.add_argument("model", metavar="PATH_OR_HUB_ID@COMMIT")
+    approve.add_argument("--team", help="the token team that may submit it")
+    approve.add_argument("--open", action="store_true", help="every team may submit it")
     approve.add_argument("--data", required=True)
     approve.set_defaults(run=_approve_model)
 
@@ -282,7 +298,8 @@ def _add_worker(sub) -> None:
                         help="a key file (as new-set --new-key writes): endpoint jobs' sets come from it")  # fmt: skip
     worker.add_argument("--work", help="folder for the runs (prompts, outputs, logs; default HIDDEN_DIR/runs)")
     worker.add_argument("--once", action="store_true", help="stop when no job waits")
-    worker.add_argument("--timeout", type=float, default=3600.0, help="seconds a job's run may take")
+    worker.add_argument("--timeout", type=float,
+                        help="seconds a job's run may take (default: 120 and 10 per program of the set)")  # fmt: skip
     worker.add_argument("--limit", type=int, help="documents per task a job runs (default: all)")
     worker.add_argument("--max-gen-toks", type=int, help="tokens a job may generate per prompt")
     worker.add_argument("--stale", type=float, default=60.0,
@@ -291,7 +308,16 @@ def _add_worker(sub) -> None:
     worker.add_argument("--attempts", type=int, default=200,
                         help="attempts per tier drawing an endpoint job's own set (as new-set's)")  # fmt: skip
     worker.add_argument("--poll", type=float, default=5.0, help="seconds between looks for a job")
+    _add_allow_endpoint_host(worker)
     worker.set_defaults(run=_worker)
+
+
+def _add_allow_endpoint_host(parser) -> None:
+    parser.add_argument(
+        "--allow-endpoint-host", action="append", default=[], metavar="HOST",
+        help="a host of your own networks (loopback, private, link-local, ...) that endpoint jobs may reach, by "
+        "the name jobs give (repeatable; the server's and the worker's must agree); none by default",
+    )  # fmt: skip
 
 
 def _add_space(sub) -> None:

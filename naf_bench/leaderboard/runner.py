@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from naf_bench.errors import ConfigError, NafBenchError
+from naf_bench.leaderboard.guest import child_env
 
 # the task (or group) whose documents are a config's test split
 TASKS = {"main": "naf_bench", "hard": "naf_bench_hard", "zh": "naf_bench_zh", "wfs44": "naf_bench_wfs44"}
@@ -34,7 +34,7 @@ def run_command(model: str | None, hidden: Path, out: Path, settings: dict) -> l
     if task is None:
         raise ConfigError(f"no lm-eval task reads a hidden set drawn like {manifest['config']!r}; "
                           f"new-set --config takes one of {', '.join(TASKS)} for the verified track")  # fmt: skip
-    command = [sys.executable, "-m", "naf_bench.cli", "run", *([model] if model else [])]
+    command = [sys.executable, "-m", "naf_bench.leaderboard.guest", "run", *([model] if model else [])]
     command += ["--model", settings.get("backend", "hf"), "--tasks", task, "--out", str(out)]
     for option in ("model_args", "limit", "max_gen_toks"):
         if settings.get(option) is not None:
@@ -43,12 +43,14 @@ def run_command(model: str | None, hidden: Path, out: Path, settings: dict) -> l
 
 
 def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings: dict | None = None,
-               timeout: float = 3600.0, env: dict | None = None) -> dict:  # fmt: skip
+               timeout: float = 3600.0, key: str | None = None, allowed_hosts=()) -> dict:  # fmt: skip
     """Run ``model`` on the hidden set in ``hidden`` (a ``leaderboard new-set`` folder), writing the run to
     ``out``; ``{"scores": the core's record, "metadata": the run's submission metadata, "row": the board row,
     "solved": JOINT per program}`` (programs named by a hash of their id: no hidden id), or a JobFailed; the
-    answers are scored once, without a bootstrap interval (the board's rows have none). ``env`` is added to the
-    run's environment (an endpoint's key); the run dies with the process that started it."""
+    answers are scored once, without a bootstrap interval (the board's rows have none). The run is a guest
+    (``guest.py``): an allow-listed environment with the team's ``key`` (an endpoint's) as its only credential,
+    connections only to global addresses and ``allowed_hosts``, no redirect; it dies with the process that
+    started it."""
     from naf_bench.errors import DataError
     from naf_bench.leaderboard.board import submission_row
     from naf_bench.scoring.evaluation import run_record
@@ -57,7 +59,7 @@ def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings:
     hidden, out, settings = Path(hidden), Path(out), settings or {}
     command = run_command(model, hidden, out, settings)
     out.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, **(env or {}), "NAF_BENCH_DATASET": str(hidden.resolve())}
+    env = child_env(key, allowed_hosts, NAF_BENCH_DATASET=str(hidden.resolve()))
     with open(out / "run.log", "w", encoding="utf-8") as log:
         try:
             done = subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=timeout,

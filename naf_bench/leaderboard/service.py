@@ -63,14 +63,15 @@ class ModelJobs:
             return refused([team])
         model = (model or "").strip()
         if kind == "verified":
-            if model not in self.store.approved_models():
-                return refused([f"{model!r} is not an approved model (the maintainer approves a model folder, a "
-                                ".gguf file or a Hub id pinned to a commit: leaderboard approve-model)"])  # fmt: skip
+            if self.store.approved_model(model, team.id) is None:
+                return refused([f"{model!r} is not a model approved for your team (the maintainer approves a model "
+                                "folder, a .gguf file or a Hub id pinned to a commit for a team, or for every team: "
+                                "leaderboard approve-model)"])  # fmt: skip
             base_url = key = None
         elif kind == "endpoint":
             base_url = (base_url or "").strip()
             key = (key or "").strip() or None
-            if reasons := check_endpoint_job(base_url, model, key):
+            if reasons := check_endpoint_job(base_url, model, key, self.allowed_hosts):
                 return refused(reasons)
         else:
             return refused([f"kind: 'verified' (an approved model) or 'endpoint' (a server), not {kind!r}"])
@@ -121,9 +122,11 @@ class Service(ModelJobs):
         window: timedelta = timedelta(hours=24),
         clock: Callable[[], datetime] = now_utc,
         min_gain: int = MIN_GAIN,
+        allowed_hosts=(),
     ):
         """``clock`` gives the time an upload is stored at and counted against the quota (a benchmark's own
-        clock; the service's is the wall clock); ``min_gain`` is the Ladder's (``ladder.py``)."""
+        clock; the service's is the wall clock); ``min_gain`` is the Ladder's (``ladder.py``); ``allowed_hosts``:
+        the endpoint hosts of the maintainer's own networks that jobs may name (``guest.host_problem``)."""
         # named by their split in what a submitter reads, never by the server's path
         self.golds = {HIDDEN: _named_gold(gold, "the hidden test set")}
         if dev_gold is not None:
@@ -135,6 +138,7 @@ class Service(ModelJobs):
         self.window = window
         self.clock = clock
         self.min_gain = min_gain
+        self.allowed_hosts = tuple(allowed_hosts)
         self.store = Store(data_dir, recover=True)
         self._baselines: dict[tuple[str, bool], list[dict]] = {}
 

@@ -18,10 +18,12 @@ import os
 import secrets
 import sqlite3
 import threading
+import unicodedata
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from functools import cache
 from pathlib import Path
 
 from naf_bench.errors import DataError, NafBenchError
@@ -30,7 +32,8 @@ from naf_bench.leaderboard.ladder import MIN_GAIN, ladder_accepts, shown_positio
 DATABASE = "board.sqlite"
 FILES = "files"
 KEYS = "keys"  # endpoint jobs' keys, one file each (mode 0600), while the job is queued or running
-SCHEMA_VERSION = 1
+MODELS = "models"  # approved models' checked copies, one folder each (models.py)
+SCHEMA_VERSION = 2
 MAX_NAME = 64  # characters in a team's name
 
 _SCHEMA = """
@@ -66,7 +69,10 @@ CREATE TABLE IF NOT EXISTS submissions (
 CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, split, track, submitted_at);
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS approved_models (
-    model TEXT PRIMARY KEY,
+    id INTEGER PRIMARY KEY,
+    model TEXT NOT NULL,
+    team_id INTEGER REFERENCES teams (id),
+    stored TEXT NOT NULL,
     approved_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS jobs (
@@ -87,6 +93,9 @@ CREATE TABLE IF NOT EXISTS jobs (
 );
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, id);
 """
+
+
+REVOKED = "the team was revoked"  # the reason of its jobs that were queued, or running, then
 
 
 class StoreError(NafBenchError):
@@ -138,8 +147,9 @@ def _iso(moment: datetime) -> str:
 
 
 def team_name(name: str) -> str:
-    """A team's (or Hub user's) name as the board shows it: trimmed, 1 to MAX_NAME printable characters."""
-    name = name.strip()
+    """A team's (or Hub user's) name as the board shows it: NFKC-normalised, trimmed, 1 to MAX_NAME printable
+    characters (no control, format or bidirectional control character)."""
+    name = unicodedata.normalize("NFKC", name).strip()
     if not name:
         raise StoreError("a team needs a name (1 to 64 printable characters)")
     if len(name) > MAX_NAME:
@@ -150,6 +160,36 @@ def team_name(name: str) -> str:
             f"a team's name has printable characters only; this one has {bad!a} at position {name.index(bad) + 1}"
         )
     return name
+
+
+@cache
+def _confusable_classes() -> dict[str, str]:
+    """Each character of Unicode's confusables (UTS #39, as the ``confusable_homoglyphs`` package ships them) and
+    the one character that stands for every character confusable with it (their classes joined)."""
+    from confusable_homoglyphs.confusables import confusables_data
+
+    parent: dict[str, str] = {}
+
+    def root(char: str) -> str:
+        while parent.get(char, char) != char:
+            char = parent[char]
+        return char
+
+    for char, homoglyphs in confusables_data.items():
+        for glyph in homoglyphs:
+            other = glyph["c"].strip("\u200e\u200f")  # marks around right-to-left glyphs in the data
+            if len(other) == 1:
+                a, b = sorted((root(char), root(other)))
+                parent[b] = a
+    return {char: root(char) for char in parent}
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like: NFKC, each character replaced by its confusable class's, case folded; two
+    names with one skeleton are confusable (``аlpha`` with a Cyrillic a, ``alpha``; ``Alpha``, ``alpha``)."""
+    classes = _confusable_classes()
+    shape = "".join(classes.get(char, char) for char in unicodedata.normalize("NFKC", name)).casefold()
+    return "".join(classes.get(char, char) for char in shape)  # again: a folded letter may look like another
 
 
 def token_hash(token: str) -> str:
@@ -171,6 +211,10 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged upload survives the machine, not only the process
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        if "stored" not in {row["name"] for row in self._db.execute("PRAGMA table_info(approved_models)")}:
+            # schema 1 approved paths it never copied: those approvals are dropped, to be given again (models.py)
+            self._db.execute("DROP TABLE approved_models")
+            self._db.executescript(_SCHEMA)
         (self.root / KEYS).mkdir(mode=0o700, exist_ok=True)
         if recover:
             self._remove_unnamed_files()
@@ -264,24 +308,33 @@ class Store:
     def _add(self, kind: str, name: str, token_sha256: str | None = None) -> None:
         with self._transaction() as db:
             for (other,) in db.execute("SELECT name FROM teams WHERE kind = ?", (kind,)):
-                if other.casefold() == name.casefold():
+                if skeleton(other) == skeleton(name):
                     raise StoreError(
                         f"there is already a {kind} team named {other!r}"
-                        + ("" if other == name else f" (names are compared ignoring case: {name!r})")
+                        + ("" if other == name else f" ({name!a} looks like it: names are compared as they look)")
                     )
             db.execute(
                 "INSERT INTO teams (kind, name, token_sha256, created_at) VALUES (?, ?, ?, ?)",
                 (kind, name, token_sha256, _iso(now_utc())),
             )
 
-    def revoke_team(self, name: str, hub: bool = False) -> None:
+    def revoke_team(self, name: str, hub: bool = False) -> list[int]:
+        """Refuse the team from now on and cancel its queued jobs (a running one is not posted); the jobs
+        cancelled."""
+        moment = _iso(now_utc())
         with self._transaction() as db:
-            changed = db.execute(
-                "UPDATE teams SET revoked_at = ? WHERE kind = ? AND name = ? AND revoked_at IS NULL",
-                (_iso(now_utc()), "hub" if hub else "token", name),
-            ).rowcount
-        if not changed:
-            raise StoreError(f"no active {'Hub user' if hub else 'token team'} named {name!r}")
+            row = db.execute("SELECT id FROM teams WHERE kind = ? AND name = ? AND revoked_at IS NULL",
+                             ("hub" if hub else "token", name)).fetchone()  # fmt: skip
+            if row is None:
+                raise StoreError(f"no active {'Hub user' if hub else 'token team'} named {name!r}")
+            db.execute("UPDATE teams SET revoked_at = ? WHERE id = ?", (moment, row["id"]))
+            cancelled = [job for (job,) in db.execute("SELECT id FROM jobs WHERE team_id = ? AND state = 'queued'",
+                                                      (row["id"],))]  # fmt: skip
+            db.execute("UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE team_id = ? AND state = "
+                       "'queued'", (REVOKED, moment, row["id"]))  # fmt: skip
+        for job in cancelled:
+            self.key_path(job).unlink(missing_ok=True)
+        return cancelled
 
     def team_for_token(self, token: str) -> Team | None:
         rows = self._read("SELECT * FROM teams WHERE kind = 'token' AND token_sha256 = ?", (token_hash(token),))
@@ -414,15 +467,34 @@ class Store:
 
     # -- model jobs (the verified track) ------------------------------------------------------------------------
 
-    def approve_model(self, model: str) -> bool:
-        """Add ``model`` (a checked local path or ``HUB_ID@COMMIT``) to the models teams may submit; False when
-        it was there already."""
+    def approve_model(self, model: str, stored: str, team: str | None = None) -> bool:
+        """Let the token team named ``team`` (None: every team) submit ``model`` (the name it was approved by: a
+        local path or ``HUB_ID@COMMIT``), whose checked copy is the folder ``stored`` (``models.py``); False when
+        it was approved so already."""
         with self._transaction() as db:
-            return bool(db.execute("INSERT OR IGNORE INTO approved_models (model, approved_at) VALUES (?, ?)",
-                                   (model, _iso(now_utc()))).rowcount)  # fmt: skip
+            team_id = None
+            if team is not None:
+                row = db.execute("SELECT id FROM teams WHERE kind = 'token' AND name = ?", (team,)).fetchone()
+                if row is None:
+                    raise StoreError(f"no token team named {team!r}")
+                team_id = row["id"]
+            if db.execute("SELECT 1 FROM approved_models WHERE model = ? AND team_id IS ? AND stored = ?",
+                          (model, team_id, stored)).fetchone():  # fmt: skip
+                return False
+            db.execute("DELETE FROM approved_models WHERE model = ? AND team_id IS ?", (model, team_id))
+            db.execute("INSERT INTO approved_models (model, team_id, stored, approved_at) VALUES (?, ?, ?, ?)",
+                       (model, team_id, stored, _iso(now_utc())))  # fmt: skip
+            return True
+
+    def approved_model(self, model: str, team_id: int) -> Path | None:
+        """The checked copy of ``model`` as approved for the team ``team_id`` or for every team; None when it is
+        not approved for it."""
+        rows = self._read("SELECT stored FROM approved_models WHERE model = ? AND (team_id = ? OR team_id IS NULL)"
+                          " ORDER BY team_id IS NULL LIMIT 1", (model, team_id))  # fmt: skip
+        return Path(rows[0]["stored"]) if rows else None
 
     def approved_models(self) -> list[str]:
-        return [row["model"] for row in self._read("SELECT model FROM approved_models ORDER BY model")]
+        return [row["model"] for row in self._read("SELECT DISTINCT model FROM approved_models ORDER BY model")]
 
     def key_path(self, job_id: int) -> Path:
         """Where an endpoint job's key waits for the worker (mode 0600; removed when the job ends)."""
@@ -462,9 +534,10 @@ class Store:
             return _job(row, team.name)
 
     def claim_job(self, stale: timedelta, now: datetime | None = None, max_attempts: int = 2) -> Job | None:
-        """The next job for a worker, marked running under a new attempt: the oldest queued job, or a running one
-        whose worker stopped beating for ``stale`` (it died). A job whose worker died ``max_attempts`` times is
-        failed with that reason instead. None when there is nothing to run."""
+        """The next job for a worker, marked running under a new attempt: a running one whose worker stopped beating
+        for ``stale`` (it died), or else the oldest queued job of the team whose last job started longest ago
+        (round-robin by team: one team's many jobs never keep another's waiting). A job whose worker died
+        ``max_attempts`` times is failed with that reason instead. None when there is nothing to run."""
         moment = now or now_utc()
         ended = []
         with self._transaction() as db:
@@ -476,11 +549,12 @@ class Store:
                 db.execute("UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
                            (reason, _iso(moment), row["id"]))  # fmt: skip
                 ended.append(row["id"])
-            row = db.execute(
-                f"SELECT j.*, t.name AS team FROM jobs j JOIN teams t ON t.id = j.team_id "
-                f"WHERE j.state = 'queued' OR ({dead}) ORDER BY j.id LIMIT 1",
-                (limit,),
-            ).fetchone()
+            row = db.execute(f"SELECT * FROM jobs WHERE {dead} ORDER BY id LIMIT 1", (limit,)).fetchone()
+            if row is None:  # NULL (a team none of whose jobs started) sorts first
+                row = db.execute(
+                    "SELECT j.* FROM jobs j WHERE j.state = 'queued' ORDER BY (SELECT MAX(k.started_at) FROM jobs k "
+                    "WHERE k.team_id = j.team_id), j.id LIMIT 1"
+                ).fetchone()
             if row is not None:
                 db.execute(
                     "UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ?, heartbeat_at = ?"
@@ -505,25 +579,32 @@ class Store:
                  record: Mapping, solved: Mapping[str, bool], min_gain: int = MIN_GAIN) -> Accepted | None:  # fmt: skip
         """Post a job's result as a submission of its team on ``split`` (its kind's own Ladder state) and mark the
         job done, in one transaction; None, posting nothing, when this attempt no longer holds the job (another
-        worker took it over, or it ended): a job is posted at most once."""
+        worker took it over, or it ended; a job is posted at most once) or its team was revoked meanwhile (the job
+        fails)."""
         moment = now_utc()
         with self._transaction() as db:
             if not self._holds(db, job):
                 return None
-            accepted = self._insert(db, job.team_id, split, job.kind, data, metadata_bytes, metadata, record, solved,
-                                    moment, min_gain)  # fmt: skip
-            db.execute("UPDATE jobs SET state = 'done', ended_at = ?, submission_id = ? WHERE id = ?",
-                       (_iso(moment), accepted.submission_id, job.id))  # fmt: skip
+            if db.execute("SELECT revoked_at FROM teams WHERE id = ?", (job.team_id,)).fetchone()["revoked_at"]:
+                db.execute("UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
+                           (REVOKED, _iso(moment), job.id))  # fmt: skip
+                accepted = None
+            else:
+                accepted = self._insert(db, job.team_id, split, job.kind, data, metadata_bytes, metadata, record,
+                                        solved, moment, min_gain)  # fmt: skip
+                db.execute("UPDATE jobs SET state = 'done', ended_at = ?, submission_id = ? WHERE id = ?",
+                           (_iso(moment), accepted.submission_id, job.id))  # fmt: skip
         self.key_path(job.id).unlink(missing_ok=True)
         return accepted
 
-    def fail_job(self, job: Job, reason: str) -> bool:
-        """End ``job`` with ``reason`` (one a team may read); False when this attempt no longer holds it."""
+    def fail_job(self, job: Job, reason: str, shown_from: datetime | None = None) -> bool:
+        """End ``job`` with ``reason`` (one a team may read), shown to the team from ``shown_from`` on (until then
+        the job shows as running: when it failed tells nothing); False when this attempt no longer holds it."""
         with self._transaction() as db:
             if not self._holds(db, job):
                 return False
             db.execute("UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
-                       (reason, _iso(now_utc()), job.id))  # fmt: skip
+                       (reason, _iso(max(shown_from or now_utc(), now_utc())), job.id))  # fmt: skip
         self.key_path(job.id).unlink(missing_ok=True)
         return True
 
@@ -532,15 +613,21 @@ class Store:
         row = db.execute("SELECT state, attempts FROM jobs WHERE id = ?", (job.id,)).fetchone()
         return row is not None and row["state"] == "running" and row["attempts"] == job.attempts
 
-    def jobs(self, team: Team | None = None) -> list[dict]:
-        """Every job (or a team's), oldest first: what a team may see of each (never a key)."""
+    def jobs(self, team: Team | None = None, now: datetime | None = None) -> list[dict]:
+        """Every job (or a team's), oldest first: what a team may see of each (never a key); a job that ended
+        later than ``now`` (a failure shown from its limit on: ``fail_job``) shows as running."""
         where, params = ("WHERE team_id = ?", (team.id,)) if team else ("", ())
         rows = self._read(
             "SELECT id, kind, model, base_url, state, reason, attempts, submitted_at, started_at, ended_at,"
             f" submission_id FROM jobs {where} ORDER BY id",
             params,
         )
-        return [dict(row) for row in rows]
+        moment = _iso(now or now_utc())
+        jobs = [dict(row) for row in rows]
+        for job in jobs:
+            if job["ended_at"] and job["ended_at"] > moment:
+                job.update(state="running", reason=None, ended_at=None)
+        return jobs
 
     def shown_kind(self, kind: str) -> list[dict]:
         """The results of the worker's runs of ``kind`` each team shows, one per set it was scored on."""

@@ -4,17 +4,22 @@ Gradio writes every ``POST /gradio_api/upload`` to its upload folder (``DIR/uplo
 runs, and that route takes no token. So that uploads without a valid submission cannot fill the disk:
 
 - ``Claimed``: a submit request hard-links its uploads to private ``.claim-*`` names while it reads them and
-  removes them from the folder ``grace`` seconds after it ends (the store keeps its own copy of an accepted one);
+  removes them from the folder ``grace`` seconds after it ends (the store keeps its own copy of an accepted one),
+  unless an upload that returned the same path is still waiting for its submit (``Door`` counts them: Gradio names
+  an upload by its content, so identical uploads share a path);
 - ``UploadFolder.clean``: removes every file that no request works on and that is older than ``max_age``
   seconds, on a timer; at start (no request can be working) it empties the folder, so nothing a killed server
   left (Gradio's ``tmp*`` files, upload copies, ``.claim-*`` links) outlives the next start;
 - ``Door`` (ASGI middleware): admits an upload only when its declared length fits in what ``space`` leaves for
-  unclaimed uploads (the folder's unclaimed bytes plus the uploads in flight), and answers every request for an
-  endpoint the API does not offer, and every request Gradio would answer with a 500, with a refusal as JSON.
+  unclaimed uploads (the folder's unclaimed bytes plus the uploads in flight), ends an upload that sends no byte
+  for ``idle`` seconds (its space is free again: idle connections cannot hold the door), and answers every request
+  for an endpoint the API does not offer, and every request Gradio would answer with a 500, with a refusal as
+  JSON.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -25,6 +30,8 @@ from pathlib import Path
 
 # cache path -> [requests working on it now, the inodes requests have claimed under it, time of the last claim]
 _CLAIMS: dict[Path, list] = {}
+# cache path -> uploads that returned it and whose submit has not claimed it yet
+_PENDING: dict[Path, int] = {}
 _CLAIMS_LOCK = threading.Lock()
 
 
@@ -36,7 +43,9 @@ class Claimed:
     metadata file) share a path, and the later upload's request may not have started when the earlier one ends:
     the path is removed only once no request has claimed it for ``grace`` seconds and none works on it, and only
     if it is still a file a request has claimed (a newer identical upload renames a new inode onto it, which its
-    own request claims and removes). Paths outside the folder are not ours to remove and are used as they are.
+    own request claims and removes), and only once every upload that returned it was claimed (``_PENDING``: an
+    identical upload whose submit still waits in the queue keeps it, however long it waits, within the folder's
+    ``max_age``). Paths outside the folder are not ours to remove and are used as they are.
     """
 
     def __init__(self, *paths, grace: float = 0.0):
@@ -62,6 +71,10 @@ class Claimed:
                     missing = True
                 else:
                     missing = False
+                    if _PENDING.get(path, 0) > 1:
+                        _PENDING[path] -= 1
+                    else:
+                        _PENDING.pop(path, None)
                     claims = _CLAIMS.setdefault(path, [0, set(), 0.0])
                     claims[0] += 1
                     claims[1].add(private.stat().st_ino)
@@ -92,8 +105,8 @@ class Claimed:
 def _remove(path: Path, grace: float) -> None:
     with _CLAIMS_LOCK:
         claims = _CLAIMS.get(path)
-        if claims is None or claims[0] > 0 or time.monotonic() - claims[2] < grace:
-            return  # removed already, or claimed since: the later request's own timer removes it
+        if claims is None or claims[0] > 0 or time.monotonic() - claims[2] < grace or _PENDING.get(path):
+            return  # removed already, claimed since, or uploaded again: the later request's own timer removes it
         del _CLAIMS[path]
         with contextlib.suppress(FileNotFoundError):
             if path.stat().st_ino in claims[1]:
@@ -146,6 +159,8 @@ class UploadFolder:
                     path.unlink()
                     emptied.add(path.parent)
                     removed += 1
+                with _CLAIMS_LOCK:  # an upload never submitted: it waits no more
+                    _PENDING.pop(path.resolve(), None)
         for folder in emptied - {self.root}:
             with contextlib.suppress(OSError):  # not empty: another upload shares it
                 folder.rmdir()
@@ -169,8 +184,9 @@ class UploadFolder:
 class Door:
     """ASGI middleware in front of the Gradio app (``launch(app_kwargs={"middleware": [...]})``)."""
 
-    def __init__(self, app, folder: UploadFolder, api_names: frozenset[str], max_upload: int):
+    def __init__(self, app, folder: UploadFolder, api_names: frozenset[str], max_upload: int, idle: float = 30.0):
         self.app, self.folder, self.api_names, self.max_upload = app, folder, api_names, max_upload
+        self.idle = idle
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -199,10 +215,40 @@ class Door:
                 [(b"retry-after", str(int(self.folder.max_age)).encode())],
             )  # fmt: skip
         self.folder.in_flight += length
+        body = []
+
+        async def receive_or_end():
+            try:
+                return await asyncio.wait_for(receive(), self.idle)
+            except asyncio.TimeoutError:  # no byte for ``idle`` seconds: the upload ends here
+                return {"type": "http.disconnect"}
+
+        async def count_then_send(message):
+            if message["type"] == "http.response.body":
+                body.append(message.get("body", b""))
+                if not message.get("more_body"):  # counted before the client can read the paths and submit them
+                    _count_pending(b"".join(body), self.folder.root.resolve())
+            await send(message)
+
         try:
-            await _without_500(self.app, scope, receive, send)
+            await _without_500(self.app, scope, receive_or_end, count_then_send)
         finally:
             self.folder.in_flight -= length
+
+
+def _count_pending(answer: bytes, root: Path) -> None:
+    """Count each path an upload's answer (a JSON list of cache paths) returned as waiting for its submit."""
+    try:
+        paths = json.loads(answer)
+    except ValueError:
+        return
+    if not isinstance(paths, list) or not all(isinstance(path, str) for path in paths):
+        return  # a refusal, not the paths of an upload
+    paths = [Path(path).resolve() for path in paths]
+    with _CLAIMS_LOCK:
+        for path in paths:
+            if root in path.parents:
+                _PENDING[path] = _PENDING.get(path, 0) + 1
 
 
 async def _without_500(app, scope, receive, send):

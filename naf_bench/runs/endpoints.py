@@ -48,6 +48,7 @@ def public_url(url: str) -> str:
     """``url`` without credentials: no user or password, no query string, no fragment."""
     parts = urlsplit(url)
     host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host  # an IPv6 address, as a URL writes it
     netloc = f"{host}:{parts.port}" if parts.port else host
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 

@@ -75,13 +75,30 @@ def _problem(error) -> list[tuple[str, str]]:
     return [(field, f"{keyword} {_short(error.validator_value)} not met by {_short(error.instance)}")]
 
 
+# bidirectional controls (ALM, LRM, RLM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI): they reorder what a page shows
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def validate_metadata(metadata) -> list[tuple[str, str]]:
-    """Every (field, reason) the schema refuses in ``metadata``, in field order; an empty list when it is valid."""
+    """Every (field, reason) the schema refuses in ``metadata``, and every string in it with a bidirectional
+    control character, in field order; an empty list when it is valid."""
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(schema(), format_checker=Draft202012Validator.FORMAT_CHECKER)
     problems = [problem for error in validator.iter_errors(metadata) for problem in _problem(error)]
+    problems += _bidi_problems(metadata, "")
     return sorted(dict.fromkeys(problems), key=lambda problem: problem[0])
+
+
+def _bidi_problems(value, field: str) -> list[tuple[str, str]]:
+    if isinstance(value, str):
+        bad = next((char for char in value if char in BIDI_CONTROLS), None)
+        return [] if bad is None else [(field or "(metadata)", f"a bidirectional control character ({bad!a})")]
+    if isinstance(value, dict):
+        return [p for key, item in value.items() for p in _bidi_problems(item, f"{field}.{key}" if field else key)]
+    if isinstance(value, list):
+        return [p for index, item in enumerate(value) for p in _bidi_problems(item, f"{field}.{index}")]
+    return []
 
 
 def parse_metadata(data: bytes) -> tuple[dict | None, list[tuple[str, str]]]:
