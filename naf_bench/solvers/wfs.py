@@ -6,7 +6,7 @@ T_1 ⊆ T_2 ⊆ ... growing to the true atoms, the even ones P_0 ⊇ P_1 ⊇ ...
 ones. Each atom enters the T's once, at ``t`` (``T_t`` is the first to hold it), and leaves the P's once, at
 ``p``; those two numbers say all there is to say about an atom, and Γ restricted to a component reads only the
 component and the ``t``/``p`` of the atoms below it (the semantics is modular). So an atom on no cycle gets its
-``t`` and ``p`` from its rules' in closed form, and a recursive component replays its own part of the alternation,
+``t`` and ``p`` from its rules in closed form, and a recursive component replays its own part of the alternation,
 skipping the rounds in which nothing below it changes. A chain costs one evaluation per atom where the whole
 alternation needed one Γ per atom (quadratic); inside one component the cost stays O(atoms × size).
 

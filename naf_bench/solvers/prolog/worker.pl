@@ -1,7 +1,8 @@
 % The SWI-Prolog worker: both Prolog engines, as a line-oriented server on stdin/stdout.
 %
 % Requests: wfs(Id, Rules, N).       well-founded semantics by tabling: holds/1 tabled, tnot/1 for negation
-%           fixpoint(Id, Rules, N).  the alternating fixpoint, written here without tabling
+%           fixpoint(Id, Components, N).  the alternating fixpoint, written here without tabling, one component
+%                                    at a time: Components = [component(Atoms, Rules), ...], dependencies first
 %           with atoms numbered 0..N-1 and Rules = [rule(Head, [Positive, ...], [Negative, ...]), ...]
 %           sldnf(Id, Program, Clauses, Atoms, Goal, Limit).  SLDNF by SWI-Prolog itself (sldnf.pl), the
 %                                                    clauses loaded under the name Program (a number)
@@ -74,11 +75,12 @@ handle(sldnf_again(Id, Program, Goal, Limit)) :-
     ->  format("ok ~w ~w ~w~n", [Id, Result, Inferences])
     ;   format("ok ~w unloaded~n", [Id])
     ).
-handle(fixpoint(Id, Rules, N)) :-
-    gamma(Rules, [], Possible0),
-    alternate(Rules, [], Possible0, True, Possible),
+handle(fixpoint(Id, Components, N)) :-
+    retractall(fixed(_, _)),
+    forall(member(component(Atoms, Rules), Components), fix_component(Atoms, Rules)),
     Last is N - 1,
-    findall(Value, (between(0, Last, Atom), fixpoint_value(True, Possible, Atom, Value)), Values),
+    findall(Value, (between(0, Last, Atom), ( fixed(Atom, Value) -> true ; Value = f )), Values),
+    retractall(fixed(_, _)),
     reply(Id, Values).
 
 reply(Id, Values) :-
@@ -96,34 +98,57 @@ tabled_value(Atom, Value) :-
     ;   Value = u
     ).
 
-% True = Γ(Possible), Possible = Γ(True), from True = {} until both stop changing.
-alternate(Rules, True0, Possible0, True, Possible) :-
-    gamma(Rules, Possible0, True1),
-    gamma(Rules, True1, Possible1),
+% The alternating fixpoint, one component of the dependency graph at a time, dependencies first (Components
+% comes in that order): fixed(Atom, t | u) holds the value of each atom of the components done, false atoms are
+% left out. Inside a component: True = Γ(Possible), Possible = Γ(True), from True = {} until both stop changing,
+% where Γ reads an atom below the component from fixed/2: as true only when it is t when it computes True, and
+% when it is t or u when it computes Possible (the least model below, computed by the same alternation).
+:- dynamic fixed/2.
+
+fix_component(Atoms, Rules) :-
+    gamma(possible, Atoms, Rules, [], Possible0),
+    alternate(Atoms, Rules, [], Possible0, True, Possible),
+    forall(member(Atom, True), assertz(fixed(Atom, t))),
+    forall(( member(Atom, Possible), \+ ord_memberchk(Atom, True) ), assertz(fixed(Atom, u))).
+
+alternate(Atoms, Rules, True0, Possible0, True, Possible) :-
+    gamma(true, Atoms, Rules, Possible0, True1),
+    gamma(possible, Atoms, Rules, True1, Possible1),
     (   True1 == True0, Possible1 == Possible0
     ->  True = True1, Possible = Possible1
-    ;   alternate(Rules, True1, Possible1, True, Possible)
+    ;   alternate(Atoms, Rules, True1, Possible1, True, Possible)
     ).
 
-% Γ(I): least model of the reduct of the rules by I (ordered sets).
-gamma(Rules, I, Model) :-
-    least_model(Rules, I, [], Model).
+% Γ(I) on a component: least model of the reduct of its rules by I (ordered sets of its atoms).
+gamma(Mode, Atoms, Rules, I, Model) :-
+    least_model(Mode, Atoms, Rules, I, [], Model).
 
-least_model(Rules, I, Model0, Model) :-
+least_model(Mode, Atoms, Rules, I, Model0, Model) :-
     findall(Head,
             ( member(rule(Head, Positive, Negative), Rules),
-              \+ ( member(N, Negative), ord_memberchk(N, I) ),
-              \+ ( member(P, Positive), \+ ord_memberchk(P, Model0) ) ),
+              \+ ( member(N, Negative), \+ absent(Mode, Atoms, I, N) ),
+              \+ ( member(P, Positive), \+ present(Mode, Atoms, Model0, P) ) ),
             Heads),
     sort(Heads, Derived),
     ord_union(Model0, Derived, Model1),
     (   Model1 == Model0
     ->  Model = Model0
-    ;   least_model(Rules, I, Model1, Model)
+    ;   least_model(Mode, Atoms, Rules, I, Model1, Model)
     ).
 
-fixpoint_value(True, Possible, Atom, Value) :-
-    (   ord_memberchk(Atom, True) -> Value = t
-    ;   ord_memberchk(Atom, Possible) -> Value = u
-    ;   Value = f
+% present: a positive literal holds (inside: in the model so far; below: t, or also u for Possible)
+present(Mode, Atoms, Model, Atom) :-
+    (   ord_memberchk(Atom, Atoms)
+    ->  ord_memberchk(Atom, Model)
+    ;   fixed(Atom, Value),
+        ( Value == t -> true ; Mode == possible )
+    ).
+
+% absent: a negative literal holds (inside: outside I; below: f, or also u for Possible)
+absent(Mode, Atoms, I, Atom) :-
+    (   ord_memberchk(Atom, Atoms)
+    ->  \+ ord_memberchk(Atom, I)
+    ;   fixed(Atom, Value)
+    ->  Value == u, Mode == possible
+    ;   true
     ).
