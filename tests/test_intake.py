@@ -175,7 +175,7 @@ def test_a_checked_submission_counts_its_unknown_and_missing_ids_once(tmp_path):
             Gold([*rows, {**rows[0], "id": "p1::none", "gold": None}], "t"),
         )
     with pytest.raises(DataError, match=f"the upload: {NO_GOLD_ID}$"):
-        check(read_submission(b'{"id": "zz", "prediction": "A"}\n'), gold, explain=False)
+        check(read_submission(b'{"id": "zz", "prediction": "A"}\n'), gold)
     nothing = check(
         read_submission(b'{"id": "p1::wfs", "prediction": null}\n{"id": "p2::wfs", "prediction": null}\n'), gold
     )
@@ -187,7 +187,6 @@ def test_a_checked_submission_counts_its_unknown_and_missing_ids_once(tmp_path):
                 b'{"id": "b", "prediction": "A"}\n'
             ),
             gold,
-            explain=False,
         )
 
 

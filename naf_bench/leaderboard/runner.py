@@ -72,7 +72,7 @@ def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings:
     submission = read_submission(out / "submission.jsonl", name=model or "model", metadata=metadata)
     gold = read_gold(hidden / "gold.jsonl")
     try:
-        checked = check(submission, gold, explain=False)
+        checked = check(submission, gold)
     except DataError:  # its message would name hidden ids
         raise JobFailed("the run answered none of the hidden set's prompts") from None
     row, scores = submission_row(checked, n_bootstrap=0)

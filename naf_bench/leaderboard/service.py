@@ -177,7 +177,7 @@ class Service(ModelJobs):
             return refused(problems)
         split = max(self.golds, key=lambda s: sum(key in self.ids[s] for key in upload.entries))
         try:
-            checked = check(upload, self.golds[split], explain=False)
+            checked = check(upload, self.golds[split])
         except DataError as exc:
             return refused([exc.reason])
         if upload.metadata_problems:
@@ -357,7 +357,7 @@ def export_board(
                 if full:
                     kept = read_submission(service.store.file_path(submission["file_sha256"]),
                                            name=submission["team"], metadata=submission["metadata"])  # fmt: skip
-                    row = submission_row(check(kept, answers, explain=False), n_bootstrap)[0]
+                    row = submission_row(check(kept, answers), n_bootstrap)[0]
                 board_rows.append(row)
         baselines = board_baselines(rows, n_bootstrap) if full else []
         name = Path(gold if split == HIDDEN else dev_gold)

@@ -377,7 +377,7 @@ def check(submission: Submission, gold: Gold, explain: Callable[[list[str], Gold
     unknown = sorted(key for key in ids if key not in known)
     if ids and len(unknown) * 2 > len(ids):
         found = len(ids) - len(unknown)
-        if explain:
+        if explain is not None:
             reason = f"{found} of {len(ids)} submitted ids are in {gold.name}; {explain(unknown, gold)}"
         else:
             reason = NO_GOLD_ID if not found else f"{found} of {len(ids)} submitted ids are in {gold.name}"
