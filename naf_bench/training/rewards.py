@@ -176,3 +176,17 @@ def pooled(name: str, processes: int, chunk: int = 64) -> Callable[..., list[flo
     reward.__name__ = reward.__qualname__ = REWARDS[name]().__name__
     reward.pool = pool
     return reward
+
+
+def ground_truth(row: Mapping) -> str:
+    """What a framework that passes the ground truth as one string (verl, OpenRLHF) carries for a row: the
+    columns :func:`verifiable_score` reads, as JSON."""
+    return json.dumps({key: row[key] for key in ("id", "condition", "gold", "labels")}, sort_keys=True)
+
+
+def verifiable_score(text: str, truth: str) -> float:
+    """One completion's reward from its row's :func:`ground_truth`: the JOINT reward on a JOINT row, else the
+    answer reward; 0.0 where the row has no gold (a framework wants a number for every completion)."""
+    row = json.loads(truth)
+    value = joint_score(text, row) if row["condition"] == JOINT else answer_score(text, row)
+    return 0.0 if value is None else value
