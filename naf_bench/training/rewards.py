@@ -53,9 +53,13 @@ def completion_text(completion) -> str:
     raise TypeError(f"a completion is text or a list of messages, got {type(completion).__name__}")
 
 
-def _rows(completions: Sequence, columns: Mapping[str, Sequence]) -> list[dict]:
-    """One dict per completion of the dataset columns TRL passed (lists as long as ``completions``)."""
+def _rows(completions: Sequence, columns: Mapping[str, Sequence], prompts: Sequence | None) -> list[dict]:
+    """One dict per completion of the dataset columns TRL passed (lists as long as ``completions``), with the
+    prompt's text where the columns have none (TRL passes the prompt column apart; the step checker reads the
+    wording of its rules)."""
     listed = {key: value for key, value in columns.items() if isinstance(value, list | tuple)}
+    if prompts is not None and "prompt" not in listed:
+        listed["prompt"] = [completion_text(prompt) for prompt in prompts]
     wrong = [key for key, value in listed.items() if len(value) != len(completions)]
     if wrong:
         raise ValueError(f"columns {wrong} do not have one value per completion ({len(completions)})")
@@ -117,7 +121,8 @@ def reading_score(condition: str, text: str, row: Mapping) -> float | None:
 
 def _reward(score: Callable[[str, Mapping], float | None], name: str) -> Callable[..., list[float | None]]:
     def reward(prompts=None, completions=(), **columns) -> list[float | None]:
-        return [score(completion_text(c), row) for c, row in zip(completions, _rows(completions, columns), strict=True)]
+        rows = _rows(completions, columns, prompts)
+        return [score(completion_text(c), row) for c, row in zip(completions, rows, strict=True)]
 
     reward.__name__ = reward.__qualname__ = name  # TRL logs rewards/<name>/mean
     reward.score = score
@@ -168,7 +173,7 @@ def pooled(name: str, processes: int, chunk: int = 64) -> Callable[..., list[flo
 
     def reward(prompts=None, completions=(), **columns) -> list[float | None]:
         texts = [completion_text(c) for c in completions]
-        rows = _rows(completions, columns)
+        rows = _rows(completions, columns, prompts)
         chunks = [(texts[s : s + chunk], rows[s : s + chunk]) for s in range(0, len(texts), chunk)]
         parts = pool.map(partial(_score_chunk, name), [t for t, _ in chunks], [r for _, r in chunks])
         return [value for part in parts for value in part]
