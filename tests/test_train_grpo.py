@@ -81,7 +81,7 @@ def test_the_curriculum_climbs_when_the_reward_reaches_the_threshold():
         (["--num-generations", "1"], "--num-generations must be >= 2"),
         (["--reward", "answr"], "unknown rewards"),
         (["--joint", "--reward", "answer"], "reward them with joint"),
-        (["--level", "1", "2"], "one level per attribute"),
+        (["--level", "1", "2"], "one level per curriculum attribute"),
         (["--level", "9", "0", "0", "0"], "depth level 9"),
     ],
 )

@@ -30,14 +30,9 @@ def _grpo(args: argparse.Namespace) -> int:
 
 
 def _stream(args: argparse.Namespace) -> int:
-    from naf_bench.training.stream import CURRICULUM, Stream
+    from naf_bench.training.stream import Stream, levels_of
 
-    levels = dict(zip(CURRICULUM, args.level, strict=True)) if args.level else {}
-    if args.level and len(args.level) != len(CURRICULUM):
-        from naf_bench.errors import ConfigError
-
-        raise ConfigError(f"--level takes one level per attribute ({', '.join(CURRICULUM)}), got {args.level}")
-    stream = Stream(args.seed, levels, args.language, args.framing, traced=args.traced, joint=args.joint)
+    stream = Stream(args.seed, levels_of(args.level), args.language, args.framing, traced=args.traced, joint=args.joint)
     rows = stream.items(args.start, args.start + args.count)
     out = Path(args.out)
     if args.format == "verl":

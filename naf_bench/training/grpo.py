@@ -22,7 +22,7 @@ from naf_bench.errors import ConfigError
 from naf_bench.generate.seeds import item_seed
 from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.training import rewards
-from naf_bench.training.stream import CURRICULUM, Stream
+from naf_bench.training.stream import CURRICULUM, Stream, levels_of
 from naf_bench.training.trainer import device_of, load_model, peak_rss_gb
 
 # the columns of a stream row that the rewards read, besides the prompt
@@ -129,8 +129,7 @@ def held_out(model, tokenizer, rows: Sequence[dict], names: Sequence[str], max_n
 
 
 def stream_of(args: argparse.Namespace, seed: int) -> Stream:
-    levels = dict(zip(CURRICULUM, args.level, strict=True)) if args.level else {}
-    return Stream(seed, levels, args.language, args.framing, traced=args.traced, joint=args.joint)
+    return Stream(seed, levels_of(args.level), args.language, args.framing, traced=args.traced, joint=args.joint)
 
 
 def check(args: argparse.Namespace) -> None:
@@ -141,8 +140,6 @@ def check(args: argparse.Namespace) -> None:
         raise ConfigError(
             f"--num-generations must be >= 2 (GRPO compares completions of one prompt), got {args.num_generations}"
         )
-    if args.level and len(args.level) != len(CURRICULUM):
-        raise ConfigError(f"--level takes one level per attribute ({', '.join(CURRICULUM)}), got {args.level}")
     try:
         rewards.rewards(args.reward)
     except ValueError as exc:

@@ -22,7 +22,7 @@ an index into each, raised by a trainer as reward rises (:meth:`Stream.harder`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from naf_bench.certify import certify
@@ -51,6 +51,16 @@ CURRICULUM: dict[str, tuple] = {
     ),
     "conditions": ((BASELINE,), (BASELINE, "wfs"), tuple(NAMED_CONDITIONS)),
 }
+
+
+def levels_of(values: Sequence[int] | None) -> dict[str, int]:
+    """Curriculum levels from one value per attribute in :data:`CURRICULUM`'s order (as ``--level`` gives them);
+    none given: every attribute at 0."""
+    if not values:
+        return dict.fromkeys(CURRICULUM, 0)
+    if len(values) != len(CURRICULUM):
+        raise ConfigError(f"give one level per curriculum attribute ({', '.join(CURRICULUM)}), got {list(values)}")
+    return dict(zip(CURRICULUM, values, strict=True))
 
 
 def drawable(family: str) -> bool:
