@@ -93,3 +93,9 @@ def test_bad_settings_are_named(settings, message):
         Stream(**settings)
     with pytest.raises(ConfigError, match="numbered from 0"):
         Stream()[-1]
+
+
+def test_a_ladder_naming_a_reserved_family_is_refused(monkeypatch):
+    monkeypatch.setitem(CURRICULUM, "bins", (("control", "cnf"),))  # cnf: a hard tier, what hidden sets draw
+    with pytest.raises(ConfigError, match=r"\['cnf'\] are reserved for hidden sets"):
+        Stream()

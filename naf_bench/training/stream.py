@@ -83,12 +83,14 @@ class Stream:
 
     def __post_init__(self):
         levels = {**dict.fromkeys(CURRICULUM, 0), **self.levels}
-        problems = [f"unknown curriculum attributes {sorted(set(levels) - set(CURRICULUM))}"] * bool(
-            set(levels) - set(CURRICULUM)
-        )
+        problems = []
+        if unknown := sorted(set(levels) - set(CURRICULUM)):
+            problems.append(f"unknown curriculum attributes {unknown}; expected {list(CURRICULUM)}")
         problems += [f"{name} level {level} is not in 0..{len(CURRICULUM[name]) - 1}"
                      for name, level in levels.items() if name in CURRICULUM
                      and not (isinstance(level, int) and 0 <= level < len(CURRICULUM[name]))]  # fmt: skip
+        if not problems and (reserved := [f for f in CURRICULUM["bins"][levels["bins"]] if not drawable(f)]):
+            problems.append(f"{reserved} are reserved for hidden sets and evaluation splits")
         if self.traced and self.joint:
             problems.append("a JOINT prompt asks for four letters, not a trace: traced and joint exclude each other")
         if problems:
@@ -137,8 +139,6 @@ class Stream:
             condition = rng.choice(self.value("conditions"))
             axes = {"depth": self.value("depth"), "width": self.value("width"),
                     "cycle_len": 3 if family == "odd" else rng.choice(EVEN_CYCLE_LENS)}  # fmt: skip
-            if not drawable(family):
-                raise ConfigError(f"stream: {family!r} is reserved for hidden sets and evaluation splits")
             program, drawn = FAMILIES[family].assemble(rng, **axes)
             key = canonical_key(program, "q")
             if not is_training_key(key):
