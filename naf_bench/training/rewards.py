@@ -120,13 +120,15 @@ def reading_score(condition: str, text: str, row: Mapping) -> float | None:
 
 
 def _reward(score: Callable[[str, Mapping], float | None], name: str) -> Callable[..., list[float | None]]:
+    """``score`` (of one completion's text on its row) as a reward function over TRL's keyword arguments."""
+
     def reward(prompts=None, completions=(), **columns) -> list[float | None]:
         rows = _rows(completions, columns, prompts)
         return [score(completion_text(c), row) for c, row in zip(completions, rows, strict=True)]
 
     reward.__name__ = reward.__qualname__ = name  # TRL logs rewards/<name>/mean
     reward.score = score
-    reward.__doc__ = score.__doc__.replace(":func:", "").replace(" of one completion on its row", " per completion")
+    reward.__doc__ = f"{name}: one value (or None) per completion, in TRL's signature (see the module's table)"
     return reward
 
 
