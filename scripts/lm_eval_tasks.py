@@ -1,5 +1,6 @@
 """Write the lm-eval task files that depend on the readings table: one task per named reading on ``main`` and on
-``hard``, and the joint task, whose static ``metric_list`` names every reading's accuracy.
+``hard``, and the two JOINT tasks (one prompt per reading, and the JOINT prompt that asks every reading at once,
+as the stream trains on it), whose static ``metric_list`` names every reading's accuracy.
 
     python scripts/lm_eval_tasks.py            # rewrite them in lm_eval_tasks/naf_bench
     python scripts/lm_eval_tasks.py --check    # exit 1, naming the files, if they differ from the table (CI)
@@ -43,6 +44,15 @@ def task_files() -> dict[str, str]:
         'doc_to_target: "{{program_id}}"\nprocess_results: !function utils.process_program\n'
         f"metric_list:\n{metrics}"
         "dataset_kwargs:\n  columns: [id, program_id, family, condition, gold, prompt]\n  by_program: true\n"
+    )
+    files["naf_bench_joint_prompt.yaml"] = (
+        f"{HEADER}include: _template_yaml\ntask: naf_bench_joint_prompt\ndoc_to_text: !function utils.joint_prompt\n"
+        'doc_to_target: "{{program_id}}"\nprocess_results: !function utils.process_joint_prompt\n'
+        "filter_list:  # the JOINT reader reads the whole response, one line per reading\n"
+        "  - name: none\n    filter:\n      - function: take_first\n"
+        f"metric_list:\n{metrics}"
+        "dataset_kwargs:\n  columns: [id, program_id, family, condition, gold, program, query, language, framing]\n"
+        "  by_program: true\n"
     )
     return files
 

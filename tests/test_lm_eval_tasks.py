@@ -23,7 +23,7 @@ ROOT = Path(__file__).parent.parent
 OFFLINE = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 TASKS = ["naf_bench", "naf_bench_hard", "naf_bench_cred", "naf_bench_order", "naf_bench_framing", "naf_bench_zh",
          "naf_bench_sweep", "naf_bench_wfs44", "naf_bench_wfs44_verify", "naf_bench_wfs44_t2s", "naf_bench_traced",
-         "naf_bench_mc", "naf_bench_mc_order"]  # fmt: skip
+         "naf_bench_mc", "naf_bench_mc_order", "naf_bench_joint_prompt"]  # fmt: skip
 FILTERS = ("strict-match", "flexible-extract")
 
 
@@ -80,7 +80,7 @@ def test_every_task_runs_with_both_filters(run):
     generative = set(TASKS) - {"naf_bench", "naf_bench_hard", "naf_bench_mc", "naf_bench_mc_order"}
     generative |= {"naf_bench_none", "naf_bench_joint", "naf_bench_hard_none", "naf_bench_hard_joint"}
     assert generative | {"naf_bench_mc", "naf_bench_mc_order"} <= set(results)
-    for task in generative - {"naf_bench_traced", "naf_bench_wfs44_t2s"}:
+    for task in generative - {"naf_bench_traced", "naf_bench_wfs44_t2s", "naf_bench_joint_prompt"}:
         for name in FILTERS:
             assert f"coverage,{name}" in results[task] and f"coverage_stderr,{name}" in results[task], (task, name)
         for sample in samples[task]:  # filtered_resps: a letter per prompt, or lm-eval's "[invalid]"
@@ -95,6 +95,7 @@ def test_every_task_runs_with_both_filters(run):
     assert {"acc_depth_16,strict-match", "acc_width_0,flexible-extract"} <= set(results["naf_bench_sweep"])
     assert set(results["naf_bench_wfs44_t2s"]) >= {"acc,strict-match"}
     assert {"acc,none", "proof_accuracy,none", "rfwr,none", "parsed,none"} <= set(results["naf_bench_traced"])
+    assert {"joint,none", "acc_wfs,none", "coverage,none"} <= set(results["naf_bench_joint_prompt"])
     for task, metrics in results.items():
         for name, value in metrics.items():
             if isinstance(value, float) and "stderr" not in name and not math.isnan(value):
@@ -189,6 +190,27 @@ def test_traced_scores_the_models_own_trace(utils, rows):
     assert bare["acc"] and bare["rfwr"] and not bare["proof_accuracy"]
     prompt = utils.traced_prompt(row)
     assert "Think step by step" not in prompt and "Step 1: " in prompt and prompt.endswith("ANSWER: A")
+
+
+def test_joint_prompt_scores_as_the_joint_reward(utils, rows):
+    from naf_bench.training.rewards import joint_reward
+
+    doc = {"rows": rows[:4]}  # one program's four readings
+    golds = {row["condition"]: row["gold"] for row in doc["rows"]}
+    right = "\n".join(f"{condition} ANSWER: {gold}" for condition, gold in golds.items())
+    wrong = right.replace(f"wfs ANSWER: {golds['wfs']}", "wfs ANSWER: " + {"A": "B", "B": "C", "C": "A"}[golds["wfs"]])
+    prompt = utils.joint_prompt(doc)
+    assert all(f"'{condition} ANSWER: X'" in prompt for condition in golds) and rows[0]["program"] not in prompt
+    for text, solved in ((right, True), (wrong, False), ("ANSWER: A", False)):
+        scores = utils.process_joint_prompt(doc, [text])
+        joint_row = {"condition": "joint", "labels": json.loads(rows[0]["certificate"])["labels"]}
+        assert scores["joint"] is solved and joint_reward(
+            completions=[text], **{k: [v] for k, v in joint_row.items()}
+        ) == [float(solved)]
+    assert (
+        utils.process_joint_prompt(doc, [wrong])["acc"] == 0.75
+        and not utils.process_joint_prompt(doc, [wrong])["acc_wfs"]
+    )
 
 
 def test_sweep_reports_accuracy_by_depth_and_width(utils):

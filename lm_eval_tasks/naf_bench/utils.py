@@ -13,7 +13,10 @@ from naf_bench.scoring import lm
 from naf_bench.scoring.core import check_row, constant_hits, program_solved
 from naf_bench.scoring.core import flip_rate as core_flip_rate
 from naf_bench.scoring.extract import extract_answer
+from naf_bench.scoring.joint import joint_answers
 from naf_bench.scoring.translation import answer_from_translation
+from naf_bench.training.rewards import EXTRACTOR as REWARD_EXTRACTOR
+from naf_bench.verbalize.joint import render_joint_prompt
 from naf_bench.verbalize.mitigation import render_translation_prompt, render_verify_prompt
 from naf_bench.verbalize.traced import render_row_prompt
 
@@ -111,6 +114,22 @@ def process_program(doc, results):
         "acc": sum(correct) / len(correct),
         "coverage": sum(answer is not None for answer in answers) / len(answers),
     } | {f"acc_{row['condition']}": right for row, right in zip(doc["rows"], correct, strict=True)}
+
+
+def joint_prompt(doc):  # every reading of one program at once, as the training stream's JOINT items ask
+    row = doc["rows"][0]
+    return render_joint_prompt(parse_program(row["program"]), row["query"], row["language"], row["framing"])
+
+
+def process_joint_prompt(doc, results):  # one response, one line per reading, read as the JOINT reward reads it
+    answers = joint_answers(results[0], REWARD_EXTRACTOR)
+    golds = {row["condition"]: row["gold"] for row in doc["rows"]}
+    correct = {condition: answers.get(condition) == gold for condition, gold in golds.items()}
+    return {
+        "joint": program_solved(answers, golds) is True,
+        "acc": sum(correct.values()) / len(correct),
+        "coverage": sum(answers.get(condition) is not None for condition in golds) / len(golds),
+    } | {f"acc_{condition}": right for condition, right in correct.items()}
 
 
 def process_variants(doc, results):  # rule orders or framings of one (program, condition)

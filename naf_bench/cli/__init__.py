@@ -1,5 +1,5 @@
 """The naf-bench command line: certify logic programs under four readings of negation, generate the benchmark,
-score models' answers, reasoning and probabilities, and publish a leaderboard."""
+score models' answers, reasoning and probabilities, publish a leaderboard, and train models on it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from naf_bench.cli import analyses, boards, models, programs, scores
+from naf_bench.cli import analyses, boards, models, programs, scores, training
 from naf_bench.cli.help import with_help
 from naf_bench.cli.output import EXIT_STATUS
 from naf_bench.errors import NafBenchError
@@ -19,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="naf-bench", description=__doc__)
     parser.add_argument("--version", action="version", version=f"naf-bench {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    for group in (programs, scores, analyses, models, boards):
+    for group in (programs, scores, analyses, models, boards, training):
         group.add_parsers(commands)
     with_help(parser)
     return parser

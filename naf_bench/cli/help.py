@@ -44,6 +44,12 @@ EXAMPLES = {
     "leaderboard worker": ("naf-bench leaderboard worker --data board/ --hidden hidden/ --key secret.key",
                            "naf-bench leaderboard worker --data board/ --hidden hidden/ --once --timeout 1800 "
                            "--max-gen-toks 2048"),
+    "train": ("naf-bench train grpo --model smollm2 --max-steps 2 --out out/grpo",),
+    "train sft": ("naf-bench train sft --model smollm2 --max-steps 20 --out out/sft",),
+    "train grpo": ("naf-bench train grpo --model smollm2 --max-steps 2 --out out/grpo",
+                   "naf-bench train grpo --model MODEL --max-steps 500 --joint --reward joint format --out out/joint"),
+    "train stream": ("naf-bench train stream --format verl --count 10000 --out train.parquet",
+                     "naf-bench train stream --format openrlhf --joint --out prompts.jsonl"),
 }  # fmt: skip
 
 

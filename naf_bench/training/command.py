@@ -17,18 +17,24 @@ from naf_bench.training.trainer import train
 
 
 def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The SFT/DPO run's options (``scripts/train_sft.py`` and ``naf-bench train sft``)."""
     from naf_bench.verbalize.framing import FRAMINGS
 
     framings = ("abstract", *FRAMINGS)
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--model", required=True, help="Hub name, local folder, .gguf file, or smollm2")
     p.add_argument("--max-steps", type=int, required=True)
     p.add_argument("--out", required=True, help="writes metrics.json, adapter/ and training.png here")
-    p.add_argument("--train-config", default="sft")
-    p.add_argument("--train-framings", nargs="+", choices=framings, default=list(framings))
-    p.add_argument("--eval-config", default="wfs44")
+    p.add_argument("--train-config", default="sft", help="the config trained on")
+    p.add_argument("--train-framings", nargs="+", choices=framings, default=list(framings), help="framings trained on")
+    p.add_argument("--eval-config", default="wfs44", help="the held-out config")
     p.add_argument("--eval-split", help="default: the config's last split")
-    p.add_argument("--eval-framing", nargs="+", choices=framings, default=["abstract"])
+    p.add_argument("--eval-framing", nargs="+", choices=framings, default=["abstract"], help="held-out framings")
     p.add_argument("--eval-limit", type=int, help="evaluate on K held-out programs only, evenly spaced")
     p.add_argument("--eval-steps", type=int, default=0, help="also evaluate every N steps (0: before and after)")
     p.add_argument(
@@ -45,7 +51,7 @@ def parser() -> argparse.ArgumentParser:
         help="train on the certified trace and its 'ANSWER: X' line, or on that line alone",
     )
     p.add_argument("--generate", action="store_true", help="also score greedy generations")
-    p.add_argument("--max-new-tokens", type=int, default=512)
+    p.add_argument("--max-new-tokens", type=int, default=512, help="tokens per generation")
     p.add_argument(
         "--extractor",
         choices=("strict", "flexible", "reference"),
@@ -60,13 +66,19 @@ def parser() -> argparse.ArgumentParser:
         default=[0.0],
         help="sft only; several: one run per weight (and seed), compared in DIR/summary.json",
     )
-    p.add_argument("--semantic-families", nargs="+", choices=CONSTRAINT_FAMILIES, default=list(SEMANTIC_FAMILIES))
+    p.add_argument(
+        "--semantic-families",
+        nargs="+",
+        choices=CONSTRAINT_FAMILIES,
+        default=list(SEMANTIC_FAMILIES),
+        help="the semantic loss's constraints",
+    )
     p.add_argument("--seed", type=int, nargs="+", default=[0], help="several: one run each in DIR/seed-S/")
     p.add_argument("--device", default="auto", help="auto (cuda, else mps, else cpu), cpu, cuda, mps")
-    p.add_argument("--learning-rate", type=float, default=2e-4)
-    p.add_argument("--batch-size", type=int, default=1)
+    p.add_argument("--learning-rate", type=float, default=2e-4, help="AdamW's")
+    p.add_argument("--batch-size", type=int, default=1, help="rows per step")
     p.add_argument("--max-length", type=int, default=2048, help="tokens per training sequence")
-    p.add_argument("--lora-r", type=int, default=16)
+    p.add_argument("--lora-r", type=int, default=16, help="LoRA rank")
     p.add_argument(
         "--lora-target-modules",
         nargs="+",
@@ -75,7 +87,6 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--threads", type=int, help="torch.set_num_threads (default: torch's)")
     p.add_argument("--dtype", choices=("float32", "bfloat16"), default="float32", help="the base model's weights")
-    return p
 
 
 def seed_summary(runs: dict[int, dict]) -> dict:
@@ -130,7 +141,11 @@ def comparison_table(runs: dict[float, dict[int, dict]]) -> list[dict]:
 def main(argv: Sequence[str] | None = None) -> dict:
     """One run per semantic-loss weight and seed; with several, each in DIR/seed-S/ (DIR/w-W/seed-S/ with several
     weights) and their summary, with the comparison table, in DIR/summary.json."""
-    args = parser().parse_args(argv)
+    return run(parser().parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> dict:
+    """The runs ``args`` ask for (see :func:`main`)."""
     if args.max_steps < 1:
         raise ConfigError(f"--max-steps must be >= 1, got {args.max_steps}")
     if any(weight < 0 for weight in args.semantic_loss_weight):

@@ -132,11 +132,23 @@ _FRAMED_CLAIMS = {
 
 def _regex(template: str, slots: Mapping[str, str], named: bool = True) -> str:
     """``template`` as a regex: its text escaped, each ``{slot}`` replaced by its pattern."""
+    return _built(template, tuple(slots.items()), named)
+
+
+@cache  # a trace's every phrase is read through a few templates: build each regex once (the RL rewards' hot path)
+def _built(template: str, slots: tuple[tuple[str, str], ...], named: bool) -> str:
+    patterns = dict(slots)
     parts = re.split(r"\{(\w+)\}", template)
     return "".join(
-        (f"(?P<{part}>{slots[part]})" if named else f"(?:{slots[part]})") if odd else re.escape(part)
+        (f"(?P<{part}>{patterns[part]})" if named else f"(?:{patterns[part]})") if odd else re.escape(part)
         for odd, part in ((i % 2 == 1, part) for i, part in enumerate(parts))
     )
+
+
+@cache
+def _full(template: str, slot: str, pattern: str) -> re.Pattern:
+    """``template`` with its one ``slot`` named, compiled once."""
+    return re.compile(_built(template, ((slot, pattern),), True))
 
 
 def _list(item: str, sep: str) -> str:
@@ -165,7 +177,7 @@ class Vocabulary:
         """The atom a phrase of ``form`` names; ValueError if it names none."""
         if self.query_forms and text == self.query_forms[form]:
             return self.query
-        match = re.fullmatch(_regex(self.forms[form], {"a": ATOM}), text)
+        match = _full(self.forms[form], "a", ATOM).fullmatch(text)
         if match is None or (self.query_forms and match.group("a") == self.query):
             raise ValueError(f"{text!r} is not a statement of the prompt")
         return match.group("a")
@@ -212,7 +224,7 @@ class Grammar:
 
     def read_claim(self, text: str, value: str) -> tuple[str, ...]:
         template, form = self.vocabulary.claims[value]
-        match = re.fullmatch(_regex(template, {"x": ".+"}), text)
+        match = _full(template, "x", ".+").fullmatch(text)
         if match is None:
             raise ValueError(f"{text!r} does not state the value")
         items = match.group("x").split(self.words.atom_sep) if value == "many" else [match.group("x")]
