@@ -63,10 +63,12 @@ def _from_lm_eval(folder: Path) -> list[dict]:
     metrics: dict[str, dict] = defaultdict(dict)
     documents: dict[str, dict[str, dict]] = defaultdict(dict)  # model -> task -> {"original", "effective"}
     endpoints: dict[str, dict | None] = {}  # model -> what an endpoint run recorded (naf_bench.runs.endpoints)
+    prompts: dict[str, str | None] = {}  # model -> how its prompts were formatted (naf-bench run records it)
     for logged in read_output_folder(folder):
         name, task, data = logged.model, logged.task, logged.results
         metrics[name].update(data.get("results", {}))
         endpoints[name] = data.get("config", {}).get("naf_bench_endpoint") or endpoints.get(name)
+        prompts[name] = data.get("config", {}).get("naf_bench_prompts") or prompts.get(name)
         by_model[name][task].extend(sample for _, sample in logged.samples)
         if task in data.get("n-samples", {}):
             documents[name][task] = data["n-samples"][task]
@@ -84,6 +86,8 @@ def _from_lm_eval(folder: Path) -> list[dict]:
             records.append(record)
         if endpoints.get(name):
             records[-2]["endpoint"] = _endpoint(endpoints[name])
+        if prompts.get(name):
+            records[-2]["prompts"] = f"{name}: {prompts[name]}"
         if "naf_bench_mc" in tasks:
             mc = metrics[name].get("naf_bench_mc", {})
             records[-2]["mc"] = {"model": name} | {key: mc.get(f"{key},none") for key in MC_METRICS}
@@ -301,6 +305,7 @@ def _markdown(records: list[dict], plots) -> str:
                                  for key in MC_METRICS)] for r in records if r.get("mc")],
         flips=[f"{r['name']} {_percent(r['flip_rate'])}" for r in records if r.get("flip_rate") is not None],
         endpoints=[endpoint(r) for r in records if r.get("endpoint")],
+        prompts=[r["prompts"] for r in records if r.get("prompts")],
         plots=plots,
     )  # fmt: skip
 
