@@ -74,7 +74,8 @@ def test_score_reports_every_problem_by_line(rows, tmp_path, capsys):
         "line 2: malformed JSON (Expecting property name enclosed in double quotes, column 2)",
         f"line 3: duplicate id {named[0]['id']!r} (first on line 1); kept the first",
         "line 5: needs a string 'id'",
-        f"line 6: id {named[1]['id']!r} needs a 'prediction' (a string, or null: unanswered)",
+        f"line 6: id {named[1]['id']!r}: 'prediction' is a JSON number; give the model's text (a string), or null: "
+        "unanswered",
         f"line 7: id {named[2]['id']!r} has a 'trace' that is not a string",
         "unknown id 'prod-odd-i999-wfs::wfs' (not in the gold set)",
         f"{len(named) - 1} gold ids have no prediction (scored as unanswered), e.g. "

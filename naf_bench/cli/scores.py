@@ -11,12 +11,20 @@ from naf_bench.scoring.extract import EXTRACTORS
 
 
 def _score(args: argparse.Namespace) -> int:
+    from naf_bench.errors import ConfigError, DataError
     from naf_bench.scoring.evaluation import score_rows
     from naf_bench.scoring.intake import SUBMISSION, check, gold_for, input_file, read_submission
 
     submission = read_submission(input_file(args.submission, SUBMISSION))
-    gold = gold_for(submission.entries, args.config, args.split, args.gold)
-    checked = check(submission, gold)
+    if not submission.entries and submission.malformed:
+        summary = submission.malformed_summary()
+        raise DataError(submission.origin, summary if submission.malformed[0][0] == 0 else f"no answer could be read: "
+                        f"{summary}")  # fmt: skip
+    try:
+        gold = gold_for(submission.entries, args.config, args.split, args.gold)
+        checked = check(submission, gold)
+    except (ConfigError, DataError) as exc:
+        raise submission.refusal(exc) from None
     problems = submission.line_problems(refused=False) + checked.id_problems()
     entries = submission.entries
     print(f"scored against {gold.name}")
