@@ -11,6 +11,7 @@ from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.scoring.formatting import percent
 
 EXIT_PARSE, EXIT_SOLVER, EXIT_CERTIFICATION = 2, 3, 4
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT (128 + 2)
 # exit status of each error class at the command-line boundary (the first match in this order)
 EXIT_STATUS = ((ParseError, EXIT_PARSE), (ConfigError, EXIT_PARSE), (SolverError, EXIT_SOLVER),
                (CertificationError, EXIT_CERTIFICATION), (NafBenchError, 1))  # fmt: skip

@@ -41,7 +41,7 @@ def _certify(args: argparse.Namespace) -> int:
             print(f"{name}:{line}: error: not UTF-8 text (byte 0x{data[exc.start]:02x})", file=sys.stderr)
             status = max(status, EXIT_PARSE)
             continue
-        query = args.query or parse_header(text).get("query", "q")
+        query = args.query or parse_header(text).get("query")
         try:
             program = parse_program(text)
         except ParseError as exc:
@@ -53,6 +53,8 @@ def _certify(args: argparse.Namespace) -> int:
             print(f"{name}: error: no rules (an empty program): nothing to certify", file=sys.stderr)
             status = max(status, EXIT_PARSE)
             continue
+        assumed = query is None
+        query = query or "q"
         try:
             parse_atom(query)
         except ParseError as exc:
@@ -68,11 +70,15 @@ def _certify(args: argparse.Namespace) -> int:
             print(f"{name}: certification failed: {exc}", file=sys.stderr)
             status = max(status, EXIT_CERTIFICATION)
             continue
+        sys.stdout.flush()  # what is said of this file comes after the certificates of the files before it
+        if assumed:
+            print(f"{name}: note: no --query and no '% query:' header: certifying the query 'q'", file=sys.stderr)
         if query not in program.atoms:
             vacuous = "true only vacuously, as the program has no stable model" if certificate.incoherent else "false"
             print(f"{name}: warning: the query {query!r} appears nowhere in the program, so no rule derives it: "
                   f"false under WFS and SLDNF (it fails at once), in no stable model (credulous false; skeptical "
                   f"{vacuous}); check its spelling, or the file's '% query:' header", file=sys.stderr)  # fmt: skip
+        sys.stderr.flush()  # the warning before the certificate it is about
         if args.json:
             print(certificate.to_json())
         else:
