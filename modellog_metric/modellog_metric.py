@@ -7,6 +7,7 @@ import datasets
 import evaluate
 
 from naf_bench.scoring.consistency import compute_consistency
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 from naf_bench.scoring.labels import compute_label_metrics
 from naf_bench.scoring.traces import compute_proof_metrics
 
@@ -31,13 +32,15 @@ Every argument is a column, one entry per row, given to add_batch batch by batch
 the options, which compute takes. A column not given (or None) is absent: the scores that need it are not
 computed; so is a column of None only (e.g. [None] * n).
 Args (config `label`):
-    predictions (list of str): model outputs, or bare letters; the answer is the last 'ANSWER: X'.
+    predictions (list of str): model outputs, or bare letters, read by the extractor (below).
     references (list of str or None): gold letters A/B/C; None for condition `none` (never scored).
     conditions (list of str, optional): each row's condition (per-condition accuracy, JOINT).
     program_ids (list of str, optional): each row's program (JOINT, default correspondence, clustered intervals).
     variants (list of str, optional): each row's rule order or framing (flip rate instead of JOINT).
     bins (list of str, optional): each row's divergence bin or family (per-bin accuracy).
-    extractor ("strict", "flexible" or "reference"; option): how answers are read (naf_bench.scoring.extract).
+    extractor ("strict", "flexible" or "reference"; option): how answers are read (naf_bench.scoring.extract;
+        default "flexible", its DEFAULT_EXTRACTOR: the last 'ANSWER: X' first, then boxed answers, option
+        lines and answer words; "strict" reads the instructed 'ANSWER: X' only).
     n_bootstrap (int, option): program resamples for the 95% intervals (1000).
     seed (int, option): the resampling seed (0).
 Args (config `proof`):
@@ -191,7 +194,7 @@ class NafBench(evaluate.Metric):  # evaluate names the module after the class: n
         prompts=None,
         formulas=None,
         probabilities=None,
-        extractor="strict",
+        extractor=DEFAULT_EXTRACTOR,
         n_bootstrap=1000,
         seed=0,
         calibration="none",

@@ -152,10 +152,11 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
     assert metadata["naf_bench_version"] == naf_bench.__version__ and metadata["naf_bench_code_hash"] == code_version()
     assert results["n-samples"]["naf_bench_joint"] == {"original": 120, "effective": 2}
     report = (tmp_path / "run" / "report.md").read_text()
-    # one row per filter; the mc run's rho sits in the strict-match row
+    # one row per filter, the headline (the default extractor's filter) first; the mc run's rho sits in its row
     assert report.count("| strict-match: tiny |") == 1 and report.count("| flexible-extract: tiny |") == 1
+    assert report.index("| flexible-extract: tiny |") < report.index("| strict-match: tiny |")
     limited = report[report.index("## Limited runs") :]
-    assert "| strict-match: tiny | 4 of 240 documents |" in limited  # none: 2 prompts, joint: 2 programs
+    assert "| flexible-extract: tiny | 4 of 240 documents |" in limited  # none: 2 prompts, joint: 2 programs
     mc_header, _, mc_row = limited[limited.index("| model (multiple choice") :].splitlines()[:3]
     rho_certified = dict(zip(mc_header.split(" | "), mc_row.split(" | "), strict=True))["rho_certified"]
     assert -1.0 <= float(rho_certified) <= 1.0  # rho on its own scale, not in %

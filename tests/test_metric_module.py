@@ -43,7 +43,7 @@ def test_label_config_accepts_none_references_anywhere(at_root):
         variants=[None] * 3,
         bins=["odd", "odd", "control"],
     )
-    assert (scores["accuracy"], scores["n_scored"], scores["n_rows"], scores["extractor"]) == (1.0, 1, 3, "strict")
+    assert (scores["accuracy"], scores["n_scored"], scores["n_rows"], scores["extractor"]) == (1.0, 1, 3, "flexible")
     assert scores["per_bin"]["odd"]["accuracy"] == 1.0 and "control" not in scores["per_bin"]
     only_none = metric.compute(
         predictions=["ANSWER: A"],

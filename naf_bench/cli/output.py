@@ -28,12 +28,17 @@ def write_json(payload, out: str | None) -> None:
 
 
 def print_records(records: list[dict]) -> None:
-    """The records table: JOINT, accuracy, coverage, each JOINT reading, and a trace line where there are traces."""
-    print(f"{'':30} {'JOINT':>7} {'acc':>7} {'cover':>7}  " + "  ".join(f"{c:>12}" for c in JOINT_CONDITIONS))
+    """The records table: whole names, JOINT, accuracy, coverage, each JOINT reading, the extractor and the answers
+    it could not read, and a trace line where there are traces."""
+    width = max([len(r["name"]) for r in records] + [10])
+    header = "  ".join(f"{c:>12}" for c in JOINT_CONDITIONS)
+    print(f"{'':{width}} {'JOINT':>7} {'acc':>7} {'cover':>7}  {header}  read by (unread)")
     for r in records:
         cells = [f"{pct(r['per_semantics'].get(c)):>12}" for c in JOINT_CONDITIONS]
         head = [pct(r["joint"]), pct(r["per_prompt_accuracy"]), pct(r["coverage"])]
-        print(f"{r['name'][:30]:30} " + " ".join(f"{x:>7}" for x in head) + "  " + "  ".join(cells))
+        unread = "" if r.get("n_unread") is None else f" ({r['n_unread']:,})"
+        read = f"  {r['extractor']}{unread}" if r.get("extractor") else ""
+        print(f"{r['name']:{width}} " + " ".join(f"{x:>7}" for x in head) + "  " + "  ".join(cells) + read)
         if r.get("traces"):
             t = r["traces"]
             checked = f"{t['n_checkable']} of {t['n']} checkable"
@@ -41,5 +46,5 @@ def print_records(records: list[dict]) -> None:
             if t["n_checkable"]:
                 rfwr = pct(t["rfwr"])
                 steps = f"proof accuracy {pct(t['proof_accuracy'])}, right for the wrong reason {rfwr} ({checked})"
-            print(f"{'':30} {steps}; reasoned soundly {pct(t['reasoned_soundly'])}, contradicted among correct "
+            print(f"{'':{width}} {steps}; reasoned soundly {pct(t['reasoned_soundly'])}, contradicted among correct "
                   f"{pct(t['contradicted_among_correct'])} (trace audit)")  # fmt: skip

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from naf_bench.cli.output import pct, print_records, write_json
-from naf_bench.scoring.extract import EXTRACTORS
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, EXTRACTORS
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -80,7 +80,6 @@ def _report(args: argparse.Namespace) -> int:
 
 def _add_score(commands) -> None:
     from naf_bench.generate.config import CONFIGS
-    from naf_bench.scoring.evaluation import SUBMISSION_EXTRACTOR
 
     score = commands.add_parser("score", help="score a leaderboard submission ({id, prediction, trace?} JSONL)")
     score.add_argument("submission")
@@ -96,9 +95,9 @@ def _add_score(commands) -> None:
     score.add_argument("--out", help="write the scores as JSON")
     score.add_argument(
         "--extractor",
-        default=SUBMISSION_EXTRACTOR,
+        default=DEFAULT_EXTRACTOR,
         choices=EXTRACTORS,
-        help=f"how answers are read (default {SUBMISSION_EXTRACTOR}; see naf_bench.scoring.extract)",
+        help=f"how answers are read (default {DEFAULT_EXTRACTOR}; see naf_bench.scoring.extract)",
     )
     score.set_defaults(run=_score)
 
