@@ -22,7 +22,9 @@ CONDITIONS = ("none", "closed_world", "cred", "skept", "wfs")
 @pytest.fixture
 def files(tmp_path):
     """Good and bad inputs, each by name: a small gold file and a submission to it, a submission of another set
-    (main's ids), a missing file, a folder, an empty file, reference folders with an empty or a folder set file."""
+    (main's ids), a missing file, a folder, an empty file, reference folders with an empty or a folder set file,
+    a folder holding a run, malformed submissions (gzip, a JSON array, trailing commas, integer ids, an 'answer'
+    field, an unknown id beside a broken line), programs with '~' and ':~', and where a tiny model goes."""
     gold = [{"id": f"fx-{p}-{c}::{c}", "program_id": f"fx-{p}", "family": "odd", "condition": c,
              "gold": None if c == "none" else "A"} for p in range(3) for c in CONDITIONS]  # fmt: skip
     paths = {
