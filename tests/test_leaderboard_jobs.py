@@ -122,6 +122,7 @@ def test_a_verified_job_loads_no_remote_code_and_a_hub_model_at_its_commit(tmp_p
     command = run_command(model, tmp_path, tmp_path / "out", settings)
     assert command[command.index("--model-args") + 1] == f"trust_remote_code=False,revision={commit}"
     assert command[command.index("--limit") + 1] == "2" and "--max-gen-toks" not in command
+    assert command[command.index("--out") + 1 : command.index("--out") + 3] == [str(tmp_path / "out"), "--overwrite"]
     model, settings = run_settings(job("endpoint", "served", "http://127.0.0.1:9/v1"), {})
     assert model is None and settings == {"backend": "local-chat-completions",
                                           "model_args": "base_url=http://127.0.0.1:9/v1,model=served"}  # fmt: skip
