@@ -134,7 +134,7 @@ CASES = [
     ("run {missing} --out {out}", "model '{missing}': no such file or folder (and not a Hub name ORG/NAME)"),
     # run's inputs, each refused before the tiny model (whose weights file is broken) loads
     ("run {tiny} --out {gold}", "--out {gold}: a file, where the run's output folder goes; name a folder"),
-    ("run {tiny} --out {gold}/run", "--out {gold}/run: cannot write there (Not a directory)"),
+    ("run {tiny} --out {gold}/run", "--out {gold}/run: {gold} is a file, where a folder was expected"),
     ("run {tiny} --out {ran}", "--out {ran}: holds an earlier run's submission.jsonl; name another folder, or pass "
                                "--overwrite"),
     ("run {tiny} --limit 0 --out {out}", "--limit 0: give a positive count of documents per task (e.g. 20), or a "

@@ -43,9 +43,9 @@ def smollm2_gguf() -> Path:
 
 
 def check_out(out: str | Path, overwrite: bool = False) -> Path:
-    """The run's output folder, made and checked before any model loads: a folder (not a file, not under one),
-    writable (a file is made and removed there), and holding no earlier run's ``submission.jsonl`` unless
-    ``overwrite``."""
+    """The run's output folder, checked before any model loads (and not made: a refused run leaves nothing): a
+    folder or none yet (not a file, not under one), writable (a file is made and removed in it, or in the
+    nearest folder above it that exists), and holding no earlier run's ``submission.jsonl`` unless ``overwrite``."""
     import tempfile
 
     out = Path(out)
@@ -54,12 +54,15 @@ def check_out(out: str | Path, overwrite: bool = False) -> Path:
     if (out / "submission.jsonl").exists() and not overwrite:
         raise ConfigError(f"--out {out}: holds an earlier run's submission.jsonl; name another folder, or pass "
                           "--overwrite to replace it")  # fmt: skip
+    existing = next(folder for folder in (out, *out.absolute().parents) if folder.exists())
+    if not existing.is_dir():
+        raise ConfigError(f"--out {out}: {existing} is a file, where a folder was expected; name a folder")
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
+        with tempfile.TemporaryFile(dir=existing):
             pass
     except OSError as exc:
-        raise ConfigError(f"--out {out}: cannot write there ({exc.strerror or exc}); name a writable folder") from None
+        raise ConfigError(f"--out {out}: cannot write in {existing} ({exc.strerror or exc}); name a writable "
+                          "folder") from None  # fmt: skip
     return out
 
 
