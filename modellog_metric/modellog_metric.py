@@ -7,6 +7,7 @@ import datasets
 import evaluate
 
 from naf_bench.scoring.consistency import compute_consistency
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 from naf_bench.scoring.labels import compute_label_metrics
 from naf_bench.scoring.traces import compute_proof_metrics
 
@@ -31,13 +32,15 @@ Every argument is a column, one entry per row, given to add_batch batch by batch
 the options, which compute takes. A column not given (or None) is absent: the scores that need it are not
 computed; so is a column of None only (e.g. [None] * n).
 Args (config `label`):
-    predictions (list of str): model outputs, or bare letters; the answer is the last 'ANSWER: X'.
+    predictions (list of str): model outputs, or bare letters, read by the extractor (below).
     references (list of str or None): gold letters A/B/C; None for condition `none` (never scored).
     conditions (list of str, optional): each row's condition (per-condition accuracy, JOINT).
     program_ids (list of str, optional): each row's program (JOINT, default correspondence, clustered intervals).
     variants (list of str, optional): each row's rule order or framing (flip rate instead of JOINT).
     bins (list of str, optional): each row's divergence bin or family (per-bin accuracy).
-    extractor ("strict", "flexible" or "reference"; option): how answers are read (naf_bench.scoring.extract).
+    extractor ("strict", "flexible" or "reference"; option): how answers are read (naf_bench.scoring.extract;
+        default "flexible", its DEFAULT_EXTRACTOR: the last 'ANSWER: X' first, then boxed answers, option
+        lines and answer words; "strict" reads the instructed 'ANSWER: X' only).
     n_bootstrap (int, option): program resamples for the 95% intervals (1000).
     seed (int, option): the resampling seed (0).
 Args (config `proof`):
@@ -104,6 +107,38 @@ OPTIONAL_COLUMNS = {
 }
 
 
+# the columns of text (or None) per config: anything else is refused before it is stringified
+TEXT_COLUMNS = {
+    "label": ("predictions", "references", "conditions", "program_ids", "variants", "bins"),
+    "proof": ("predictions", "certificates", "conditions", "framings", "languages", "prompts"),
+    "consistency": ("formulas",),
+}
+_ROWS_HINT = (
+    "for rows of the dataset, **naf_bench.scoring.label_columns(rows) gives references, conditions and program_ids"
+)
+
+
+def _refuse_non_text(config: str, arguments: dict) -> None:
+    """A ValueError in one line where a text column holds something else (a Dataset, rows, dicts, numbers),
+    saying what to pass: ``evaluate`` would store each entry's ``str()`` and score it silently."""
+    for name in TEXT_COLUMNS[config]:
+        column = arguments.get(name)
+        if column is None:
+            continue
+        what = {"predictions": "the model's output texts", "references": "the gold letters (A, B, C)"}.get(
+            name, f"one string per row for {name}"
+        )
+        hint = f"; {_ROWS_HINT}" if config == "label" and name != "predictions" else ""
+        if isinstance(column, str | dict | datasets.Dataset):
+            kind = "a Dataset" if isinstance(column, datasets.Dataset) else f"a {type(column).__name__}"
+            raise ValueError(f"naf_bench {config!r}: {name} is {kind}; pass a list of {what} (or None){hint}")
+        for index, value in enumerate(column):
+            if value is not None and not isinstance(value, str):
+                shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+                raise ValueError(f"naf_bench {config!r}: {name}[{index}] is a {type(value).__name__} ({shown}), not "
+                                 f"text; pass a list of {what} (or None){hint}")  # fmt: skip
+
+
 def _given(column):
     """A column, or None when no row has a value."""
     return None if all(value is None for value in column) else list(column)
@@ -134,6 +169,7 @@ class NafBench(evaluate.Metric):  # evaluate names the module after the class: n
     def _with_absent_columns(self, **arguments) -> dict:
         """The arguments with each optional column not given (or None) as a column of None; unchanged when no
         column is given (compute over the batches added)."""
+        _refuse_non_text(self.config_name, arguments)
         given = [name for name in FEATURES[self.config_name] if arguments.get(name) is not None]
         if not given:
             return arguments
@@ -158,7 +194,7 @@ class NafBench(evaluate.Metric):  # evaluate names the module after the class: n
         prompts=None,
         formulas=None,
         probabilities=None,
-        extractor="strict",
+        extractor=DEFAULT_EXTRACTOR,
         n_bootstrap=1000,
         seed=0,
         calibration="none",

@@ -10,7 +10,7 @@ export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 naf-bench certify examples/*.lp
 naf-bench export --out out/naf-bench --configs main
 naf-bench baselines main --out out/baselines-main.json
-naf-bench run smollm2 --tasks naf_bench naf_bench_mc --limit 2 --max-gen-toks 256 --baselines out/baselines-main.json --out out/main-job
+naf-bench run smollm2 --tasks naf_bench naf_bench_mc --limit 2 --max-gen-toks 256 --baselines out/baselines-main.json --out out/main-job --overwrite
 naf-bench generate main --split test --out out/main-test-gold.jsonl
 naf-bench leaderboard out/main-job --gold out/main-test-gold.jsonl --out out/board --bootstrap 200
 echo "report: out/main-job/report.md"

@@ -1,13 +1,20 @@
 """Every bad input of the first-touch table, fed to every command it applies to: a non-zero status, a few lines
 that name the input and say what to do, and no traceback."""
 
+import gzip
 import json
+import os
+import re
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from naf_bench.cli import main
+from naf_bench.cli.output import EXIT_INTERRUPTED, EXIT_STATUS
 
 CONDITIONS = ("none", "closed_world", "cred", "skept", "wfs")
 
@@ -15,7 +22,9 @@ CONDITIONS = ("none", "closed_world", "cred", "skept", "wfs")
 @pytest.fixture
 def files(tmp_path):
     """Good and bad inputs, each by name: a small gold file and a submission to it, a submission of another set
-    (main's ids), a missing file, a folder, an empty file, reference folders with an empty or a folder set file."""
+    (main's ids), a missing file, a folder, an empty file, reference folders with an empty or a folder set file,
+    a folder holding a run, malformed submissions (gzip, a JSON array, trailing commas, integer ids, an 'answer'
+    field, an unknown id beside a broken line), programs with '~' and ':~', and where a tiny model goes."""
     gold = [{"id": f"fx-{p}-{c}::{c}", "program_id": f"fx-{p}", "family": "odd", "condition": c,
              "gold": None if c == "none" else "A"} for p in range(3) for c in CONDITIONS]  # fmt: skip
     paths = {
@@ -41,7 +50,37 @@ def files(tmp_path):
     (paths["ref_empty"] / "data").mkdir(parents=True)
     (paths["ref_empty"] / "data" / "production_set.json").write_text("")
     (paths["ref_folder"] / "data" / "production_set.json").mkdir(parents=True)
+    ran = tmp_path / "ran"
+    ran.mkdir()
+    (ran / "submission.jsonl").write_text(paths["submission"].read_text())
+    two = [{"id": row["id"], "prediction": "A"} for row in gold[1:3]]
+    bad = {
+        "gzipped": gzip.compress(paths["submission"].read_bytes()),
+        "array": json.dumps(two, indent=1),
+        "commas": "".join(json.dumps(line) + ",\n" for line in two),
+        "int_ids": "".join(json.dumps({"id": i, "prediction": "A"}) + "\n" for i in range(2)),
+        "answer_field": "".join(json.dumps({"id": line["id"], "answer": "A"}) + "\n" for line in two),
+        "one_unknown": json.dumps({"id": "zz-1", "prediction": "A"}) + "\n{bad\n",
+        "tilde": "q :- a.\na :- ~b.\n",
+        "weak": "q :- a.\n:~ a. [1]\n",
+    }
+    for name, content in bad.items():
+        suffix = {"gzipped": ".jsonl.gz", "tilde": ".lp", "weak": ".lp"}.get(name, ".jsonl")
+        paths[name] = tmp_path / f"{name}{suffix}"
+        write = paths[name].write_bytes if isinstance(content, bytes) else paths[name].write_text
+        write(content)
+    paths["ran"], paths["tiny"] = ran, tmp_path / "tiny"
     return paths
+
+
+def build_unloadable_model(path):
+    """A tiny model whose tokenizer and config are sound and whose weights file is not: a refusal that comes
+    after it was loaded would be a load error, never the refusal."""
+    from conftest import build_tiny_lm
+
+    build_tiny_lm(path)
+    for weights in path.glob("*.safetensors"):
+        weights.write_bytes(b"not weights")
 
 
 # (command line with {name} for a path of `files`, what the message must say besides naming the input)
@@ -76,6 +115,9 @@ CASES = [
      "{ref_empty}/data/production_set.json: empty file, where a JSON file of the authors' data/ layout"),
     ("import-reference {ref_folder} --out {out}",
      "{ref_folder}/data/production_set.json: a folder, where a JSON file of the authors' data/ layout"),
+    # '~' where 'not' was meant, and a weak constraint: each named as what it is
+    ("certify {tilde}", "{tilde}:2:6: error: '~' is no negation in ASP: default negation is 'not' (a :- not b.)"),
+    ("certify {weak}", "{weak}:2:1: error: weak constraints (':~') are not supported"),
     # a split the config lacks
     ("score {submission} --config main --split train", "config 'main' has no split 'train'; expected one of ['test']"),
     ("baselines main --split train", "config 'main' has no split 'train'; expected one of ['test']"),
@@ -90,6 +132,33 @@ CASES = [
     # an unknown task name (refused before any model loads: the folder is no model); a model path that does not exist
     ("run {folder} --tasks naf_bench_crd --out {out}", "unknown task 'naf_bench_crd' (closest: naf_bench_cred"),
     ("run {missing} --out {out}", "model '{missing}': no such file or folder (and not a Hub name ORG/NAME)"),
+    # run's inputs, each refused before the tiny model (whose weights file is broken) loads
+    ("run {tiny} --out {gold}", "--out {gold}: a file, where the run's output folder goes; name a folder"),
+    ("run {tiny} --out {gold}/run", "--out {gold}/run: {gold} is a file, where a folder was expected"),
+    ("run {tiny} --out {ran}", "--out {ran}: holds an earlier run's submission.jsonl; name another folder, or pass "
+                               "--overwrite"),
+    ("run {tiny} --limit 0 --out {out}", "--limit 0: give a positive count of documents per task (e.g. 20), or a "
+                                         "fraction between 0 and 1"),
+    ("run {tiny} --limit -1 --out {out}", "--limit -1: give a positive count"),
+    ("run {tiny} --limit 2.5 --out {out}", "--limit 2.5: give a positive count"),
+    ("run smolm2 --out {out}", "model 'smolm2': no such file or folder; did you mean smollm2?"),
+    ("run {tiny}x --out {out}", "model '{tiny}x': no such file or folder; did you mean {tiny}?"),
+    ("run {tiny} --apply_chat_template --out {out}", "--apply-chat-template: the tokenizer of tiny has no chat "
+                                                     "template; drop the option (plain prompts)"),
+    ("run {tiny} --apply-chat-template --tasks naf_bench_cred --out {out}", "the tokenizer of tiny has no chat"),
+    # a submission that is not JSON lines, or whose lines are not {id, prediction}: named, with line numbers
+    ("score {gzipped}", "{gzipped}: a gzip file: decompress it first (gunzip -k FILE)"),
+    ("score {array}", "{array}: a JSON array, where one JSON object per line was expected"),
+    ("score {commas}", "{commas}: no answer could be read: 2 malformed lines: line 1: a comma after the JSON object"),
+    ("score {int_ids}", "{int_ids}: no answer could be read: 2 malformed lines: line 1: id 0 is a JSON number; ids "
+                        "are strings"),
+    ("score {answer_field}", "line 1: id 'fx-0-closed_world::closed_world' has no 'prediction' (it has 'answer': "
+                             "name that field 'prediction')"),
+    ("score {one_unknown}", "the submission's ids name no naf-bench config (ids such as 'zz-1'): give the gold they "
+                            "belong to with --gold FILE, or --config CONFIG; also 1 malformed line: line 2: "
+                            "malformed JSON"),
+    ("analyze {answer_field} --gold {gold} --out {out}", "line 1: id 'fx-0-closed_world::closed_world' has no "
+                                                         "'prediction' (it has 'answer'"),
 ]  # fmt: skip
 
 
@@ -103,6 +172,9 @@ def run_command(line: str, files: dict, capsys) -> tuple[int, list[str]]:
 def test_a_bad_input_gets_a_few_lines_naming_it_and_what_to_do(line, message, files, capsys):
     if line.startswith("run "):
         pytest.importorskip("lm_eval", reason="run needs the lm-eval extra")
+        if "{tiny}" in line:
+            build_unloadable_model(files["tiny"])
+            capsys.readouterr()  # the builder's progress bars
     status, lines = run_command(line, files, capsys)
     expected = message.format(**{name: str(path) for name, path in files.items()})
     assert status != 0 and 1 <= len(lines) <= 3, lines
@@ -140,3 +212,38 @@ def test_the_command_itself_prints_no_traceback(files):
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 1 and done.stdout == "" and len(done.stderr.splitlines()) == 1
     assert done.stderr.startswith(f"naf-bench report: DataError: {files['submission']}: a submission")
+
+
+def test_ctrl_c_ends_a_command_with_one_line_and_status_130(tmp_path):
+    """SIGINT while ``generate hard`` builds (about a minute uncached): one line, the shell's status for it."""
+    environment = {**os.environ, "HF_DATASETS_CACHE": str(tmp_path / "cache")}  # uncached: still working at 6 s
+    command = [sys.executable, "-m", "naf_bench.cli", "generate", "hard", "--out", str(tmp_path / "hard.jsonl")]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+    time.sleep(6)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert (process.returncode, out, err) == (EXIT_INTERRUPTED, "", "naf-bench generate: interrupted\n")
+
+
+def test_the_cli_page_gives_the_exit_statuses_the_commands_return(capsys):
+    page = (Path(__file__).parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    table = dict(re.findall(r"^\| (\d+) \| (.+) \|$", page, flags=re.MULTILINE))
+    statuses = {kind: status for kind, status in EXIT_STATUS}
+    assert set(table) == {"0", *map(str, statuses.values()), str(EXIT_INTERRUPTED)}
+    for kind, status in statuses.items():
+        assert f"`{kind.__name__}`" in table[str(status)], (kind, table[str(status)])
+    assert "interrupted" in table[str(EXIT_INTERRUPTED)] and "a bad option" in table["2"]
+    with pytest.raises(SystemExit) as bad_option:
+        main(["score", "--no-such-option"])
+    assert bad_option.value.code == 2
+    capsys.readouterr()
+
+
+def test_certify_warns_before_the_certificate_of_a_query_the_program_never_mentions(tmp_path):
+    (tmp_path / "p.lp").write_text("p :- a.\na :- not b.\n")
+    command = [sys.executable, "-m", "naf_bench.cli", "certify", str(tmp_path / "p.lp")]
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"{tmp_path / 'p.lp'}: note: no --query and no '% query:' header: certifying the query 'q'"
+    assert lines[1].startswith(f"{tmp_path / 'p.lp'}: warning: the query 'q' appears nowhere in the program")
+    assert lines[2] == f"{tmp_path / 'p.lp'}  ?- q" and lines[3].split() == ["signature", "FFFF"]

@@ -76,7 +76,8 @@ def test_score_reports_every_problem_by_line(rows, tmp_path, capsys):
         "line 2: malformed JSON (Expecting property name enclosed in double quotes, column 2)",
         f"line 3: duplicate id {named[0]['id']!r} (first on line 1); kept the first",
         "line 5: needs a string 'id'",
-        f"line 6: id {named[1]['id']!r} needs a 'prediction' (a string, or null: unanswered)",
+        f"line 6: id {named[1]['id']!r}: 'prediction' is a JSON number; give the model's text (a string), or null: "
+        "unanswered",
         f"line 7: id {named[2]['id']!r} has a 'trace' that is not a string",
         "unknown id 'prod-odd-i999-wfs::wfs' (not in the gold set)",
         f"{len(named) - 1} gold ids have no prediction (scored as unanswered), e.g. "
@@ -204,17 +205,20 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
     build_tiny_lm(tmp_path / "tiny")
     arguments = ["run", str(tmp_path / "tiny"), "--limit", "2", "--max-gen-toks", "4", "--out", str(tmp_path / "run")]
     assert main([*arguments, "--tasks", "naf_bench", "naf_bench_mc", "--device", "cpu", "--batch_size", "2"]) == 0
-    folder = tmp_path / "run" / "lm_eval" / sanitized(tmp_path / "tiny")  # lm-eval's EvaluationTracker layout
+    folder = tmp_path / "run" / "lm_eval" / "tiny"  # lm-eval's layout, the folder named after the model
     assert list(folder.glob("samples_naf_bench_joint_*.jsonl")) and list(folder.glob("results_*.json"))
     results = json.loads(next(folder.glob("results_*.json")).read_text())
     assert results["config"]["batch_size"] == 2 and results["config"]["device"] == "cpu"
+    assert results["config"]["naf_bench_chat_template"] is False  # the tiny tokenizer has none: plain prompts
+    assert results["config"]["naf_bench_prompts"] == "plain prompts: the tokenizer has no chat template"
     metadata = results["configs"]["naf_bench_joint"]["metadata"]
     assert metadata["naf_bench_version"] == naf_bench.__version__ and metadata["naf_bench_code_hash"] == code_version()
     assert results["n-samples"]["naf_bench_joint"] == {"original": 120, "effective": 2}
     report = (tmp_path / "run" / "report.md").read_text()
-    # one row per filter; the mc run's rho sits in the strict-match row
+    # one row per filter, the headline (the default extractor's filter) first; the mc run's rho sits in its row
     assert report.count("| strict-match: tiny |") == 1 and report.count("| flexible-extract: tiny |") == 1
-    assert "| strict-match: tiny | limited: 4 of 240 documents |" in report  # none: 2 prompts, joint: 2 programs
+    assert report.index("| flexible-extract: tiny |") < report.index("| strict-match: tiny |")
+    assert "| flexible-extract: tiny | limited: 4 of 240 documents |" in report  # none: 2 prompts, joint: 2 programs
     mc_header, _, mc_row = report[report.index("| model (multiple choice") :].splitlines()[:3]
     rho_certified = dict(zip(mc_header.split(" | "), mc_row.split(" | "), strict=True))["rho_certified"]
     assert -1.0 <= float(rho_certified) <= 1.0  # rho on its own scale, not in %
@@ -233,13 +237,33 @@ def test_run_a_tiny_model_end_to_end(tmp_path):
     assert validate_metadata(metadata) == []
     assert (metadata["model_name"], metadata["track"], metadata["temperature"], metadata["samples_per_item"]) == (
         "tiny", "standard", 0.0, 1)  # fmt: skip
-    assert metadata["max_tokens"] == 4
+    assert metadata["max_tokens"] == 4 and metadata["chat_template"] is False
+    assert "Prompts: tiny: plain prompts: the tokenizer has no chat template" in report
+    assert main(arguments) == 2  # the run is kept: a second one into the same folder is refused, nothing loaded
 
 
-def sanitized(path):
-    from lm_eval.utils import sanitize_model_name
+def test_a_run_whose_files_cannot_be_written_keeps_its_answers(tmp_path):
+    """Past the command's checks (run_model called directly, into a folder under a file): lm-eval's tracker only
+    logs that it could not write, so run_model looks, keeps the answers in a file and names it."""
+    pytest.importorskip("lm_eval")
+    from conftest import build_tiny_lm
 
-    return sanitize_model_name(str(path))
+    from naf_bench.errors import DataError
+    from naf_bench.runs.run import run_model
+
+    build_tiny_lm(tmp_path / "tiny")
+    (tmp_path / "file").write_text("")
+    kept_in = "lm-eval could not write it; the run's results and answers are kept in"
+    with pytest.raises(DataError, match=kept_in) as error:
+        run_model(str(tmp_path / "tiny"), tmp_path / "file" / "lm_eval", ("naf_bench_cred",), device="cpu", limit=1,
+                  max_gen_toks=2)  # fmt: skip
+    kept = Path(str(error.value).rsplit(" ", 1)[1])
+    try:
+        saved = json.loads(kept.read_text())
+        assert len(saved["samples"]["naf_bench_cred"]) == 2  # 1 document, under each filter
+        assert saved["results"]["config"]["naf_bench_chat_template"] is False
+    finally:
+        kept.unlink()
 
 
 def test_run_help_lists_the_lm_eval_options(capsys):

@@ -210,6 +210,9 @@ def test_hard_splits_sizes_and_disjointness(hard_rows):
     assert [len(k) for k in keys.values()] == [192, 77, 77]
     assert not (keys["train"] & keys["validation"] or keys["train"] & keys["test"] or keys["validation"] & keys["test"])
     assert hard_rows["test"][0]["id"] == "nb-hard-cnf_n8-i0-none::none"
+    assert hard_rows["train"][0]["id"] == "nb-hard-train-cnf_n8-i0-none::none"
+    ids = [row["id"] for rows in hard_rows.values() for row in rows]
+    assert len(set(ids)) == len(ids) == 1730  # unique across the splits: concatenated, keyed by id, none collides
 
 
 def test_hard_families_have_their_signatures(hard_rows):

@@ -443,3 +443,15 @@ def test_page_in_headless_chromium(tmp_path, gold_rows, submissions):
         browser.close()
     assert errors == []
     assert all(url.startswith("file://") for url in requests)
+
+
+def test_the_page_names_the_extractor_and_counts_what_it_could_not_read(tmp_path, gold_rows, submissions):
+    lines = answers(gold_rows)
+    lines[0]["prediction"] = "I would rather not say."  # answered, but nothing the extractor reads
+    write_submission(submissions, "zeta", lines, {**STANDARD, "model_name": "Zeta"})
+    board, _ = build_board(submissions, write_gold(gold_rows, tmp_path / "gold.jsonl"), n_bootstrap=20)
+    zeta = next(row for row in board["tracks"]["standard"] if row["name"] == "zeta")
+    assert (zeta["extractor"], zeta["n_unread"], zeta["coverage"]) == ("flexible", 1, 11 / 12)
+    page = write_site(board, tmp_path / "site")[1].read_text()
+    assert "Answers read by the <code>flexible</code> extractor" in page
+    assert page.count(" unread)") == 1 and "91.7 (1 unread)" in page  # format-valid 11 of 12, one unread

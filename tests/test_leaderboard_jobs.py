@@ -131,6 +131,7 @@ def test_a_verified_job_runs_its_approved_copy_without_remote_code(tmp_path):
     assert command[1:5] == ["-m", "naf_bench.leaderboard.guest", "run", str(stored)]  # under the guard
     assert command[command.index("--model-args") + 1] == "trust_remote_code=False"
     assert command[command.index("--limit") + 1] == "2" and "--max-gen-toks" not in command
+    assert command[command.index("--out") + 1 : command.index("--out") + 3] == [str(tmp_path / "out"), "--overwrite"]
     model, settings = run_settings(job("endpoint", "served", "http://127.0.0.1:9/v1"), {})
     assert model is None and settings == {"backend": "local-chat-completions",
                                           "model_args": "base_url=http://127.0.0.1:9/v1,model=served"}  # fmt: skip

@@ -43,7 +43,7 @@ def test_label_config_accepts_none_references_anywhere(at_root):
         variants=[None] * 3,
         bins=["odd", "odd", "control"],
     )
-    assert (scores["accuracy"], scores["n_scored"], scores["n_rows"], scores["extractor"]) == (1.0, 1, 3, "strict")
+    assert (scores["accuracy"], scores["n_scored"], scores["n_rows"], scores["extractor"]) == (1.0, 1, 3, "flexible")
     assert scores["per_bin"]["odd"]["accuracy"] == 1.0 and "control" not in scores["per_bin"]
     only_none = metric.compute(
         predictions=["ANSWER: A"],
@@ -96,6 +96,38 @@ def test_label_needs_its_references_and_says_so():
     for call in (metric.compute, metric.add_batch):
         with pytest.raises(ValueError, match=r"\['references'\] must be given \(optional: \['conditions'"):
             call(predictions=["ANSWER: A"])
+
+
+def test_text_columns_refuse_rows_dicts_and_datasets_saying_what_to_pass():
+    """A Dataset passed as predictions once scored 1.0 (each row's str() ends in its gold trace's 'ANSWER: X')."""
+    import datasets
+
+    rows = datasets.Dataset.from_list(
+        [{"gold": g, "condition": c, "program_id": "p", "gold_trace": f"ANSWER: {g}"} for g, c in (("A", "wfs"),
+                                                                                                    ("B", "cred"))]
+    )  # fmt: skip
+    label = naf_bench.scoring.load_metric("label")
+    outputs = "pass a list of the model's output texts (or None)"
+    hint = "for rows of the dataset, **naf_bench.scoring.label_columns(rows) gives references, conditions and "
+    cases = [
+        (dict(predictions=rows, references=rows["gold"]), f"naf_bench 'label': predictions is a Dataset; {outputs}"),
+        (dict(predictions=[{"prediction": "B"}, None], references=["B", "A"]),
+         f"naf_bench 'label': predictions[0] is a dict ({{'prediction': 'B'}}), not text; {outputs}"),
+        (dict(predictions=["A", 2], references=["B", "A"]), "predictions[1] is a int (2), not text"),
+        (dict(predictions="ANSWER: A", references=["A"]), "predictions is a str; pass a list of"),
+        (dict(predictions=["A", "B"], references=rows),
+         f"naf_bench 'label': references is a Dataset; pass a list of the gold letters (A, B, C) (or None); {hint}"),
+        (dict(predictions=["A", "B"], references=rows.to_list()), "references[0] is a dict ({'gold': 'A', "),
+    ]  # fmt: skip
+    for arguments, message in cases:
+        for call in (label.compute, label.add_batch):
+            with pytest.raises(ValueError) as error:
+                call(**arguments)
+            assert message in str(error.value) and "\n" not in str(error.value), (arguments, str(error.value))
+    proof = naf_bench.scoring.load_metric("proof")
+    with pytest.raises(ValueError, match=r"naf_bench 'proof': predictions\[0\] is a dict"):
+        proof.compute(predictions=[{"trace": "x"}], certificates=["{}"], conditions=["wfs"])
+    assert label.compute(predictions=["ANSWER: A", "ANSWER: A"], references=rows["gold"])["accuracy"] == 0.5
 
 
 def test_label_columns_of_a_dataset_a_list_of_rows_and_a_slice():

@@ -271,13 +271,16 @@ def test_cli_maps_each_error_class_to_its_status(tmp_path, capsys):
     gold = tmp_path / "gold.jsonl"
     gold.write_bytes(b'{"id": \xff}\n')
     assert main(["score", str(gold), "--gold", str(gold)]) == 1  # a data file that cannot be read: DataError
-    assert f"naf-bench score: DataError: {gold}: not UTF-8 text (byte 8)" in capsys.readouterr().err
+    assert (
+        f"naf-bench score: DataError: {gold}: no answer could be read: 1 malformed line: line 1: not UTF-8 (byte "
+        "0xff at byte column 8)" in capsys.readouterr().err
+    )  # the submission, read first
 
 
 def test_closed_pipe_is_quiet(tmp_path):
     path = tmp_path / "even.lp"
     path.write_text(EVEN)
-    command = [sys.executable, "-m", "naf_bench.cli", "certify", *[str(path)] * 200]
+    command = [sys.executable, "-m", "naf_bench.cli", "certify", "--query", "q", *[str(path)] * 200]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
         first = process.stdout.readline()
         process.stdout.close()

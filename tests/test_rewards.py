@@ -12,7 +12,8 @@ import naf_bench.scoring
 from naf_bench.certify import certify
 from naf_bench.data.rows import instance_rows
 from naf_bench.generate.algorithm import Instance
-from naf_bench.scoring.evaluation import SUBMISSION_EXTRACTOR, score_rows
+from naf_bench.scoring.evaluation import score_rows
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 from naf_bench.scoring.labels import compute_label_metrics
 from naf_bench.syntax.parse import parse_program
 from naf_bench.training import rewards
@@ -67,7 +68,7 @@ def _call(reward, completions, rows):
 
 
 def test_the_extractor_is_the_scoring_core_default():
-    assert EXTRACTOR == SUBMISSION_EXTRACTOR == "flexible"
+    assert EXTRACTOR == DEFAULT_EXTRACTOR == "flexible"
 
 
 @pytest.mark.parametrize(("text", "answer", "form", "proof"), TABLE)

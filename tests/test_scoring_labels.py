@@ -26,8 +26,8 @@ from naf_bench.scoring.labels import compute_label_metrics
     ],
 )
 def test_extraction(text, strict, flexible):
-    assert extract_answer(text) == strict
-    assert extract_answer(text, "flexible") == flexible
+    assert extract_answer(text, "strict") == strict
+    assert extract_answer(text, "flexible") == flexible == extract_answer(text)  # flexible: the default
 
 
 def test_unknown_extractor():

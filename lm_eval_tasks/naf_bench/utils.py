@@ -176,7 +176,7 @@ def traced_prompt(doc):  # numbered rules, a request for a trace and one worked 
 
 def process_traced(doc, results):  # the raw response: its label and the core's step checker on its trace
     flags = check_row(results[0], doc)
-    right = extract_answer(results[0], "strict") == doc["gold"]
+    right = extract_answer(results[0]) == doc["gold"]  # the default extractor, as every score's headline
     proved = all(flags.values())
     return {"acc": right, "proof_accuracy": proved, "rfwr": right and not proved} | flags
 

@@ -9,7 +9,7 @@ import sys
 
 from naf_bench.cli import analyses, boards, models, programs, scores, training
 from naf_bench.cli.help import with_help
-from naf_bench.cli.output import EXIT_STATUS
+from naf_bench.cli.output import EXIT_INTERRUPTED, EXIT_STATUS
 from naf_bench.errors import NafBenchError
 
 
@@ -31,6 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(with_default_subcommand(sys.argv[1:] if argv is None else argv))
     try:
         return args.run(args)
+    except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT
+        print(f"naf-bench {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly, also at interpreter exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

@@ -61,8 +61,9 @@ class _Progress:
             print(f"{self.name}: done in {time.monotonic() - self.start:.1f} s", file=sys.stderr, flush=True)
 
 
-def _certify_text(name: str, text: str, query: str, args: argparse.Namespace, progress: _Progress) -> int:
-    """Parse and certify one file's text, printing its certificate or its error; the exit status it earns."""
+def _certify_text(name: str, text: str, query: str | None, args: argparse.Namespace, progress: _Progress) -> int:
+    """Parse and certify one file's text for ``query`` (None: none was given, so ``q``), printing its certificate
+    or its error; the exit status it earns."""
     from naf_bench.certify import certify
     from naf_bench.syntax.parse import parse_atom, parse_program
 
@@ -76,6 +77,8 @@ def _certify_text(name: str, text: str, query: str, args: argparse.Namespace, pr
     if not program.rules:
         print(f"{name}: error: no rules (an empty program): nothing to certify", file=sys.stderr)
         return EXIT_PARSE
+    assumed = query is None
+    query = query or "q"
     try:
         parse_atom(query)
     except ParseError as exc:
@@ -89,11 +92,15 @@ def _certify_text(name: str, text: str, query: str, args: argparse.Namespace, pr
     except CertificationError as exc:
         print(f"{name}: certification failed: {exc}", file=sys.stderr)
         return EXIT_CERTIFICATION
+    sys.stdout.flush()  # what is said of this file comes after the certificates of the files before it
+    if assumed:
+        print(f"{name}: note: no --query and no '% query:' header: certifying the query 'q'", file=sys.stderr)
     if query not in program.atoms:
         vacuous = "true only vacuously, as the program has no stable model" if certificate.incoherent else "false"
         print(f"{name}: warning: the query {query!r} appears nowhere in the program, so no rule derives it: "
               f"false under WFS and SLDNF (it fails at once), in no stable model (credulous false; skeptical "
               f"{vacuous}); check its spelling, or the file's '% query:' header", file=sys.stderr)  # fmt: skip
+    sys.stderr.flush()  # the warning before the certificate it is about
     if args.json:
         print(certificate.to_json())
     else:
@@ -119,7 +126,7 @@ def _certify(args: argparse.Namespace) -> int:
             print(f"{name}:{line}: error: not UTF-8 text (byte 0x{data[exc.start]:02x})", file=sys.stderr)
             status = max(status, EXIT_PARSE)
             continue
-        query = args.query or parse_header(text).get("query", "q")
+        query = args.query or parse_header(text).get("query")
         with _Progress(name, args.progress_after) as progress:
             outcome = _certify_text(name, text, query, args, progress)
         if outcome == EXIT_SOLVER:

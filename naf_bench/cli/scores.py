@@ -7,17 +7,25 @@ import sys
 from pathlib import Path
 
 from naf_bench.cli.output import pct, print_records, write_json
-from naf_bench.scoring.extract import EXTRACTORS
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, EXTRACTORS
 
 
 def _score(args: argparse.Namespace) -> int:
     from naf_bench.data.gold import gold_for, whose
+    from naf_bench.errors import ConfigError, DataError
     from naf_bench.scoring.evaluation import score_rows
     from naf_bench.scoring.intake import SUBMISSION, check, input_file, read_submission
 
     submission = read_submission(input_file(args.submission, SUBMISSION))
-    gold = gold_for(submission.entries, args.config, args.split, args.gold)
-    checked = check(submission, gold, explain=whose)
+    if not submission.entries and submission.malformed:
+        summary = submission.malformed_summary()
+        raise DataError(submission.origin, summary if submission.malformed[0][0] == 0 else f"no answer could be read: "
+                        f"{summary}")  # fmt: skip
+    try:
+        gold = gold_for(submission.entries, args.config, args.split, args.gold)
+        checked = check(submission, gold, explain=whose)
+    except (ConfigError, DataError) as exc:
+        raise submission.refusal(exc) from None
     problems = submission.line_problems(refused=False) + checked.id_problems()
     entries = submission.entries
     print(f"scored against {gold.name}")
@@ -74,7 +82,6 @@ def _report(args: argparse.Namespace) -> int:
 
 def _add_score(commands) -> None:
     from naf_bench.generate.config import CONFIGS
-    from naf_bench.scoring.evaluation import SUBMISSION_EXTRACTOR
 
     score = commands.add_parser("score", help="score a leaderboard submission ({id, prediction, trace?} JSONL)")
     score.add_argument("submission")
@@ -90,9 +97,9 @@ def _add_score(commands) -> None:
     score.add_argument("--out", help="write the scores as JSON")
     score.add_argument(
         "--extractor",
-        default=SUBMISSION_EXTRACTOR,
+        default=DEFAULT_EXTRACTOR,
         choices=EXTRACTORS,
-        help=f"how answers are read (default {SUBMISSION_EXTRACTOR}; see naf_bench.scoring.extract)",
+        help=f"how answers are read (default {DEFAULT_EXTRACTOR}; see naf_bench.scoring.extract)",
     )
     score.set_defaults(run=_score)
 

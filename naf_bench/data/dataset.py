@@ -53,7 +53,8 @@ CITATION = """@misc{nafbench2026,
 # The rows' version: a new one whenever the same seed and config make other rows. 0.2.0: canonical keys from
 # BLISS's canonical labelling (python-igraph), which changes the key hashes and so which programs the
 # training/evaluation partition gives each split (0.1.0: keys by hand-written individualisation-refinement).
-DATASET_VERSION = "0.2.0"
+# 0.3.0: a split other than test is named in its row ids, so ids are unique across a config's splits.
+DATASET_VERSION = "0.3.0"
 
 # The code that makes rows, and the builder that writes them; the CLI, scorers and reports never change a cache.
 ROW_CODE = ("syntax", "solvers", "generate", "verbalize", "certify.py", "readings.py", "data/schema.py",

@@ -31,7 +31,7 @@ def gold_for(ids: Collection[str], config: str | None = None, split: str | None 
              gold: str | Path | None = None) -> Gold:  # fmt: skip
     """The gold a submission with these ids is scored on: the file ``gold``, the config split asked for, or,
     with neither, the config split whose ids they are (a ConfigError naming the candidates where ids cannot
-    tell: the splits of ``hard`` share their ids)."""
+    tell)."""
     if gold is not None:
         if config or split:
             raise ConfigError("give --gold FILE or --config/--split, not both")
@@ -48,8 +48,8 @@ def gold_for(ids: Collection[str], config: str | None = None, split: str | None 
     best, dataset = _best_splits(ids, named, splits)
     if len(best) > 1:
         candidates = ", ".join(f"--config {named} --split {name}" for name in best)
-        raise ConfigError(f"the submission's ids are in {len(best)} splits of {named} alike ({named}'s splits share "
-                          f"their ids), so they cannot tell which it answers: give one of {candidates}")  # fmt: skip
+        raise ConfigError(f"the submission's ids are in {len(best)} splits of {named} alike, so "
+                          f"they cannot tell which it answers: give one of {candidates}")  # fmt: skip
     return Gold(dataset[best[0]].to_list(), f"{named}/{best[0]}")
 
 

@@ -114,7 +114,7 @@ def unit_rows(
     """The rows of a unit's programs in one split (a :data:`Render`), or of its programs from the ``start``-th on:
     the one function that makes a unit's or a chunk's rows, whoever calls it."""
     first = first_index(config, split, position) + start
-    return [row for j, instance in enumerate(instances) for row in instance_rows(config, instance, first + j)]
+    return [row for j, instance in enumerate(instances) for row in instance_rows(config, instance, first + j, split)]
 
 
 def kept_rows(config: GenerationConfig, split: str, position: int, attempts: list[int], start: int) -> list[dict]:
@@ -124,9 +124,12 @@ def kept_rows(config: GenerationConfig, split: str, position: int, attempts: lis
     return unit_rows(config, split, position, [cell.attempt(index).instance for index in attempts], start)
 
 
-def instance_rows(config: GenerationConfig, instance: Instance, index: int) -> Iterator[dict]:
-    """The rows of one program: every condition, and every certified rule order for named conditions."""
+def instance_rows(config: GenerationConfig, instance: Instance, index: int, split: str = "test") -> Iterator[dict]:
+    """The rows of one program: every condition, and every certified rule order for named conditions. A split
+    other than ``test`` is named in the id (indices restart in each split), so ids are unique across splits."""
     program_id = f"{config.prefix}-{instance.group}-i{index}"
+    if split != "test":
+        program_id = f"{config.prefix}-{split}-{instance.group}-i{index}"
     variants = [(order_id, framing) for order_id in range(config.n_orders) for framing in config.framings]
     render = render_traced_prompt if config.traced else render_prompt
     certificates = {}  # an order's certificate as JSON, asked for by every condition and framing

@@ -14,7 +14,8 @@ FIELDS = (
         "id",
         "string",
         "`nb-{config}-{family}-i{index}-{condition}::{condition}`: the reference's layout under an `nb-` prefix, "
-        "so no id names a reference program (`-o{k}` marks rule order k)",
+        "so no id names a reference program (`-o{k}` marks rule order k); a split other than test adds its name "
+        "after the config (`nb-hard-train-…`), so an id is unique across its config's splits",
     ),
     ("program_id", "string", "shared by all rows of one program (the reference's `rec_id`); JOINT groups by it"),
     ("config", "string", "the config the row belongs to"),

@@ -63,6 +63,7 @@ def _row(record, *, name: str, baseline: bool, metadata: Mapping | None, problem
         "trace_audit": {key: traces[key] for key in TRACE_COLUMNS} if isinstance(traces, dict) else None,
         "n_prompts": record.n_prompts,
         "extractor": record.extractor,
+        "n_unread": record.n_unread,
         **(dict(problems) if problems else {}),
         "metadata": public_metadata(metadata) if metadata else None,
     }

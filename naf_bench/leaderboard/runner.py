@@ -35,7 +35,8 @@ def run_command(model: str | None, hidden: Path, out: Path, settings: dict) -> l
         raise ConfigError(f"no lm-eval task reads a hidden set drawn like {manifest['config']!r}; "
                           f"new-set --config takes one of {', '.join(TASKS)} for the verified track")  # fmt: skip
     command = [sys.executable, "-m", "naf_bench.leaderboard.guest", "run", *([model] if model else [])]
-    command += ["--model", settings.get("backend", "hf"), "--tasks", task, "--out", str(out)]
+    # the job's folder is its own: a retry replaces what an attempt that died left there
+    command += ["--model", settings.get("backend", "hf"), "--tasks", task, "--out", str(out), "--overwrite"]
     for option in ("model_args", "limit", "max_gen_toks"):
         if settings.get(option) is not None:
             command += [f"--{option.replace('_', '-')}", str(settings[option])]

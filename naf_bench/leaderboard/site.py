@@ -82,6 +82,7 @@ def _table_row(row: Mapping, rank: str | None = None) -> dict:
     traces = row.get("trace_audit")
     low, high = row["joint_ci95"] or (None, None)
     unknown = row.get("n_unknown_ids")
+    unread = f" ({row['n_unread']:,} unread)" if row.get("n_unread") else ""
     cells = [
         _cell(
             "ref" if row["baseline"] else rank or row["rank"],
@@ -94,7 +95,7 @@ def _table_row(row: Mapping, rank: str | None = None) -> dict:
         _cell(_pct(row["per_prompt_accuracy"]), row["per_prompt_accuracy"]),
         *(_cell(_pct(row["per_semantics"].get(c)), row["per_semantics"].get(c)) for c in JOINT_CONDITIONS),
         _cell(_pct(row["coverage"]), row["coverage"]),
-        _cell(_pct(row["format_valid_rate"]), row["format_valid_rate"]),
+        _cell(_pct(row["format_valid_rate"]) + unread, row["format_valid_rate"]),
         _cell("—" if unknown is None else f"{unknown:,}", unknown),
         _cell(
             f"{_pct(traces['reasoned_soundly'])} ({traces['n']} traced)" if traces else "—",
@@ -164,7 +165,10 @@ def page_context(board: Mapping) -> dict:
                 "chart": _chart(shown),
             }
         )
-    return {"board": board, "dataset": board["dataset"], "columns": _columns(), "families": families, "tracks": tracks}
+    rows = [row for shown in (*board["tracks"].values(), board["baselines"]) for row in shown]
+    extractors = sorted({row["extractor"] for row in rows if row.get("extractor")})
+    return {"board": board, "dataset": board["dataset"], "columns": _columns(), "families": families, "tracks": tracks,
+            "extractors": extractors}  # fmt: skip
 
 
 def render_page(board: Mapping) -> str:

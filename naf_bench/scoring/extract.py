@@ -36,6 +36,12 @@ from dataclasses import dataclass
 from naf_bench.readings import LETTER_OF, LETTERS
 
 EXTRACTORS = ("strict", "flexible", "reference")
+# The one default: the metric, `score`, the board, the lm-eval group's headline filter, training and RL rewards.
+# flexible reads every answer strict reads, as the same letter, and adds the answers the NAF-Bench authors'
+# leaderboard scorer accepts (a bare letter, "A. Definitely yes", true / false / unknown) and more (\boxed{},
+# option lines); hedges stay unanswered. So the board reads a submission as their scorer does, and a model that
+# answers in words is not scored as silent where the instructed format would have called it right.
+DEFAULT_EXTRACTOR = "flexible"
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
@@ -257,7 +263,7 @@ def _reference(text: str, query: str, patterns: _Patterns) -> str | None:
     return LETTER_OF["T"] if re.search(rf"\b{re.escape(query)}\b", candidate) else None
 
 
-def extract_answer(text: str | None, extractor: str = "strict", *, query: str = "q") -> str | None:
+def extract_answer(text: str | None, extractor: str = DEFAULT_EXTRACTOR, *, query: str = "q") -> str | None:
     """The answer letter under the named extractor, or None when the response states none.
 
     ``query`` (the queried atom) is read only by the ``reference`` extractor, which takes a bare mention of

@@ -208,9 +208,33 @@ def _record(number: int, raw: bytes) -> tuple[object, str | None]:
     try:
         return json.loads(line), None
     except json.JSONDecodeError as exc:
+        stripped = line.rstrip()
+        if stripped.endswith(",") and _json(stripped[:-1]) is not None:
+            return None, f"line {number}: a comma after the JSON object (JSON lines end without one); remove it"
         return None, f"line {number}: malformed JSON ({exc.msg}, column {exc.colno})"
     except RecursionError:
         return None, f"line {number}: JSON nested too deeply"
+
+
+# a file's first bytes -> what it is, where one JSON object per line was expected
+_PACKED = ((b"\x1f\x8b", "a gzip file: decompress it first (gunzip -k FILE) and give the .jsonl"),
+           (b"PK\x03\x04", "a zip archive: extract the .jsonl and give that"))  # fmt: skip
+
+
+def _file_problem(source: Path | bytes) -> str | None:
+    """What a whole file is, where it is not JSON lines: a compressed file, or one JSON array of the answers."""
+    if isinstance(source, bytes):
+        head = source[:4096]
+    else:
+        with open(source, "rb") as file:
+            head = file.read(4096)
+    for magic, what in _PACKED:
+        if head.startswith(magic):
+            return what
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"["):
+        return ("a JSON array, where one JSON object per line was expected: write each answer on a line of its own "
+                "(jq -c '.[]' FILE > FILE.jsonl)")  # fmt: skip
+    return None
 
 
 def _lines(source: Path | bytes):
@@ -253,7 +277,7 @@ class Submission:
     name: str
     origin: str  # the path, or what the bytes were
     entries: dict[str, dict]
-    malformed: list[tuple[int, str]]
+    malformed: list[tuple[int, str]]  # (line, problem); line 0: the whole file (a gzip file, a JSON array)
     duplicates: list[tuple[int, str, int]]
     data: bytes | None = None  # the upload's bytes (what the store keeps); None for a file read in place
     metadata: dict | None = None
@@ -269,6 +293,23 @@ class Submission:
                       for number, key, first in self.duplicates]  # fmt: skip
         return [text for _, text in sorted(self.malformed + duplicates)]
 
+    def malformed_summary(self, shown: int = 3) -> str:
+        """Its malformed lines counted, the first few cited: what a refusal of the file adds."""
+        if self.malformed[0][0] == 0:
+            return self.malformed[0][1]
+        lines = "; ".join(text for _, text in self.malformed[:shown])
+        more = f"; and {len(self.malformed) - shown} more" if len(self.malformed) > shown else ""
+        return f"{len(self.malformed)} malformed line{'s' * (len(self.malformed) != 1)}: {lines}{more}"
+
+    def refusal(self, error: ConfigError | DataError) -> ConfigError | DataError:
+        """``error`` (a refusal of the file's ids) with its malformed lines counted and cited: an unreadable line may
+        be why its ids name no set."""
+        if not self.malformed:
+            return error
+        if isinstance(error, DataError):
+            return DataError(error.path, f"{error.reason}; also {self.malformed_summary()}", error.line)
+        return ConfigError(f"{error}; also {self.malformed_summary()}")
+
 
 def read_submission(source: str | Path | bytes, *, name: str | None = None, origin: str | None = None,
                     metadata: Mapping | str | Path | bytes | None = None) -> Submission:  # fmt: skip
@@ -281,7 +322,9 @@ def read_submission(source: str | Path | bytes, *, name: str | None = None, orig
     entries: dict[str, dict] = {}
     first_line: dict[str, int] = {}
     malformed, duplicates = [], []
-    for number, offset, raw in _lines(source):
+    if problem := _file_problem(source):  # the whole file's problem (line 0), where its lines are not JSON lines
+        malformed.append((0, problem))
+    for number, offset, raw in _lines(source) if not malformed else ():
         record, problem = _record(number, raw)
         if record is _BLANK:
             continue
@@ -306,13 +349,34 @@ def read_submission(source: str | Path | bytes, *, name: str | None = None, orig
 
 
 def _entry_problem(number: int, record) -> str | None:
-    if not isinstance(record, dict) or not isinstance(record.get("id"), str):
-        return f"line {number}: needs a string 'id'"
-    if "prediction" not in record or not isinstance(record["prediction"], str | None):
-        return f"line {number}: id {record['id']!r} needs a 'prediction' (a string, or null: unanswered)"
+    if not isinstance(record, dict):
+        return f"line {number}: a JSON {_json_kind(record)}, where an object {{id, prediction}} was expected"
+    if "id" not in record:
+        return f"line {number}: needs a string 'id'{_instead(record, 'id')}"
+    if not isinstance(record["id"], str):
+        return (f"line {number}: id {json.dumps(record['id'])} is a JSON {_json_kind(record['id'])}; ids are strings "
+                "(the gold rows' ids, e.g. \"nb-hard-cnf_n8-i0-wfs::wfs\")")  # fmt: skip
+    if "prediction" not in record:
+        return f"line {number}: id {record['id']!r} has no 'prediction'{_instead(record, 'prediction')}"
+    if not isinstance(record["prediction"], str | None):
+        return (f"line {number}: id {record['id']!r}: 'prediction' is a JSON {_json_kind(record['prediction'])}; "
+                "give the model's text (a string), or null: unanswered")  # fmt: skip
     if "trace" in record and not isinstance(record["trace"], str):
         return f"line {number}: id {record['id']!r} has a 'trace' that is not a string"
     return None
+
+
+def _json_kind(value) -> str:
+    kinds = ((bool, "boolean"), (int | float, "number"), (str, "string"), (list, "array"), (dict, "object"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
+
+
+def _instead(record: dict, expected: str) -> str:
+    """The fields a line has instead of the one expected, named (``"answer"`` where ``"prediction"`` was meant)."""
+    others = [key for key in record if key not in ("id", "prediction", "trace")]
+    if len(others) == 1:
+        return f" (it has {others[0]!r}: name that field {expected!r})"
+    return f" (its fields: {', '.join(repr(key) for key in others[:5])})" if others else ""
 
 
 def _metadata_file(path: str | Path) -> bytes:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from naf_bench.readings import CONDITIONS, LETTERS, NO_SEMANTICS
 from naf_bench.scoring.core import Scores, Tally, score
 from naf_bench.scoring.metrics import LABEL, values
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
 BY_COLUMNS = ("joint", "flip_rate", "default_correspondence")  # metrics given only where their columns are
@@ -66,7 +67,7 @@ def compute_label_metrics(
     program_ids: Sequence[str] | None = None,
     variants: Sequence[str] | None = None,
     bins: Sequence[str] | None = None,
-    extractor: str = "strict",
+    extractor: str = DEFAULT_EXTRACTOR,
     n_bootstrap: int = 1000,
     seed: int = 0,
 ) -> dict:
@@ -78,8 +79,8 @@ def compute_label_metrics(
 
 
 def score_answers(answers: Sequence[str | None], references: Sequence[str | None], conditions=None,
-                  program_ids=None, variants=None, bins=None, extractor: str = "strict", n_bootstrap: int = 1000,
-                  seed: int = 0) -> LabelScores:  # fmt: skip
+                  program_ids=None, variants=None, bins=None, extractor: str = DEFAULT_EXTRACTOR,
+                  n_bootstrap: int = 1000, seed: int = 0) -> LabelScores:  # fmt: skip
     """``compute_label_metrics`` of answers already extracted (None: unanswered), with its options (``extractor``
     names the extractor the answers were read with)."""
     _check(len(answers), references, conditions, program_ids, variants, bins)

@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from naf_bench.scoring.core import decide_answer, proofs
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 
 
 def compute_proof_metrics(
-    predictions: Sequence[str | None], references: Sequence[Mapping], extractor: str = "strict"
+    predictions: Sequence[str | None], references: Sequence[Mapping], extractor: str = DEFAULT_EXTRACTOR
 ) -> dict:
     """Audit, step-checker flags, proof accuracy, reasoned_soundly and rfwr over rows with gold letters
     (:func:`naf_bench.scoring.core.proofs`): each prediction is the whole response, its answer decided once by

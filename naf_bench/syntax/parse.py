@@ -35,7 +35,7 @@ _UNSUPPORTED = {
     "}": "choice rules are not supported (normal programs only)",
     "#": "directives and aggregates ('#...') are not supported",
     "(": "atoms with arguments are not supported (ground propositional atoms only)",
-    "~": "weak constraints are not supported",
+    "~": "'~' is no negation in ASP: default negation is 'not' (a :- not b.)",
     "=": "comparisons are not supported",
     "<": "comparisons are not supported",
     ">": "comparisons are not supported",
@@ -83,6 +83,8 @@ class _Scanner:
         kind, value, offset = token
         if kind == "var":
             return self.error(f"variable '{value}' is not allowed (ground programs only)", offset)
+        if kind == "other" and self.text.startswith(":~", offset):
+            return self.error("weak constraints (':~') are not supported", offset)
         if kind == "other" and value in _UNSUPPORTED:
             return self.error(_UNSUPPORTED[value], offset)
         if kind == "eof":

@@ -14,6 +14,7 @@ from naf_bench.scoring.constraints import (
     LETTERS,
     constraints_of_samples,
 )
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 from naf_bench.training.examples import ANSWER_PREFIX, chat_prompt
 from naf_bench.training.semantic import answer_log_probs
 
@@ -26,7 +27,7 @@ def evaluate_model(
     generation_metric=None,
     max_new_tokens: int = 512,
     batch_size: int = 8,
-    extractor: str = "strict",
+    extractor: str = DEFAULT_EXTRACTOR,
 ) -> dict:
     """Scores per framing (the metric's label scores with their constant baselines, rho/CAcc of the letter
     distributions) and rho/CAcc over all framings together (which adds invariance across framings). With a

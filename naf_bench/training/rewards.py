@@ -35,7 +35,7 @@ from functools import partial
 
 from naf_bench.readings import JOINT_CONDITIONS, gold_letter
 from naf_bench.scoring.core import check_row, decide_answer, program_solved
-from naf_bench.scoring.evaluation import SUBMISSION_EXTRACTOR as EXTRACTOR  # the scoring core's default extractor
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR as EXTRACTOR  # the scoring core's default extractor
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.joint import joint_answers
 from naf_bench.scoring.steps import FLAGS
