@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from naf_bench.readings import LETTERS
 from naf_bench.scoring.core import Scores, best_constants, majority_letter, score
-from naf_bench.scoring.metrics import RECORD, values
 from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
+from naf_bench.scoring.metrics import RECORD, values
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
 

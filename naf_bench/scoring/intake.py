@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from naf_bench.errors import DataError
+from naf_bench.errors import ConfigError, DataError
 from naf_bench.readings import LETTERS
 from naf_bench.scoring.metadata import parse_metadata, validate_metadata
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from naf_bench.readings import CONDITIONS, LETTERS, NO_SEMANTICS
 from naf_bench.scoring.core import Scores, Tally, score
-from naf_bench.scoring.metrics import LABEL, values
 from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
+from naf_bench.scoring.metrics import LABEL, values
 from naf_bench.scoring.records import NOT_SCORED, NotScored, Record
 
 BY_COLUMNS = ("joint", "flip_rate", "default_correspondence")  # metrics given only where their columns are
