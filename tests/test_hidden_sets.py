@@ -124,3 +124,19 @@ def test_the_worker_runs_a_hidden_set_with_the_hidden_tasks(tmp_path):
     tasks = Path(__file__).parents[1] / "lm_eval_tasks" / "naf_bench"
     for reading in ("none", "joint"):
         assert (tasks / f"naf_bench_hidden_{reading}.yaml").read_text().endswith("dataset_name: hidden\n")
+
+
+def test_new_set_verified_takes_a_config_whose_tiers_pass_and_says_so(tmp_path, capsys, monkeypatch):
+    """The bar lowered to 10,000 programs, so that 300 draws per tier can clear it (15,000 without a repeat)."""
+    from naf_bench.leaderboard import secret
+
+    monkeypatch.setattr(secret, "MIN_REACH", 10_000)
+    (tmp_path / "k").write_text(KEY.hex() + "\n")
+    command = ["leaderboard", "new-set", "--key", str(tmp_path / "k"), "--config", "hidden", "--verified"]
+    assert main([*command, "--attempts", "300", "--out", str(tmp_path / "h")]) == 0
+    manifest = json.loads((tmp_path / "h" / "manifest.json").read_text())
+    assert (manifest["verified"], manifest["enumerable"], manifest["programs"]) == (True, [], 77)
+    assert {tier["reach"]["distinct"] for tier in manifest["tiers"]} == {300}
+    assert "no tier is enumerable: each tier's 300 draws repeated no program, so each reaches more than 15,000" in (
+        capsys.readouterr().out
+    )

@@ -111,6 +111,9 @@ def _new_set(args) -> int:
             )
             print(f"enumerable: {tier['tier']} takes {tier['programs']} of the {left} beyond the public ones, "
                   f"fewer than {manifest['min_reach']:,}: not for the verified track")  # fmt: skip
+    if not manifest["enumerable"]:
+        print(f"no tier is enumerable: each tier's {args.attempts:,} draws repeated no program, so each reaches more "
+              f"than {args.attempts**2 / 6:,.0f} programs")  # fmt: skip
     print(f"wrote {Path(args.out) / 'gold.jsonl'} and {Path(args.out) / 'manifest.json'}")
     return 0
 
