@@ -12,8 +12,10 @@ programs to the shown answers is released exactly when both guesses are right, s
 from uploads that gain little. A minimum gain does not bound what a better guesser learns, though (one that
 takes a second model's answers where the two disagree): each release can still confirm one guessed program. What
 bounds every attack is :data:`RELEASES`: a team's state on a hidden set changes at most that many times (its
-first submission included), so no sequence of uploads learns more than that many programs beyond its prior,
-4 x RELEASES labels at most. ``scripts/bench_probe.py`` measures each attack's labels learnt over 90 uploads.
+first submission included), so all that n uploads tell a team is which of them were released (at most
+RELEASES - 1 after the first) and the JOINT shown each time: at most log2(C(n - 1, <= RELEASES - 1) x 78^RELEASES)
+bits for 77 programs, 42 bits for 90 uploads, whatever it guesses with. ``scripts/bench_probe.py`` measures each
+attack's labels learnt over 90 uploads (at most 6 with the cap, 8 without).
 """
 
 from __future__ import annotations
