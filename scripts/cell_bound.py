@@ -19,12 +19,12 @@ import argparse
 import time
 
 from naf_bench.generate.bound import reach
-from naf_bench.generate.config import CONFIGS, get_config, parse_overrides
+from naf_bench.generate.config import CONFIGS, HIDDEN_CONFIGS, get_config, parse_overrides
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", default="sft", choices=sorted(CONFIGS))
+    parser.add_argument("--config", default="sft", choices=sorted({**CONFIGS, **HIDDEN_CONFIGS}))
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. depths=8")
     parser.add_argument("--attempts", type=int, default=5000, help="attempts assembled per cell")
     parser.add_argument("--split", help="the split whose attempts are drawn (default: the config's first)")

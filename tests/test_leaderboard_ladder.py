@@ -79,3 +79,10 @@ def test_wilson_interval_matches_statsmodels():
         assert ours == pytest.approx((low, high), abs=1e-12)
     assert wilson_interval(0, 0) is None
     assert wilson_interval(0, 10) == pytest.approx((0.0, 0.27753279986288923), abs=1e-12)
+
+
+def test_shown_positions_stop_after_the_releases_it_allows():
+    gains = [{f"p{i}": i < k for i in range(24)} for k in (0, 4, 8, 12, 16, 20)]
+    assert shown_positions(gains) == [True, True, True, True, False, False]  # RELEASES = 4, the first included
+    assert shown_positions(gains, releases=2) == [True, True, False, False, False, False]
+    assert shown_positions(gains, releases=100) == [True] * 6

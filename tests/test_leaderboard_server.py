@@ -257,23 +257,3 @@ def test_a_server_killed_mid_burst_restarts_with_every_acknowledged_upload(tmp_p
         assert list((tmp_path / "data" / "keys").iterdir()) == []  # endpoint jobs' keys: none here
     finally:
         restarted.stop()
-
-
-def test_the_probe_runs_its_five_attacks_through_the_server():
-    """scripts/bench_probe.py for one simulated day (3 uploads per attack): every attack runs to its quota."""
-    import os
-    import re
-    import subprocess
-    import sys
-
-    root = Path(__file__).resolve().parents[1]
-    command = [sys.executable, str(root / "scripts" / "bench_probe.py"), "--days", "1"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    attacks = "one flip|cross-track|null-first pair|carrier plus guess|boosting"
-    rows = re.findall(rf"^({attacks}) +(\d+) +(-?\d+) ", done.stdout, re.MULTILINE)
-    assert [(name, uploads) for name, uploads, _ in rows] == [
-        ("one flip", "3"), ("cross-track", "3"), ("null-first pair", "3"), ("carrier plus guess", "3"),
-        ("boosting", "3")]  # fmt: skip
-    assert "boosting: shown JOINT" in done.stdout and "load average" in done.stdout

@@ -223,3 +223,24 @@ def test_approvals_of_a_store_made_before_models_were_copied_are_dropped(tmp_pat
     store.add_team("alpha")
     assert store.approve_model("/srv/checked", str(tmp_path / "models" / "abc"), "alpha")
     assert store.approved_model("/srv/checked", store.teams()[0].id) == tmp_path / "models" / "abc"
+
+
+def test_a_team_state_on_a_set_is_released_at_most_four_times_and_a_new_set_starts_afresh(tmp_path):
+    """Six uploads each solving 4 programs more: the first four change the board, the last two are kept unshown
+    (on either track); another split (another hidden set) has releases of its own, and a withdrawal gives none back."""
+    store = Store(tmp_path)
+    team = store.team_for_token(store.add_team("alpha"))
+    programs = [f"p{i}" for i in range(24)]
+
+    def upload(k, minutes, split="test", track="standard"):
+        solved = {p: i < k for i, p in enumerate(programs)}
+        return store.accept(team, split=split, track=track, data=f"{split} {k}\n".encode(), metadata_bytes=b"{}",
+                            metadata={"model_name": "m"}, record={"joint": k / 24}, solved=solved,
+                            now=T0 + timedelta(minutes=minutes)).replaced  # fmt: skip
+
+    assert [upload(4 * i, i) for i in range(4)] == [True] * 4
+    assert [upload(16, 4), upload(20, 5, track="enhanced"), upload(24, 6)] == [False, False, False]
+    assert [row["n_solved"] for row in store.shown("test", "standard")] == [12]
+    assert upload(20, 7, split="other-set") and upload(24, 8, split="other-set")
+    store.withdraw(store.submissions()[3]["id"], by="maintainer", reason="test")
+    assert upload(24, 9) is False  # the withdrawn release was seen: still four

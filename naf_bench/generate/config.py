@@ -71,6 +71,7 @@ class GenerationConfig:
     programs_per_split: tuple[int, ...] = ()  # with families: 77 or 192 programs per split
     training: bool = False  # every split is training data (else only a split named "train")
     traced: bool = False  # prompts number the rules and ask for a trace in the gold-trace grammar
+    lemma_atoms: int = 0  # with families: q also reads a lemma over this many atoms (hidden sets only; 0: none)
 
     def is_training(self, split: str) -> bool:
         """Training splits draw programs from the other half of the canonical-key space than evaluation ones."""
@@ -122,6 +123,8 @@ class GenerationConfig:
             problems.append(f"training must be true or false, got {self.training!r}")
         if self.n_orders < 1:
             problems.append(f"n_orders must be >= 1, got {self.n_orders}")
+        if self.lemma_atoms < 0 or (self.lemma_atoms and not self.families):
+            problems.append(f"lemma_atoms must be >= 0 and needs families, got {self.lemma_atoms}")
         if problems:
             raise ConfigError(f"config {self.name!r}: " + "; ".join(problems))
         # the defaults are live views of the readings table: a validated config holds the conditions of now
@@ -134,7 +137,7 @@ class GenerationConfig:
             return [
                 Unit(
                     key,
-                    {"size": size},
+                    {"size": size, "lemma": self.lemma_atoms} if self.lemma_atoms else {"size": size},
                     tuple(tier_count(family.name, tier, total) for total in self.programs_per_split),
                 )
                 for key, family in FAMILIES.items()
@@ -249,10 +252,38 @@ CONFIGS: dict[str, GenerationConfig] = {
 }
 
 
+# Configs for hidden sets only (``naf-bench leaderboard new-set``): never published, so their tiers' programs are
+# reserved for hidden sets. Their tiers carry a lemma (``lemma_atoms``), which puts each tier's reach beyond 1e9
+# programs (``naf_bench.leaderboard.secret``); a stream of training programs must keep out of them
+# (:func:`reserved_for_hidden_sets`).
+HIDDEN_CONFIGS: dict[str, GenerationConfig] = {
+    config.name: config
+    for config in (
+        GenerationConfig(
+            "hidden",
+            "The verified track's set: hard's six families and 19 tiers, 77 programs in hard's test proportions "
+            "(cnf 11, decided 5, loopy 5, parity 2, coupled 2, control 2 per family's tiers), each program's q also "
+            "reading a true atom of a random acyclic lemma over 12 atoms, which no reading's label depends on.",
+            prefix="nb-hidden",
+            families=tuple(TIER_SIZES),
+            programs_per_split=(77,),
+            lemma_atoms=12,
+        ),
+    )
+}
+
+
+def reserved_for_hidden_sets(config: GenerationConfig) -> bool:
+    """Whether ``config`` draws from tiers reserved for hidden sets (a lemma: the hidden configs' tiers), which no
+    published or training config may draw from."""
+    return config.lemma_atoms > 0
+
+
 def get_config(name: str, **overrides) -> GenerationConfig:
-    if name not in CONFIGS:
-        raise ConfigError(f"unknown config {name!r}; expected one of {sorted(CONFIGS)}")
-    return CONFIGS[name].override(**overrides) if overrides else CONFIGS[name].validate()
+    known = {**CONFIGS, **HIDDEN_CONFIGS}
+    if name not in known:
+        raise ConfigError(f"unknown config {name!r}; expected one of {sorted(known)}")
+    return known[name].override(**overrides) if overrides else known[name].validate()
 
 
 def parse_overrides(pairs: list[str]) -> dict:

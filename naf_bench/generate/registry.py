@@ -55,8 +55,11 @@ class Family:
         return "".join(certificate.labels[reading] for reading in self.quota_readings)
 
     def group(self, axes: Mapping[str, int]) -> str:
-        """What row ids and indices group by: the tier for a leaderboard family, else the family."""
-        return self.tier.format(**axes) if self.tier else self.name
+        """What row ids and indices group by: the tier for a leaderboard family (``_l{lemma}`` after it where its
+        programs carry a lemma, as hidden sets' do), else the family."""
+        if not self.tier:
+            return self.name
+        return self.tier.format(**axes) + (f"_l{axes['lemma']}" if axes.get("lemma") else "")
 
     def coordinates(self, axes: Mapping[str, int]) -> tuple:
         """What an attempt's seed hashes besides (root seed, config, split, attempt): the tier, or the

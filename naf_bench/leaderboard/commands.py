@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from naf_bench.errors import ConfigError
+from naf_bench.generate.bound import MIN_DRAWS
 from naf_bench.leaderboard.service import Limits
 
 # the subcommands; ``naf-bench leaderboard DIR --gold ... --out ...`` (no subcommand) is ``build``
@@ -98,16 +99,23 @@ def _new_set(args) -> int:
     key = new_key(args.key) if args.new_key else read_key(args.key)
     if args.new_key:
         print(f"wrote a new key to {args.key} (only its owner may read it; keep it off the machines that serve)")
-    manifest = new_set(key, args.config, args.out, overrides, attempts=args.attempts)
+    manifest = new_set(key, args.config, args.out, overrides, attempts=args.attempts, verified=args.verified)
     print(f"hidden set {manifest['key_fingerprint']} of {args.config!r} ({manifest['split']}): "
           f"{manifest['programs']} programs, {manifest['rows']} rows, "
           f"none of the {manifest['public_programs_excluded']} public programs")  # fmt: skip
     for tier in manifest["tiers"]:
         if tier["enumerable"]:
-            left = tier["reach"]["distinct"] - tier["reach"]["excluded"]
-            print(f"enumerable: {tier['tier']} takes {tier['programs']} of the {left} programs its draws reach beyond "
-                  f"the public ones (fewer than {manifest['space_factor']} times as many): anyone can list and label "
-                  "them all")  # fmt: skip
+            reach = tier["reach"]
+            left = (
+                f"{reach['distinct'] - reach['excluded']:,} programs its draws reach"
+                if reach["chao1"] is not None
+                else f"more than {reach['at_least']:,.0f} programs ({reach['attempts']:,} draws, no repeat)"
+            )
+            print(f"enumerable: {tier['tier']} takes {tier['programs']} of the {left} beyond the public ones, "
+                  f"fewer than {manifest['min_reach']:,}: not for the verified track")  # fmt: skip
+    if not manifest["enumerable"]:
+        print(f"no tier is enumerable: each tier's {args.attempts:,} draws repeated no program, so each reaches more "
+              f"than {args.attempts**2 / 6:,.0f} programs")  # fmt: skip
     print(f"wrote {Path(args.out) / 'gold.jsonl'} and {Path(args.out) / 'manifest.json'}")
     return 0
 
@@ -271,7 +279,11 @@ def _add_new_set(sub) -> None:
     hidden.add_argument("--config", default="hard", help="the config the set is drawn like (its test split)")
     hidden.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override, e.g. "
                         "programs_per_cell=2")  # fmt: skip
-    hidden.add_argument("--attempts", type=int, default=2000, help="attempts per tier to estimate what it can reach")
+    hidden.add_argument("--attempts", type=int, default=MIN_DRAWS,
+                        help="attempts per tier to estimate what it can reach (a tier passes with no repeat in "
+                        f"{MIN_DRAWS:,})")  # fmt: skip
+    hidden.add_argument("--verified", action="store_true", help="for the verified track: refuse a config with an "
+                        "enumerable tier (draw like --config hidden)")  # fmt: skip
     hidden.add_argument("--out", required=True, metavar="DIR", help="folder for gold.jsonl and manifest.json")
     hidden.set_defaults(run=_new_set)
 

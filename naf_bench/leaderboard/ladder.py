@@ -9,9 +9,13 @@ submission and the shown one and ``S = sum(d)``, the new one is shown iff ``S >=
 
 Why a minimum gain of 4 programs: under the parameter-free rule alone, an upload that adds two guessed
 programs to the shown answers is released exactly when both guesses are right, so a team reads labels back
-from uploads that gain little. ``scripts/bench_probe.py`` measures the labels learnt per upload beyond a
-reference model's answers under five attacks through the real server; a gain of 4 keeps each under 0.05
-(README, "The live board's threat model").
+from uploads that gain little. A minimum gain does not bound what a better guesser learns, though (one that
+takes a second model's answers where the two disagree): each release can still confirm one guessed program. What
+bounds every attack is :data:`RELEASES`: a team's state on a hidden set changes at most that many times (its
+first submission included), so all that n uploads tell a team is which of them were released (at most
+RELEASES - 1 after the first) and the JOINT shown each time: at most log2(C(n - 1, <= RELEASES - 1) x 78^RELEASES)
+bits for 77 programs, 42 bits for 90 uploads, whatever it guesses with. ``scripts/bench_probe.py`` measures each
+attack's labels learnt over 90 uploads (at most 6 with the cap, 8 without).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from collections.abc import Iterable, Mapping
 
 Z95 = 1.959963984540054  # the standard normal's 97.5 % quantile
 MIN_GAIN = 4  # programs a new submission must solve beyond the shown one to replace it
+RELEASES = 4  # times a team's shown state on a hidden set may change; then its uploads are kept, not shown
 
 
 def ladder_accepts(new: Mapping[str, bool], shown: Mapping[str, bool] | None, min_gain: int = MIN_GAIN) -> bool:
@@ -35,12 +40,15 @@ def ladder_accepts(new: Mapping[str, bool], shown: Mapping[str, bool] | None, mi
     return total >= max(1, min_gain) and total * total > sum(x * x for x in d)
 
 
-def shown_positions(submissions: Iterable[Mapping[str, bool]], min_gain: int = MIN_GAIN) -> list[bool]:
-    """For a team's submissions in upload order, whether each one replaced the shown one when it came."""
+def shown_positions(
+    submissions: Iterable[Mapping[str, bool]], min_gain: int = MIN_GAIN, releases: int = RELEASES
+) -> list[bool]:
+    """For a team's submissions in upload order, whether each one replaced the shown one when it came (at most
+    ``releases`` of them)."""
     shown = None
     replaced = []
     for solved in submissions:
-        accepted = ladder_accepts(solved, shown, min_gain)
+        accepted = sum(replaced) < releases and ladder_accepts(solved, shown, min_gain)
         replaced.append(accepted)
         if accepted:
             shown = solved

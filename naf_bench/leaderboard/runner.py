@@ -20,7 +20,8 @@ from naf_bench.errors import ConfigError, NafBenchError
 from naf_bench.leaderboard.guest import child_env
 
 # the task (or group) whose documents are a config's test split
-TASKS = {"main": "naf_bench", "hard": "naf_bench_hard", "zh": "naf_bench_zh", "wfs44": "naf_bench_wfs44"}
+TASKS = {"main": "naf_bench", "hard": "naf_bench_hard", "zh": "naf_bench_zh", "wfs44": "naf_bench_wfs44",
+         "hidden": "naf_bench_hidden"}  # fmt: skip
 
 
 class JobFailed(NafBenchError):

@@ -8,10 +8,14 @@ shipped config. Its prompts must then never leave the maintainer's runner.
 
 ``DIR/gold.jsonl`` holds the set's rows (one split, the config's ``test``), ``DIR/manifest.json`` what the set
 is: the config and its overrides, the dataset and code versions, the key's fingerprint (never the key, never the
-seed), the sha256 of the rows, and per tier the programs it takes beside the distinct programs its draws reach
-(:func:`naf_bench.generate.bound.reach`, less those the public splits took): a tier left with fewer than
-:data:`SPACE_FACTOR` times what it takes is *enumerable* (anyone can list its programs and label them all), named
-as such in the manifest for the board.
+seed), the sha256 of the rows, and per tier the programs it takes beside the distinct programs its draws reach up
+to renaming (:func:`naf_bench.generate.bound.reach`, less those the public splits took). A tier whose draws do not
+put its reach at :data:`~naf_bench.generate.bound.MIN_REACH` (10^9) or more, which takes
+:data:`~naf_bench.generate.bound.MIN_DRAWS` (80,000) draws that repeat no program, is *enumerable*: anyone with
+the public code can draw its programs until they have them all (``scripts/hidden_attack.py``), so a team could
+tune on every program of it. The manifest names such tiers; ``verified=True`` (``new-set --verified``) refuses
+them before any row is made: a verified set is drawn like a config of :data:`naf_bench.generate.config.HIDDEN_CONFIGS`,
+whose every tier passes. Public ``hard``'s decided, loopy, parity and coupled tiers reach 32 to 128 programs.
 The same key and config give the same files, byte for byte; another key, another set. Row ids start with
 ``nb-h<fingerprint>``, so no hidden id is a public one.
 """
@@ -26,12 +30,11 @@ import secrets
 from pathlib import Path
 
 from naf_bench.errors import ConfigError, DataError
-from naf_bench.generate.config import CONFIGS, GenerationConfig, get_config
+from naf_bench.generate.bound import MIN_DRAWS, MIN_REACH, invariant
+from naf_bench.generate.config import CONFIGS, HIDDEN_CONFIGS, GenerationConfig, get_config
 from naf_bench.scoring.intake import input_file
 
 KEY_BYTES = 32
-SPACE_FACTOR = 10  # a tier must reach this many times the programs it takes, else it is enumerable
-ATTEMPTS = 2000  # attempts per tier drawn to estimate its reach
 
 
 def new_key(path: str | Path) -> bytes:
@@ -73,13 +76,21 @@ def secret_seed(key: bytes, config: str, version: str) -> int:
 
 def public_keys() -> frozenset[str]:
     """The canonical keys of every program in every split of every shipped config (a few seconds)."""
+    return frozenset(key for keys in public_programs().values() for key in keys)
+
+
+def public_programs() -> dict[int, set[str]]:
+    """Every program in every split of every shipped config: canonical keys by invariant
+    (:func:`naf_bench.generate.bound.invariant`), what :func:`~naf_bench.generate.bound.reach` excludes."""
     from naf_bench.data.rows import generate_units
 
-    keys = set()
+    out: dict[int, set[str]] = {}
     for name in CONFIGS:
         splits, _ = generate_units(get_config(name))
-        keys.update(instance.key for units in splits.values() for instances in units for instance in instances)
-    return frozenset(keys)
+        for instances in (instances for units in splits.values() for instances in units):
+            for instance in instances:
+                out.setdefault(invariant(instance.program, instance.query), set()).add(instance.key)
+    return out
 
 
 def hidden_config(key: bytes, name: str, overrides: dict | None = None) -> GenerationConfig:
@@ -98,8 +109,16 @@ def hidden_config(key: bytes, name: str, overrides: dict | None = None) -> Gener
     )
 
 
-def new_set(key: bytes, name: str, out: str | Path, overrides: dict | None = None, attempts: int = ATTEMPTS) -> dict:
-    """Write ``out/gold.jsonl`` and ``out/manifest.json`` (see the module docstring); the manifest."""
+def new_set(
+    key: bytes,
+    name: str,
+    out: str | Path,
+    overrides: dict | None = None,
+    attempts: int = MIN_DRAWS,
+    verified: bool = False,
+) -> dict:
+    """Write ``out/gold.jsonl`` and ``out/manifest.json`` (see the module docstring); the manifest. With
+    ``verified``, a ConfigError before any row is made where a tier is enumerable."""
     from naf_bench.data.dataset import DATASET_VERSION, code_version
     from naf_bench.data.rows import build_rows, rows_json
     from naf_bench.generate.bound import reach
@@ -108,17 +127,23 @@ def new_set(key: bytes, name: str, out: str | Path, overrides: dict | None = Non
 
     config = hidden_config(key, name, overrides)
     (split,) = config.splits
-    excluded = public_keys()
-    text = rows_json(build_rows(config, exclude=excluded)[split])
+    public = public_programs()
     tiers = []
     for unit in config.units():
-        cell = reach(config, unit, split, attempts, excluded)
-        taken = unit.counts[0]
+        cell = reach(config, unit, split, attempts, public)
         tiers.append({
             "tier": FAMILIES[unit.family].group(unit.axes), "family": unit.family, "axes": unit.axes,
-            "programs": taken, "reach": cell,
-            "enumerable": cell["at_least"] - cell["excluded"] < SPACE_FACTOR * taken,
+            "programs": unit.counts[0], "reach": cell, "enumerable": cell["at_least"] - cell["excluded"] < MIN_REACH,
         })  # fmt: skip
+    enumerable = [tier["tier"] for tier in tiers if tier["enumerable"]]
+    if verified and enumerable:
+        raise ConfigError(
+            f"config {name!r}: {len(enumerable)} of its {len(tiers)} tiers are enumerable ({', '.join(enumerable)}): "
+            f"{attempts:,} draws do not put their reach at {MIN_REACH:,} programs or more (that takes "
+            f"{MIN_DRAWS:,} draws with no repeat); a verified set is drawn like one of "
+            f"{', '.join(HIDDEN_CONFIGS)}"
+        )
+    text = rows_json(build_rows(config, exclude=frozenset(k for keys in public.values() for k in keys))[split])
     manifest = {
         "config": name,
         "overrides": overrides or {},
@@ -131,9 +156,16 @@ def new_set(key: bytes, name: str, out: str | Path, overrides: dict | None = Non
         "rows": text.count("\n"),
         "programs": sum(tier["programs"] for tier in tiers),
         "sha256": hashlib.sha256(text.encode()).hexdigest(),
-        "public_programs_excluded": len(excluded),
-        "space_factor": SPACE_FACTOR,
-        "enumerable": [tier["tier"] for tier in tiers if tier["enumerable"]],
+        "public_programs_excluded": sum(map(len, public.values())),
+        "verified": verified,
+        "reach_method": (
+            f"per tier, attempts 0..{attempts - 1} of the set's own seed, assembled as the walk does and keyed up to "
+            "renaming (naf_bench.generate.bound.reach); with no program drawn twice the reach is above draws^2 / 6 "
+            "at 95 % (a Poisson count of repeats is 0), else the distinct programs drawn; enumerable: under "
+            f"{MIN_REACH:,} beyond the public programs"
+        ),
+        "min_reach": MIN_REACH,
+        "enumerable": enumerable,
         "tiers": tiers,
     }
     out = Path(out)

@@ -29,7 +29,7 @@ from pathlib import Path
 from naf_bench.errors import DataError
 from naf_bench.leaderboard.board import baseline_rows as board_baselines
 from naf_bench.leaderboard.board import submission_row
-from naf_bench.leaderboard.ladder import MIN_GAIN, wilson_interval
+from naf_bench.leaderboard.ladder import MIN_GAIN, RELEASES, wilson_interval
 from naf_bench.leaderboard.store import Accepted, Job, Store, StoreError, Team, now_utc
 from naf_bench.scoring.intake import Gold, check, read_gold, read_submission
 from naf_bench.scoring.metadata import TRACKS
@@ -122,11 +122,13 @@ class Service(ModelJobs):
         window: timedelta = timedelta(hours=24),
         clock: Callable[[], datetime] = now_utc,
         min_gain: int = MIN_GAIN,
+        releases: int = RELEASES,
         allowed_hosts=(),
     ):
         """``clock`` gives the time an upload is stored at and counted against the quota (a benchmark's own
-        clock; the service's is the wall clock); ``min_gain`` is the Ladder's (``ladder.py``); ``allowed_hosts``:
-        the endpoint hosts of the maintainer's own networks that jobs may name (``guest.host_problem``)."""
+        clock; the service's is the wall clock); ``min_gain`` and ``releases`` are the Ladder's (``ladder.py``);
+        ``allowed_hosts``: the endpoint hosts of the maintainer's own networks that jobs may name
+        (``guest.host_problem``)."""
         # named by their split in what a submitter reads, never by the server's path
         self.golds = {HIDDEN: _named_gold(gold, "the hidden test set")}
         if dev_gold is not None:
@@ -139,6 +141,7 @@ class Service(ModelJobs):
         self.clock = clock
         self.min_gain = min_gain
         self.allowed_hosts = tuple(allowed_hosts)
+        self.releases = releases
         self.store = Store(data_dir, recover=True)
         self._baselines: dict[tuple[str, bool], list[dict]] = {}
 
@@ -190,7 +193,7 @@ class Service(ModelJobs):
             outcome = self.store.accept(
                 team, split=split, track=meta["track"], data=data,
                 metadata_bytes=meta_bytes, metadata=meta, record=record, solved=solved, quota=self._quota(split),
-                window=self.window, now=self.clock(), min_gain=self.min_gain,
+                window=self.window, now=self.clock(), min_gain=self.min_gain, releases=self.releases,
             )  # fmt: skip
         except StoreError as exc:  # frozen between the check above and the commit
             return refused([str(exc)])

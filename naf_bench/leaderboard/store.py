@@ -27,7 +27,7 @@ from functools import cache
 from pathlib import Path
 
 from naf_bench.errors import DataError, NafBenchError
-from naf_bench.leaderboard.ladder import MIN_GAIN, ladder_accepts, shown_positions
+from naf_bench.leaderboard.ladder import MIN_GAIN, RELEASES, ladder_accepts, shown_positions
 
 DATABASE = "board.sqlite"
 FILES = "files"
@@ -376,6 +376,7 @@ class Store:
         window: timedelta = timedelta(hours=24),
         now: datetime | None = None,
         min_gain: int = MIN_GAIN,
+        releases: int = RELEASES,
     ) -> Accepted | OverQuota:
         """Keep an upload that passed every check, in one transaction; refuse it over the quota (nothing kept).
         The quota counts the team's uploads to ``split`` on every track and its model jobs; the Ladder
@@ -388,15 +389,22 @@ class Store:
             if quota is not None and (over := _over_quota(db, team.id, split, quota, window, moment)):
                 return over
             return self._insert(db, team.id, split, track, data, metadata_bytes, metadata, record, solved, moment,
-                                min_gain)  # fmt: skip
+                                min_gain, releases)  # fmt: skip
 
-    def _insert(self, db, team_id, split, track, data, metadata_bytes, metadata, record, solved, moment, min_gain):
+    def _insert(self, db, team_id, split, track, data, metadata_bytes, metadata, record, solved, moment, min_gain,
+                releases=RELEASES):  # fmt: skip
         """Keep a scored submission inside the caller's transaction, the Ladder of ``(team, split)`` deciding
-        whether it is shown."""
+        whether it is shown, once the team's state on ``split`` has changed ``releases`` times (withdrawn
+        submissions too: what they showed was seen) never again."""
         shown = db.execute(  # one Ladder state per team and split, whichever track the upload declares
             "SELECT id, solved FROM submissions WHERE team_id = ? AND split = ? AND shown = 1", (team_id, split)
         ).fetchone()
-        replaced = ladder_accepts(solved, None if shown is None else json.loads(shown["solved"]), min_gain)
+        (released,) = db.execute(
+            "SELECT COUNT(*) FROM submissions WHERE team_id = ? AND split = ? AND replaced = 1", (team_id, split)
+        ).fetchone()
+        replaced = released < releases and ladder_accepts(
+            solved, None if shown is None else json.loads(shown["solved"]), min_gain
+        )
         if replaced and shown is not None:
             db.execute("UPDATE submissions SET shown = 0 WHERE id = ?", (shown["id"],))
         file_digest = self._keep(data)
