@@ -47,6 +47,7 @@ def files(tmp_path):
     paths["folder"].mkdir()
     paths["empty"].write_text("\n")
     paths["submissions"].mkdir()
+    (paths["submissions"] / "model.jsonl").write_text(paths["submission"].read_text())  # gold is read once one is there
     (paths["ref_empty"] / "data").mkdir(parents=True)
     (paths["ref_empty"] / "data" / "production_set.json").write_text("")
     (paths["ref_folder"] / "data" / "production_set.json").mkdir(parents=True)
@@ -192,6 +193,7 @@ def commands_with_set():
 SET_COMMANDS = {
     "generate": "generate main",
     "leaderboard new-set": "leaderboard new-set --key {out}/k --new-key --out {out}",
+    "train sft": "train sft --model smollm2 --max-steps 1 --out {out}",
 }
 
 
@@ -215,14 +217,16 @@ def test_the_command_itself_prints_no_traceback(files):
 
 
 def test_ctrl_c_ends_a_command_with_one_line_and_status_130(tmp_path):
-    """SIGINT while ``generate hard`` builds (about a minute uncached): one line, the shell's status for it."""
-    environment = {**os.environ, "HF_DATASETS_CACHE": str(tmp_path / "cache")}  # uncached: still working at 6 s
-    command = [sys.executable, "-m", "naf_bench.cli", "generate", "hard", "--out", str(tmp_path / "hard.jsonl")]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
-    time.sleep(6)
+    """SIGINT while ``certify`` works on a 200,000-rule negation chain (several seconds): one line, the shell's
+    status for it."""
+    chain = tmp_path / "chain.lp"
+    chain.write_text("".join(f"p{i} :- not p{i + 1}.\n" for i in range(200_000)) + "% query: p0\n")
+    command = [sys.executable, "-m", "naf_bench.cli", "certify", str(chain), "--progress-after", "600"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
-    assert (process.returncode, out, err) == (EXIT_INTERRUPTED, "", "naf-bench generate: interrupted\n")
+    assert (process.returncode, out, err) == (EXIT_INTERRUPTED, "", "naf-bench certify: interrupted\n")
 
 
 def test_the_cli_page_gives_the_exit_statuses_the_commands_return(capsys):
