@@ -20,19 +20,20 @@ def test_inspect_runs_the_exported_folder(tmp_path):
     shutil.copy(folder / "eval.yaml", snapshot / "eval.yaml")
     (snapshot.parents[1] / "refs").mkdir()
     (snapshot.parents[1] / "refs" / "main").write_text("0" * 40)
+    caches = {"HF_HUB_CACHE": str(tmp_path / "hub"), "HF_DATASETS_CACHE": str(tmp_path / "cache")}
     with StubServer() as stub:
         inspect_cli("eval", "hf/ORG/naf-bench", "--model", "openai-api/stub/stub", "--temperature", "0",
                     "--max-tokens", "2048", "--log-dir", "logs", "--display", "none", cwd=tmp_path,
-                    env={"STUB_BASE_URL": stub.base_url, "STUB_API_KEY": "unused", "HF_HUB_CACHE": str(tmp_path / "hub"),
-                         "HF_DATASETS_CACHE": str(tmp_path / "cache")})  # fmt: skip
+                    env={"STUB_BASE_URL": stub.base_url, "STUB_API_KEY": "unused", **caches})  # fmt: skip
     (info,) = list_eval_logs(str(tmp_path / "logs"))
     log = read_eval_log(info)
     rows = [row for row in _rows(folder) if row["condition"] == "wfs"]
     assert len(log.samples) == len(rows) == 44  # the rows with gold: wfs44's none rows have none
-    assert [r["messages"] for r in stub.requests] == [[{"role": "user", "content": row["prompt"]}] for row in rows]
+    sent = sorted(r["messages"][0]["content"] for r in stub.requests)  # inspect runs samples concurrently
+    assert sent == sorted(row["prompt"] for row in rows) and {len(r["messages"]) for r in stub.requests} == {1}
     assert {(r["temperature"], r["max_tokens"]) for r in stub.requests} == {(0.0, 2048)}
     # the pattern scorer reads the strict extractor's ANSWER line: the same letter wherever the response has one
-    answers = {s.id: s.scores["pattern"].answer for s in log.samples}
+    answers = {s.metadata["id"]: s.scores["pattern"].answer for s in log.samples}
     for row in rows:
         text = response_for(row["prompt"])
         if "ANSWER" in text:
