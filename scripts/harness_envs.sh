@@ -9,7 +9,8 @@ venv=.venv-harness
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv --system-site-packages "$venv"
 fi
-"$venv/bin/python" -m pip install -q --disable-pip-version-check 'inspect-ai==0.3.285' 'lighteval==0.13.0'
+# litellm: lighteval's OpenAI-compatible client (its `endpoint litellm` back-end)
+"$venv/bin/python" -m pip install -q --disable-pip-version-check 'inspect-ai==0.3.285' 'lighteval==0.13.0' litellm
 # the package itself, editable, so the interpreter finds this checkout's entry points (inspect_ai's task registry)
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -e .
 if [ "${1:-}" = "--test" ]; then
