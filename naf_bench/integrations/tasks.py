@@ -31,23 +31,20 @@ class TaskSpec:
     stop: tuple[str, ...]
 
 
-class _Loader:
-    """yaml's safe loader, keeping ``!function utils.f`` as the string ``utils.f``."""
+def _load(text: str) -> dict:
+    """A task file's yaml, ``!function utils.f`` kept as the string ``utils.f``."""
+    import yaml
 
-    @staticmethod
-    def load(text: str) -> dict:
-        import yaml
+    class Loader(yaml.SafeLoader):  # a subclass: the tag is not added to yaml's own safe loader
+        pass
 
-        class Loader(yaml.SafeLoader):
-            pass
-
-        Loader.add_constructor("!function", lambda loader, node: loader.construct_scalar(node))
-        return yaml.load(text, Loader=Loader) or {}
+    Loader.add_constructor("!function", lambda loader, node: loader.construct_scalar(node))
+    return yaml.load(text, Loader=Loader) or {}
 
 
 def _resolved(path: Path) -> dict:
     """A task file with its ``include`` chain merged in (the included file first, as lm-eval merges it)."""
-    data = _Loader.load(path.read_text(encoding="utf-8"))
+    data = _load(path.read_text(encoding="utf-8"))
     if "include" in data:
         data = _resolved(path.parent / data.pop("include")) | data
     return data
