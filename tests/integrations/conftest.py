@@ -15,3 +15,22 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if str(item.fspath).startswith(here):
             item.add_marker(pytest.mark.skip(reason=HARNESS_ENV))
+
+
+@pytest.fixture(scope="session")
+def stub_server():
+    """One logging OpenAI-compatible stub for the session, named by STUB_BASE_URL (inspect's ``openai-api/stub``
+    provider): inspect keeps a model's client for the rest of the process, so a second server would go unused."""
+    from stub_server import StubServer
+
+    with StubServer() as running, pytest.MonkeyPatch.context() as patch:
+        patch.setenv("STUB_BASE_URL", running.base_url)
+        patch.setenv("STUB_API_KEY", "unused")
+        yield running
+
+
+@pytest.fixture
+def stub(stub_server):
+    """The session's stub with no request logged yet."""
+    stub_server.requests.clear()
+    return stub_server

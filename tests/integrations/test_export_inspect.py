@@ -4,14 +4,14 @@ eval.yaml, as a download leaves it, and datasets reads the folder)."""
 
 import shutil
 
-from stub_server import StubServer, response_for
+from stub_server import response_for
 from test_inspect import inspect_cli
 
 from naf_bench.data.hub import export
 from naf_bench.scoring.extract import extract_answer
 
 
-def test_inspect_runs_the_exported_folder(tmp_path):
+def test_inspect_runs_the_exported_folder(stub, tmp_path):
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     folder = export(tmp_path / "ORG" / "naf-bench", ("wfs44",), str(tmp_path / "cache"), repo_id="ORG/naf-bench")
@@ -21,10 +21,8 @@ def test_inspect_runs_the_exported_folder(tmp_path):
     (snapshot.parents[1] / "refs").mkdir()
     (snapshot.parents[1] / "refs" / "main").write_text("0" * 40)
     caches = {"HF_HUB_CACHE": str(tmp_path / "hub"), "HF_DATASETS_CACHE": str(tmp_path / "cache")}
-    with StubServer() as stub:
-        inspect_cli("eval", "hf/ORG/naf-bench", "--model", "openai-api/stub/stub", "--temperature", "0",
-                    "--max-tokens", "2048", "--log-dir", "logs", "--display", "none", cwd=tmp_path,
-                    env={"STUB_BASE_URL": stub.base_url, "STUB_API_KEY": "unused", **caches})  # fmt: skip
+    inspect_cli("eval", "hf/ORG/naf-bench", "--model", "openai-api/stub/stub", "--temperature", "0",
+                "--max-tokens", "2048", "--log-dir", "logs", "--display", "none", cwd=tmp_path, env=caches)  # fmt: skip
     (info,) = list_eval_logs(str(tmp_path / "logs"))
     log = read_eval_log(info)
     rows = [row for row in _rows(folder) if row["condition"] == "wfs"]

@@ -7,26 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from stub_server import StubServer, response_for
+from stub_server import response_for
 
 from naf_bench.integrations.tasks import prompt_text, task_rows, task_spec, task_specs
 from naf_bench.scoring.core import score
 from naf_bench.scoring.extract import extract_answer
-
-
-@pytest.fixture(scope="module")
-def server():
-    # one server for the module: inspect keeps a model's client between evals in a process
-    with StubServer() as running, pytest.MonkeyPatch.context() as patch:
-        patch.setenv("STUB_BASE_URL", running.base_url)
-        patch.setenv("STUB_API_KEY", "unused")
-        yield running
-
-
-@pytest.fixture
-def stub(server):
-    server.requests.clear()
-    return server
 
 
 def run(name, tmp_path, **task_args):
@@ -76,7 +61,7 @@ def test_joint_through_the_inspect_command(stub, tmp_path):
 
     inspect_cli("eval", "naf_bench/naf_bench_joint", "--model", "openai-api/stub/stub", "-T", "limit=16",
                 "--log-dir", str(tmp_path / "logs"), "--display", "none", "--max-connections", "1",
-                cwd=tmp_path, env={"STUB_BASE_URL": stub.base_url, "STUB_API_KEY": "unused"})  # fmt: skip
+                cwd=tmp_path, env={})  # fmt: skip
     (info,) = list_eval_logs(str(tmp_path / "logs"))
     log = read_eval_log(info)
     assert log.eval.task == "naf_bench/naf_bench_joint"

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from stub_server import StubServer, response_for
+from stub_server import response_for
 
 from naf_bench.integrations.tasks import task_rows, task_spec
 from naf_bench.runs.inspect_log import read_inspect_log
@@ -18,18 +18,15 @@ from leaderboard_fixtures import write_metadata
 
 
 @pytest.fixture(scope="module")
-def logs(tmp_path_factory):
+def logs(tmp_path_factory, stub_server):
     from inspect_ai import eval as inspect_eval
 
     from naf_bench.integrations import inspect as registered
 
     folder = tmp_path_factory.mktemp("logs")
-    with StubServer() as stub, pytest.MonkeyPatch.context() as patch:
-        patch.setenv("STUB_BASE_URL", stub.base_url)
-        patch.setenv("STUB_API_KEY", "unused")
-        for log_format in ("eval", "json"):
-            inspect_eval(registered.naf_bench_joint(limit=12), model="openai-api/stub/stub", display="none",
-                         log_dir=str(folder / log_format), log_format=log_format)  # fmt: skip
+    for log_format in ("eval", "json"):
+        inspect_eval(registered.naf_bench_joint(limit=12), model="openai-api/stub/stub", display="none",
+                     log_dir=str(folder / log_format), log_format=log_format)  # fmt: skip
     return {kind: next((folder / kind).iterdir()) for kind in ("eval", "json")}
 
 

@@ -1,19 +1,12 @@
 """The same documents through lm-eval, lighteval and inspect_ai, each through its own OpenAI-compatible client, at
 one logging stub: the same chat messages and settings reach the server, and the same letter is read per item."""
 
-import pytest
-from stub_server import StubServer, response_for
+from stub_server import response_for
 
 from naf_bench.integrations.tasks import task_rows, task_spec
 from naf_bench.scoring.extract import extract_answer
 
 TASK, N = "naf_bench_cred", 6
-
-
-@pytest.fixture(scope="module")
-def stub():
-    with StubServer() as running:
-        yield running
 
 
 def _sent(requests):
@@ -37,8 +30,6 @@ def inspect_run(stub, tmp_path, monkeypatch):
 
     from naf_bench.integrations import inspect as registered
 
-    monkeypatch.setenv("STUB_BASE_URL", stub.base_url)
-    monkeypatch.setenv("STUB_API_KEY", "unused")
     before = len(stub.requests)
     (log,) = inspect_eval(getattr(registered, TASK)(limit=N), model="openai-api/stub/stub", display="none",
                           log_dir=str(tmp_path / "inspect"))  # fmt: skip
