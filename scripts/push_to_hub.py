@@ -34,7 +34,7 @@ def check(folder: Path, repo_id: str) -> list[Path]:
         raise SystemExit(f"{card_path} names another repository: export again with --repo-id {repo_id}")
     configs = card.data.get("configs") or []
     infos = {info["config_name"] for info in card.data.get("dataset_info") or []}
-    files = [card_path, folder / "LICENSE"]
+    files = [card_path, folder / "LICENSE", *([folder / "eval.yaml"] if (folder / "eval.yaml").is_file() else [])]
     for config in configs:
         name = config["config_name"]
         if name not in infos:

@@ -3,7 +3,6 @@ that name the input and say what to do, and no traceback."""
 
 import gzip
 import json
-import os
 import re
 import signal
 import subprocess

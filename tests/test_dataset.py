@@ -108,7 +108,8 @@ def test_export_card_has_the_hub_metadata(repo):
         "config_name": "main", "default": True, "data_files": [{"split": "test", "path": "data/main/test-*.parquet"}]
     }  # fmt: skip
     infos = {info["config_name"]: info for info in data.dataset_info}
-    assert set(infos) == {"main", "zh"}
+    assert set(infos) == {"main", "zh", "main-gold", "zh-gold"}  # -gold: the rows with gold, which eval.yaml reads
+    assert infos["main-gold"]["splits"][0]["num_examples"] == 480  # condition none's 120 rows have no gold
     assert datasets.Features._from_yaml_list(infos["zh"]["features"]) == features()
     assert infos["zh"]["splits"] == [{"name": "test", "num_bytes": infos["zh"]["dataset_size"], "num_examples": 600}]
     assert data.naf_bench == {"version": naf_bench.__version__, "dataset_version": "0.3.0", "code_hash": code_version()}

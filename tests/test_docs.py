@@ -90,8 +90,13 @@ DOTTED = re.compile(r"\bnaf_bench(?:\.[A-Za-z_]\w*)+")
 
 def _resolves(name: str) -> bool:
     """Whether ``name`` is a module of the package or an attribute of one (a module imported as far as it goes)."""
+    import contextlib
     import importlib
+    import importlib.util
 
+    with contextlib.suppress(ImportError):  # a module of an extra whose framework is not installed here is a file
+        if importlib.util.find_spec(name) is not None:
+            return True
     parts = name.split(".")
     for end in range(len(parts), 0, -1):
         try:

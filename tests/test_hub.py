@@ -26,9 +26,12 @@ def test_push_to_hub_exports_checks_and_lists_the_upload(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         "wfs44: test 88 rows",
+        "wfs44-gold: test 44 rows",  # what eval.yaml evaluates: the rows with gold
         "would upload README.md",
         "would upload LICENSE",
+        "would upload eval.yaml",
         "would upload data/wfs44/test-00000-of-00001.parquet",
+        "would upload data/wfs44-gold/test-00000-of-00001.parquet",
     ]
     other = push("--repo-id", "you/naf-bench", "--folder", str(tmp_path / "repo"), "--dry-run", cache=tmp_path / "c")
     assert other.returncode != 0 and "export again with --repo-id you/naf-bench" in other.stderr

@@ -303,7 +303,9 @@ def test_board_names_a_gold_file_in_the_current_folder_and_refuses_an_empty_fold
     )
     (tmp_path / "none").mkdir()
     assert main(["leaderboard", "build", str(tmp_path / "none"), "--gold", "gold.jsonl", "--out", "empty"]) == 1
-    assert "no submissions (NAME.jsonl with NAME.metadata.json) in this folder" in capsys.readouterr().err
+    assert "no submissions (NAME.jsonl or an inspect log NAME.eval, with NAME.metadata.json) in this folder" in (
+        capsys.readouterr().err
+    )
     assert not Path("empty").exists()  # nothing written: a board of baselines alone is no board
 
 

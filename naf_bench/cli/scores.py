@@ -116,7 +116,9 @@ def _add_baselines(commands) -> None:
 
 def _add_report(commands) -> None:
     report = commands.add_parser("report", help="markdown report and plots from results")
-    report.add_argument("results", nargs="+", help="score/baselines JSON files or lm-eval output folders")
+    report.add_argument(
+        "results", nargs="+", help="score/baselines JSON files, lm-eval output folders or inspect eval logs"
+    )
     report.add_argument("--out", default="out/report", help="folder for report.md and the plots")
     report.set_defaults(run=_report)
 

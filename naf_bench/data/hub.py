@@ -18,7 +18,7 @@ from naf_bench.data.dataset import (
 )
 from naf_bench.data.schema import FIELD_DOCS, features
 from naf_bench.generate.config import CONFIGS, GenerationConfig
-from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS
+from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS, LETTERS
 
 # Splits released without their answers, as the paper's leaderboard releases its hard test split.
 WITHHELD = {"hard": ("test",)}
@@ -54,7 +54,7 @@ def export(
     The splits in ``WITHHELD`` are written without gold unless ``include_test_gold`` (for private use).
     """
     out = Path(out)
-    entries = []
+    entries, evaluated = [], []
     for name in configs:
         dataset = load_dataset(name, num_proc=num_proc, cache_dir=cache_dir)
         files = []
@@ -67,9 +67,57 @@ def export(
             part.to_parquet(str(path))
             files.append(SplitFiles(split, part.data.nbytes, part.num_rows, path.stat().st_size, withheld))
         entries.append((CONFIGS[name], files))
-    dataset_card(entries, repo_id).save(out / "README.md")
+        split = _evaluated_split(dataset, name, include_test_gold)
+        if split is not None:
+            gold = dataset[split].filter(lambda row: row["gold"] is not None).select_columns(list(EVAL_COLUMNS))
+            path = out / "data" / f"{name}{GOLD_SUFFIX}" / f"{split}-00000-of-00001.parquet"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            gold.to_parquet(str(path))
+            evaluated.append((name, SplitFiles(split, gold.data.nbytes, gold.num_rows, path.stat().st_size, False)))
+    dataset_card(entries, repo_id, evaluated).save(out / "README.md")
     (out / "LICENSE").write_text(LICENSE_TEXT, encoding="utf-8")
+    (out / "eval.yaml").write_text(eval_yaml(evaluated), encoding="utf-8")
     return out
+
+
+# What `inspect eval hf/ORG/naf-bench` runs with nothing of naf-bench installed: per config, the rows with gold
+# (a `<config>-gold` subset of these columns), the prompt as input and the gold letter as target
+GOLD_SUFFIX = "-gold"
+EVAL_COLUMNS = ("id", "program_id", "family", "condition", "gold", "prompt")  # the first four: a sample's metadata
+
+
+# inspect's built-in pattern scorer: the last "ANSWER: X" (markdown emphasis and a parenthesis allowed around X),
+# the strict extractor's first rule; anchored at the start, so a text without it is scanned once
+def answer_pattern() -> str:
+    return r"\A(?s:.*)(?i:answer)[ \t]*:[\s*_]*\(?([" + "".join(LETTERS) + r"])\b"
+
+
+def _evaluated_split(dataset, name: str, include_test_gold: bool) -> str | None:
+    """The split an exported config is evaluated on: ``test`` (``validation`` where the test gold is withheld);
+    None for a config without one (``sft``)."""
+    withheld = not include_test_gold and "test" in WITHHELD.get(name, ())
+    split = "validation" if withheld else "test"
+    return split if split in dataset else None
+
+
+def eval_yaml(evaluated: list[tuple[str, SplitFiles]]) -> str:
+    """inspect's ``eval.yaml`` of the evaluated ``(config, its gold subset)``: one task per config, greedy generation
+    (``--temperature 0 --max-tokens 2048`` on the command line: eval.yaml has no generation settings)."""
+    import yaml
+
+    tasks = [
+        {
+            "id": name,
+            "config": f"{name}{GOLD_SUFFIX}",
+            "split": files.split,
+            # inspect's Hub loader numbers the samples: the row's id travels in the metadata
+            "field_spec": {"input": "prompt", "target": "gold", "metadata": list(EVAL_COLUMNS[:4])},
+            "solvers": [{"name": "generate"}],
+            "scorers": [{"name": "pattern", "args": {"pattern": answer_pattern(), "ignore_case": False}}],
+        }
+        for name, files in evaluated
+    ]  # fmt: skip
+    return yaml.safe_dump({"tasks": tasks}, sort_keys=False, allow_unicode=True)
 
 
 @dataclass(frozen=True)
@@ -83,9 +131,11 @@ class SplitFiles:
     withheld: bool
 
 
-def dataset_card(entries: list[tuple[GenerationConfig, list[SplitFiles]]], repo_id: str):
-    """The dataset card (``huggingface_hub.DatasetCard``) of written ``(config, [SplitFiles])`` entries: Hub
-    metadata with ``configs`` and a ``dataset_info`` per config, then the sections."""
+def dataset_card(entries: list[tuple[GenerationConfig, list[SplitFiles]]], repo_id: str,
+                 evaluated: list[tuple[str, SplitFiles]] = ()):  # fmt: skip
+    """The dataset card (``huggingface_hub.DatasetCard``) of written ``(config, [SplitFiles])`` entries and the
+    ``(config, gold subset)`` that ``eval.yaml`` evaluates: Hub metadata with ``configs`` and a ``dataset_info``
+    per config and subset, then the sections."""
     import datasets
     from huggingface_hub import DatasetCard, DatasetCardData
 
@@ -103,6 +153,19 @@ def dataset_card(entries: list[tuple[GenerationConfig, list[SplitFiles]]], repo_
         yaml = info._to_yaml_dict()  # config_name, features, splits, sizes; datasets also reads the fields below
         yaml.update(description=info.description, citation=CITATION, homepage=HOMEPAGE, license=LICENSE)
         infos.append(yaml)
+    columns = features()
+    for name, f in evaluated:  # the gold subsets eval.yaml reads
+        info = datasets.DatasetInfo(
+            description=f"The rows of {name} {f.split} that carry gold, for eval.yaml",
+            features=datasets.Features({column: columns[column] for column in EVAL_COLUMNS}),
+            config_name=f"{name}{GOLD_SUFFIX}",
+            splits=datasets.SplitDict.from_split_dict(
+                [{"name": f.split, "num_bytes": f.num_bytes, "num_examples": f.num_examples}]
+            ),
+            download_size=f.size,
+            dataset_size=f.num_bytes,
+        )
+        infos.append(info._to_yaml_dict() | {"description": info.description, "license": LICENSE})
     rows = sum(f.num_examples for _, files in entries for f in files)
     data = DatasetCardData(
         pretty_name="NAF-Bench",
@@ -123,11 +186,18 @@ def dataset_card(entries: list[tuple[GenerationConfig, list[SplitFiles]]], repo_
                 "data_files": [{"split": f.split, "path": f"data/{config.name}/{f.split}-*.parquet"} for f in files],
             }
             for config, files in entries
+        ]
+        + [
+            {
+                "config_name": f"{name}{GOLD_SUFFIX}",
+                "data_files": [{"split": f.split, "path": f"data/{name}{GOLD_SUFFIX}/{f.split}-*.parquet"}],
+            }
+            for name, f in evaluated
         ],
         dataset_info=infos,
         naf_bench={"version": __version__, "dataset_version": DATASET_VERSION, "code_hash": code_version()},
     )
-    return DatasetCard(f"---\n{data.to_yaml()}\n---\n\n{_card_body(entries, repo_id)}")
+    return DatasetCard(f"---\n{data.to_yaml()}\n---\n\n{_card_body(entries, repo_id, evaluated)}")
 
 
 def _size_category(rows: int) -> str:
@@ -148,7 +218,7 @@ def _type_name(feature) -> str:
     return feature.dtype
 
 
-def _card_body(entries, repo_id: str) -> str:
+def _card_body(entries, repo_id: str, evaluated=()) -> str:
     """The card's markdown: ``templates/dataset_card.md.j2`` with the tables of these configs and fields."""
     from naf_bench.version import __version__
 
@@ -177,7 +247,7 @@ def _card_body(entries, repo_id: str) -> str:
     return environment.get_template("dataset_card.md.j2").render(
         summary=SUMMARY, dataset_version=DATASET_VERSION, version=__version__, code_version=code_version(),
         homepage=HOMEPAGE, repo_id=repo_id, example=example, configs=configs, gold_note=gold_note, fields=fields,
-        citation=CITATION, license=LICENSE.upper(),
+        citation=CITATION, license=LICENSE.upper(), evaluated=evaluated, gold_suffix=GOLD_SUFFIX,
     )  # fmt: skip
 
 

@@ -173,24 +173,33 @@ def assemble_board(rows: Sequence[Mapping], baselines: Sequence[Mapping], datase
 def build_board(
     submissions: str | Path, gold: str | Path, *, n_bootstrap: int = 1000, dataset_name: str | None = None
 ) -> tuple[dict, dict[str, list[tuple[str, str]]]]:
-    """The board of every ``<name>.jsonl`` (with ``<name>.metadata.json``) in the folder ``submissions``,
-    and the refused submissions: ``{name: [(field, reason), ...]}`` (nothing of those is on the board)."""
+    """The board of every ``<name>.jsonl`` or inspect log ``<name>.eval`` (with ``<name>.metadata.json``) in the
+    folder ``submissions``, and the refused submissions: ``{name: [(field, reason), ...]}`` (nothing of those is on
+    the board)."""
     from naf_bench.data.gold import whose
+    from naf_bench.runs.inspect_log import read_inspect_log, submission_bytes
     from naf_bench.scoring.intake import SUBMISSION, check, input_file, read_gold, read_submission
 
     folder, gold = Path(submissions), Path(gold)
     if not folder.is_dir():
         what = "a file" if folder.exists() else "no such folder"
         raise DataError(folder, f"{what}, where a folder of submissions (NAME.jsonl, NAME.metadata.json) was expected")
-    found = sorted(folder.glob("*.jsonl"))
+    found = sorted([*folder.glob("*.jsonl"), *folder.glob("*.eval")])  # .eval: an inspect log's answers
     if not found:  # a board of baselines alone is no board: say so before the gold is read
-        raise DataError(folder, "no submissions (NAME.jsonl with NAME.metadata.json) in this folder; nothing to rank")
+        raise DataError(
+            folder,
+            "no submissions (NAME.jsonl or an inspect log NAME.eval, with NAME.metadata.json) in "
+            "this folder; nothing to rank",
+        )
     answers = read_gold(gold)
     scored, refused = [], {}
     for path in found:
-        name = path.name.removesuffix(".jsonl")
+        name = path.name.removesuffix(path.suffix)
         try:
-            submission = read_submission(input_file(path, SUBMISSION), name=name,
+            source = (
+                input_file(path, SUBMISSION) if path.suffix == ".jsonl" else submission_bytes(read_inspect_log(path))
+            )
+            submission = read_submission(source, name=name, origin=str(path),
                                          metadata=path.with_name(name + METADATA_SUFFIX))  # fmt: skip
             reasons = refusal(submission)
             checked = None if reasons else check(submission, answers, explain=whose)

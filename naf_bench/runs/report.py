@@ -13,6 +13,7 @@ from pathlib import Path
 
 from naf_bench.errors import DataError
 from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.runs.inspect_log import is_inspect_log
 from naf_bench.runs.lm_eval_output import MITIGATION_TASKS, read_output_folder
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import constraints_of_samples
@@ -24,11 +25,16 @@ WIDTH, HEIGHT, DPI = 10, 4, 100  # a plot is 1000 x 400 pixels, taller when it h
 
 
 def load_results(paths) -> list[dict]:
-    """Result records from JSON files (one record or a list) and lm-eval output folders (samples_*.jsonl);
-    records of one model (e.g. its generated tasks and its naf_bench_mc run) are merged into one."""
+    """Result records from JSON files (one record or a list), lm-eval output folders (samples_*.jsonl) and inspect
+    eval logs (a log, or a folder of them); records of one model (e.g. its generated tasks and its naf_bench_mc
+    run) are merged into one."""
     records: dict[str, dict] = {}
     for path in map(Path, paths):
-        found = _from_lm_eval(path) if path.is_dir() else _result_records(path)
+        if path.is_dir():  # an lm-eval output folder, or a folder of inspect logs
+            logs = [] if any(path.rglob("samples_*.jsonl")) else sorted(p for p in path.iterdir() if is_inspect_log(p))
+            found = _from_inspect(logs) if logs else _from_lm_eval(path)
+        else:
+            found = _from_inspect([path]) if is_inspect_log(path) else _result_records(path)
         for record in found:
             merged = records.setdefault(record["name"], {})
             merged.update({key: value for key, value in record.items() if value is not None or key not in merged})
@@ -113,10 +119,35 @@ def _endpoint(recorded: dict) -> dict:
     }  # fmt: skip
 
 
+def _from_inspect(paths) -> list[dict]:
+    """The records of inspect eval logs: per model, one record per extractor (named as lm-eval's filters), and
+    a mitigation task's apart, as an lm-eval folder gives them."""
+    from naf_bench.runs.inspect_log import read_inspect_log
+
+    by_model: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    for path in paths:
+        log = read_inspect_log(path)
+        by_model[log.model][log.task].extend(log.samples)
+    records = []
+    for name, tasks in by_model.items():
+        main = [pair for task, pairs in tasks.items() if task not in MITIGATION_TASKS for pair in pairs]
+        records += [_scored_prompts(f"{f}: {name}", main, extractor) for f, extractor in FILTERS.items()]
+        for task in MITIGATION_TASKS:
+            if task in tasks:
+                records += [_scored_prompts(f"{f}: {name} [{task.removeprefix('naf_bench_')}]", tasks[task], extractor,
+                                            task) for f, extractor in FILTERS.items()]  # fmt: skip
+    return records
+
+
 def _scored(name: str, runs, filter_name: str, extractor: str, task: str | None = None) -> dict:
     """A result record of the samples under one filter; a translate-then-solve run is read by solving its
     translations."""
     prompts = [pair for items in runs for s in items if s["filter"] == filter_name for pair in sample_prompts(s)]
+    return _scored_prompts(name, prompts, extractor, task)
+
+
+def _scored_prompts(name: str, prompts: list[tuple[dict, str]], extractor: str, task: str | None = None) -> dict:
+    """A result record of (row, response) pairs read with ``extractor``."""
     rows = {row["id"]: row for row, _ in prompts if row.get("gold")}
     if not rows:
         return {"name": name}

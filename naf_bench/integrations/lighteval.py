@@ -1,0 +1,130 @@
+"""lighteval custom tasks of naf-bench: ``lighteval endpoint litellm ... "naf_bench_joint|0" --custom-tasks
+naf_bench.integrations.lighteval`` runs every generative lm-eval task (:mod:`naf_bench.integrations.tasks`) with its
+name, prompt and generation settings. lighteval reads documents with ``datasets.load_dataset(hf_repo, hf_subset)``,
+so the tasks read the export folder or Hub id that ``NAF_BENCH_DATASET`` names (``naf-bench export``); each answer
+is read once by the scoring core's default answer policy, and accuracy, coverage, accuracy per reading and JOINT
+(a corpus metric: a program's readings are documents of one task) are the core's aggregates.
+
+Offline, lighteval 0.12.2 and 0.13.0 stop before they read this module: their registry imports every built-in task
+module, and mt_bench and mix_eval build a vllm judge at import that calls ``HfApi.list_models(model_name=...)``
+(refused by huggingface_hub 2.x, which transformers 5.25 requires; a network call under any version), while
+tiny_benchmarks downloads a pickle from GitHub at import. With network access the CLI runs these tasks."""
+
+from __future__ import annotations
+
+import math
+import os
+
+from lighteval.metrics.metrics_sample import SampleLevelComputation
+from lighteval.metrics.utils.metric_utils import SampleLevelMetricGrouping
+from lighteval.tasks.lighteval_task import LightevalTaskConfig
+from lighteval.tasks.requests import Doc, SamplingMethod
+
+from naf_bench.integrations.tasks import TaskSpec, prompt_text, task_specs
+from naf_bench.readings import NAMED_CONDITIONS
+
+DATASET = "NAF_BENCH_DATASET"  # the export folder or Hub id the tasks read
+ROW_FIELDS = ("id", "program_id", "family", "condition", "gold")
+
+
+def _scores(items):
+    from naf_bench.scoring.core import Scores
+
+    rows = [row for row, _ in items]
+    return Scores(rows, [answer for _, answer in items], [True] * len(rows), extractor="", format_valid_rate=None)
+
+
+def _accuracy(items) -> float:
+    cell = _scores(items).cell()
+    return cell.correct / cell.n if cell.n else math.nan
+
+
+def _coverage(items) -> float:
+    return sum(answer is not None for _, answer in items) / len(items) if items else math.nan
+
+
+def _joint(items) -> float:
+    value = _scores(items).joint()
+    return math.nan if value is None else value
+
+
+def _reading_accuracy(reading: str):
+    def accuracy(items) -> float:
+        return _accuracy([item for item in items if item[0]["condition"] == reading])
+
+    return accuracy
+
+
+CORPUS = {"acc": _accuracy, "coverage": _coverage, "joint": _joint} | {
+    f"acc_{reading}": _reading_accuracy(reading) for reading in NAMED_CONDITIONS
+}
+
+
+class LetterOfResponse(SampleLevelComputation):
+    """Each response's letter, read once by the task's reader (the core's answer policy, or the translation
+    reader), kept with its row for the corpus metrics."""
+
+    def __init__(self, spec: TaskSpec):
+        self.spec = spec
+
+    def compute(self, doc: Doc, model_response, **kwargs) -> dict:
+        from naf_bench.scoring.core import decide_answer
+        from naf_bench.scoring.translation import answer_from_translation
+
+        row, text = doc.specific, model_response.text[0]
+        if self.spec.reader == "utils.translated_letters":
+            answer = answer_from_translation(text, row["condition"]).letter
+        else:
+            answer = decide_answer(text, row)[0]
+        return dict.fromkeys(CORPUS, (row, answer))
+
+
+def _prompt(spec: TaskSpec):
+    def prompt_function(line: dict, task_name: str) -> Doc:
+        return Doc(task_name=task_name, query=prompt_text(spec, line), choices=[line["gold"] or ""], gold_index=0,
+                   specific={key: line[key] for key in ROW_FIELDS})  # fmt: skip
+
+    return prompt_function
+
+
+def _conditions(spec: TaskSpec):
+    conditions = set(spec.conditions or NAMED_CONDITIONS)
+    return lambda line: line["condition"] in conditions
+
+
+def task_config(spec: TaskSpec, dataset: str) -> LightevalTaskConfig:
+    """The lighteval config of one lm-eval task, reading ``dataset`` (an export folder or Hub id)."""
+    metric = SampleLevelMetricGrouping(
+        metric_name=list(CORPUS),
+        higher_is_better=dict.fromkeys(CORPUS, True),
+        category=SamplingMethod.GENERATIVE,
+        sample_level_fn=LetterOfResponse(spec),
+        corpus_level_fn=CORPUS,
+    )
+    return LightevalTaskConfig(
+        name=spec.name,
+        prompt_function=_prompt(spec),
+        hf_repo=dataset,
+        hf_subset=spec.config,
+        hf_filter=_conditions(spec),
+        hf_avail_splits=[spec.split],
+        evaluation_splits=[spec.split],
+        few_shots_split=None,
+        few_shots_select=None,
+        generation_size=spec.max_tokens,
+        stop_sequence=list(spec.stop),
+        metrics=[metric],
+        version=0,
+    )
+
+
+def _dataset() -> str:
+    if not os.environ.get(DATASET):
+        from naf_bench.errors import ConfigError
+
+        raise ConfigError(f"lighteval reads documents with datasets.load_dataset: set {DATASET} to an export folder "
+                          "(naf-bench export --out FOLDER) or a Hub id")  # fmt: skip
+    return os.environ[DATASET]
+
+
+TASKS_TABLE = [task_config(spec, _dataset()) for spec in task_specs().values()]

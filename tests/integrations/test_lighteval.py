@@ -1,0 +1,74 @@
+"""naf-bench's lighteval tasks through lighteval's own task class and metric machinery, reading an export folder.
+
+lighteval's CLI and Registry cannot run offline here (0.12.2 and 0.13.0 alike): building the registry imports
+every built-in task module, and mt_bench and mix_eval construct a vllm judge at import that calls
+HfApi.list_models(model_name=...), which huggingface_hub 2.x (transformers 5.25 requires >= 2.4) refuses, while
+tiny_benchmarks downloads a pickle from GitHub at import. These tests drive the TASKS_TABLE the CLI would load."""
+
+import math
+
+import pytest
+from stub_server import response_for
+
+from naf_bench.integrations.tasks import task_rows, task_spec
+from naf_bench.scoring.core import score
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    from naf_bench.data.hub import export
+
+    folder = tmp_path_factory.mktemp("hub") / "naf-bench"
+    return export(folder, ("main",), str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture
+def lighteval_tasks(exported, monkeypatch):
+    import importlib
+
+    monkeypatch.setenv("NAF_BENCH_DATASET", str(exported))
+    import naf_bench.integrations.lighteval as module
+
+    return importlib.reload(module)  # TASKS_TABLE reads the dataset it names when imported
+
+
+def test_every_generative_task_with_lm_evals_settings(lighteval_tasks):
+    configs = {config.name: config for config in lighteval_tasks.TASKS_TABLE}
+    assert set(configs) >= {"naf_bench_joint", "naf_bench_none", "naf_bench_cred", "naf_bench_wfs44_t2s"}
+    assert "naf_bench_mc" not in configs  # log-probability tasks stay lm-eval's
+    joint = configs["naf_bench_joint"]
+    assert (joint.hf_subset, joint.evaluation_splits, joint.generation_size) == ("main", ("test",), 2048)
+
+
+def test_joint_as_a_corpus_metric(lighteval_tasks):
+    from lighteval.models.model_output import ModelResponse
+    from lighteval.tasks.lighteval_task import LightevalTask
+
+    config = next(c for c in lighteval_tasks.TASKS_TABLE if c.name == "naf_bench_joint")
+    task = LightevalTask(config)
+    LightevalTask.load_datasets({"naf_bench_joint": task})
+    docs = task.eval_docs()
+    rows = task_rows(task_spec("naf_bench_joint")).to_list()
+    assert [doc.query for doc in docs] == [row["prompt"] for row in rows]  # lm-eval's prompts, its 480 documents
+    (metric,) = config.metrics
+    items = [metric.compute_sample(doc=doc, model_response=ModelResponse(text=[response_for(doc.query)]))
+             for doc in docs]  # fmt: skip
+    corpus = {name: fn([item[name] for item in items]) for name, fn in metric.get_corpus_aggregations().items()}
+    expected = score(rows, {row["id"]: response_for(row["prompt"]) for row in rows})
+    assert corpus["joint"] == pytest.approx(expected.joint())
+    assert corpus["acc"] == pytest.approx(expected.cell().correct / 480)
+    assert corpus["acc_wfs"] == pytest.approx(expected.cell(expected.where(condition="wfs")).correct / 120)
+    none = next(c for c in lighteval_tasks.TASKS_TABLE if c.name == "naf_bench_none")
+    assert none.hf_filter({"condition": "none"}) and not none.hf_filter({"condition": "wfs"})
+    assert math.isnan(lighteval_tasks._joint([]))  # no program: JOINT undefined, never 0
+
+
+def test_without_a_dataset_one_line_says_what_to_set(monkeypatch):
+    import importlib
+
+    import naf_bench.integrations.lighteval as module
+    from naf_bench.errors import ConfigError
+
+    monkeypatch.delenv("NAF_BENCH_DATASET", raising=False)
+    with pytest.raises(ConfigError, match="set NAF_BENCH_DATASET to an export folder"):
+        importlib.reload(module)
