@@ -44,3 +44,20 @@ def build_tiny_lm(path=None):
         model.save_pretrained(path)
         fast.save_pretrained(path)
     return model, fast
+
+
+CHAT_TEMPLATE = (
+    "{% for m in messages %}{{ m['role'] }} : {{ m['content'] }} [EOS] {% endfor %}"
+    "{% if add_generation_prompt %}assistant : {% endif %}"
+)
+
+
+@pytest.fixture(scope="module")
+def tiny_chat_lm(tmp_path_factory):
+    """The tiny random GPT-2 above with a chat template, saved as a model folder."""
+    model, tokenizer = build_tiny_lm()
+    tokenizer.chat_template = CHAT_TEMPLATE
+    folder = tmp_path_factory.mktemp("tiny_chat_lm")
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

@@ -16,23 +16,6 @@ from naf_bench.training.grpo import Climb, held_out_seed
 from naf_bench.training.rewards import answer_reward, format_reward
 from naf_bench.training.stream import Stream
 
-CHAT_TEMPLATE = (
-    "{% for m in messages %}{{ m['role'] }} : {{ m['content'] }} [EOS] {% endfor %}"
-    "{% if add_generation_prompt %}assistant : {% endif %}"
-)
-
-
-@pytest.fixture(scope="module")
-def tiny_chat_lm(tmp_path_factory):
-    from conftest import build_tiny_lm
-
-    model, tokenizer = build_tiny_lm()
-    tokenizer.chat_template = CHAT_TEMPLATE
-    folder = tmp_path_factory.mktemp("tiny_chat_lm")
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
-
 
 def test_two_grpo_steps_log_the_rewards_of_their_completions(tiny_chat_lm, tmp_path):
     out = tmp_path / "grpo"

@@ -43,23 +43,6 @@ from naf_bench.training.semantic import (  # noqa: E402
 from naf_bench.training.trainer import load_model  # noqa: E402
 
 SCRIPT = Path(__file__).parent.parent / "scripts" / "train_sft.py"
-CHAT_TEMPLATE = (
-    "{% for m in messages %}{{ m['role'] }} : {{ m['content'] }} [EOS] {% endfor %}"
-    "{% if add_generation_prompt %}assistant : {% endif %}"
-)
-
-
-@pytest.fixture(scope="module")
-def tiny_chat_lm(tmp_path_factory):
-    """The tiny random GPT-2 of conftest with a chat template, saved as a model folder."""
-    from conftest import build_tiny_lm
-
-    model, tokenizer = build_tiny_lm()
-    tokenizer.chat_template = CHAT_TEMPLATE
-    folder = tmp_path_factory.mktemp("tiny_chat_lm")
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
 
 
 @pytest.fixture(scope="module")
