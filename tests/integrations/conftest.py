@@ -21,7 +21,7 @@ def pytest_collection_modifyitems(config, items):
 def stub_server():
     """One logging OpenAI-compatible stub for the session, named by STUB_BASE_URL (inspect's ``openai-api/stub``
     provider): inspect keeps a model's client for the rest of the process, so a second server would go unused."""
-    from stub_server import StubServer
+    from .stub_server import StubServer
 
     with StubServer() as running, pytest.MonkeyPatch.context() as patch:
         patch.setenv("STUB_BASE_URL", running.base_url)

@@ -4,11 +4,11 @@ eval.yaml, as a download leaves it, and datasets reads the folder)."""
 
 import shutil
 
-from stub_server import response_for
-from test_inspect import inspect_cli
-
 from naf_bench.data.hub import export
 from naf_bench.scoring.extract import extract_answer
+
+from .stub_server import response_for
+from .test_inspect import inspect_cli
 
 
 def test_inspect_runs_the_exported_folder(stub, tmp_path):

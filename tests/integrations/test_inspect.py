@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from stub_server import response_for
 
 from naf_bench.integrations.tasks import prompt_text, task_rows, task_spec, task_specs
 from naf_bench.scoring.core import score
 from naf_bench.scoring.extract import extract_answer
+
+from .stub_server import response_for
 
 
 def run(name, tmp_path, **task_args):

@@ -2,19 +2,16 @@
 output folders do: the same records from a .json and an .eval log, scored by the core."""
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
-from stub_server import response_for
+from leaderboard_fixtures import write_metadata
 
 from naf_bench.integrations.tasks import task_rows, task_spec
 from naf_bench.runs.inspect_log import read_inspect_log
 from naf_bench.runs.report import load_results
 from naf_bench.scoring.evaluation import run_record, run_scores
 
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from leaderboard_fixtures import write_metadata
+from .stub_server import response_for
 
 
 @pytest.fixture(scope="module")

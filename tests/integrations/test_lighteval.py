@@ -8,10 +8,11 @@ tiny_benchmarks downloads a pickle from GitHub at import. These tests drive the 
 import math
 
 import pytest
-from stub_server import response_for
 
 from naf_bench.integrations.tasks import task_rows, task_spec
 from naf_bench.scoring.core import score
+
+from .stub_server import response_for
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,10 @@
 """The same documents through lm-eval, lighteval and inspect_ai, each through its own OpenAI-compatible client, at
 one logging stub: the same chat messages and settings reach the server, and the same letter is read per item."""
 
-from stub_server import response_for
-
 from naf_bench.integrations.tasks import task_rows, task_spec
 from naf_bench.scoring.extract import extract_answer
+
+from .stub_server import response_for
 
 TASK, N = "naf_bench_cred", 6
 
