@@ -44,7 +44,7 @@ def test_the_report_reads_a_log_as_the_core_scores_it(logs):
     rows = task_rows(task_spec("naf_bench_joint")).select(range(12)).to_list()
     predictions = {row["id"]: {"prediction": response_for(row["prompt"])} for row in rows}
     for path in (logs["json"], logs["eval"], logs["json"].parent):
-        strict, flexible = load_results([path])
+        flexible, strict = load_results([path])  # the default extractor's record first, as lm-eval's are
         assert strict["name"] == "strict-match: openai-api/stub/stub"
         assert strict == run_record(run_scores(rows, predictions, extractor="strict"), strict["name"]).to_dict()
         assert flexible["extractor"] == "flexible"
