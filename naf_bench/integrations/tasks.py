@@ -89,7 +89,7 @@ def task_spec(name: str) -> TaskSpec:
 
 
 def _translation_prompt(row: Mapping) -> str:
-    from naf_bench import parse_program
+    from naf_bench.syntax import parse_program
     from naf_bench.verbalize.mitigation import render_translation_prompt
 
     system, user = render_translation_prompt(parse_program(row["program"]), row["query"], row["framing"],
@@ -98,7 +98,7 @@ def _translation_prompt(row: Mapping) -> str:
 
 
 def _verify_prompt(row: Mapping) -> str:
-    from naf_bench import parse_program
+    from naf_bench.syntax import parse_program
     from naf_bench.verbalize.mitigation import render_verify_prompt
 
     program = parse_program(row["program"])
@@ -112,7 +112,7 @@ def _traced_prompt(row: Mapping) -> str:
 
 
 def _joint_prompt(document: Mapping) -> str:
-    from naf_bench import parse_program
+    from naf_bench.syntax import parse_program
     from naf_bench.verbalize.joint import render_joint_prompt
 
     row = document["rows"][0]
