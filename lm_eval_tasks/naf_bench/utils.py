@@ -7,7 +7,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
 from naf_bench import parse_program
-from naf_bench.data.dataset import task_dataset
+from naf_bench.data.dataset import program_documents, task_dataset
 from naf_bench.readings import LETTERS, NAMED_CONDITIONS
 from naf_bench.scoring import lm
 from naf_bench.scoring.core import check_row, constant_hits, program_solved
@@ -33,17 +33,8 @@ def load(config="main", conditions=None, by_program=False, columns=None, dataset
     if columns:
         dataset = dataset.select_columns(columns)
     if by_program:
-        return datasets.DatasetDict({split: _programs(part) for split, part in dataset.items()})
+        return datasets.DatasetDict({split: program_documents(part) for split, part in dataset.items()})
     return dataset
-
-
-def _programs(rows):
-    import datasets
-
-    programs = {}
-    for row in rows:
-        programs.setdefault(row["program_id"], []).append(row)
-    return datasets.Dataset.from_list([{"program_id": key, "rows": value} for key, value in programs.items()])
 
 
 class NafBenchTask(ConfigurableTask):

@@ -217,6 +217,17 @@ def task_dataset(config: str = "main", conditions=None, dataset_path: str | None
     return dataset.filter(lambda row: row["condition"] in conditions) if conditions else dataset
 
 
+def program_documents(rows):
+    """One document per program (``{"program_id", "rows"}``, in first-seen order) from a task's rows: what a JOINT
+    task scores as one unit (lm-eval's ``by_program``, inspect's sample)."""
+    import datasets
+
+    programs = {}
+    for row in rows:
+        programs.setdefault(row["program_id"], []).append(row)
+    return datasets.Dataset.from_list([{"program_id": key, "rows": value} for key, value in programs.items()])
+
+
 def hidden_dataset(folder: str | Path, config: str):
     """A hidden set's rows (``leaderboard new-set``'s ``gold.jsonl``) as a ``DatasetDict`` of its one split, for
     the tasks of the config it was drawn like."""

@@ -1,10 +1,12 @@
 """inspect_ai tasks of naf-bench: ``inspect eval naf_bench/<task> --model ...`` runs every generative lm-eval task
 (:mod:`naf_bench.integrations.tasks`) with lm-eval's prompt and generation settings, one sample per prompt whose
-metadata is its row (id, program, reading, bin: the log viewer shows them). The scorer reads each answer once with
-the scoring core's default extractor (``-T extractor=flexible`` for another) and the metrics are the core's
-aggregates over the samples: accuracy (an unanswered prompt counts as wrong), coverage, accuracy per reading,
-JOINT with its program-clustered 95 % interval, and, where the task's lm-eval scoring has them, the answer shares,
-flip rate and proof accuracy. Registered through the ``inspect_ai`` entry point (the ``inspect`` extra)."""
+metadata is its row (id, program, reading, bin: the log viewer shows them), or its program's rows where one
+prompt asks every reading (``naf_bench_joint_prompt``: the JOINT reader reads a letter from each answer line). The
+scorer reads each answer once with the scoring core's default extractor (``-T extractor=flexible`` for another) and
+the metrics are the core's aggregates over the samples: accuracy (an unanswered prompt counts as wrong), coverage,
+accuracy per reading, JOINT with its program-clustered 95 % interval, and, where the task's lm-eval scoring has them,
+the answer shares, flip rate and proof accuracy. Registered through the ``inspect_ai`` entry point (the ``inspect``
+extra)."""
 
 from __future__ import annotations
 
@@ -16,18 +18,26 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState, generate
 
-from naf_bench.integrations.tasks import TaskSpec, prompt_text, task_rows, task_spec, task_specs
+from naf_bench.integrations.tasks import TaskSpec, prompt_text, task_documents, task_spec, task_specs
 from naf_bench.readings import LETTERS
 
 HIDDEN = ("prompt", "messages")  # the input already shows them
 
 
 def _scores(scores: list[SampleScore]):
-    """The scoring core's :class:`Scores` of the samples: each row (its metadata) with the answer read once."""
+    """The scoring core's :class:`Scores` of the samples: each row (its metadata) with the answer read once; a
+    program's sample (a JOINT prompt) gives each of its rows the answer of its reading's line."""
     from naf_bench.scoring.core import Scores
 
-    rows = [s.sample_metadata or {} for s in scores]
-    answers = [s.score.answer or None for s in scores]
+    rows, answers = [], []
+    for s in scores:
+        metadata = s.sample_metadata or {}
+        if "rows" in metadata:
+            rows += metadata["rows"]
+            answers += [s.score.metadata["answers"][row["condition"]] for row in metadata["rows"]]
+        else:
+            rows.append(metadata)
+            answers.append(s.score.answer or None)
     return Scores(rows, answers, [True] * len(rows), extractor="", format_valid_rate=None)
 
 
@@ -48,10 +58,11 @@ def accuracy() -> Metric:
 
 @metric
 def coverage() -> Metric:
-    """Share of prompts whose answer reads as a letter."""
+    """Share of prompts (of a JOINT prompt's readings) whose answer reads as a letter."""
 
     def compute(scores: list[SampleScore]) -> float:
-        return sum(bool(s.score.answer) for s in scores) / len(scores) if scores else math.nan
+        answers = _scores(scores).answers
+        return sum(answer is not None for answer in answers) / len(answers) if answers else math.nan
 
     return compute
 
@@ -121,6 +132,7 @@ METRICS = {
     "utils.process_variants": (flip_rate, accuracy, coverage),
     "utils.process_sweep": (accuracy, coverage, accuracy_by_reading),
     "utils.process_traced": (accuracy, proof_accuracy),
+    "utils.process_joint_prompt": (joint, accuracy, coverage, accuracy_by_reading),
 }
 
 
@@ -139,8 +151,10 @@ def _read(spec: TaskSpec, extractor: str | None):
 @scorer(metrics=[])
 def naf_bench_scorer(task_name: str, extractor: str | None = None):
     """The letter of each response, read once (the task's reader), right or wrong against the row's gold; a
-    traced task's score also carries the step checker's flags."""
+    traced task's score also carries the step checker's flags; a JOINT prompt's, its letter per reading."""
     spec = task_spec(task_name)
+    if spec.results == "utils.process_joint_prompt":
+        return _joint_prompt_score(extractor)
     read = _read(spec, extractor)
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -157,10 +171,43 @@ def naf_bench_scorer(task_name: str, extractor: str | None = None):
     return score
 
 
+def _joint_prompt_score(extractor: str | None):
+    """A JOINT prompt's response: each reading's letter read from its line (as lm-eval's process_joint_prompt
+    reads it), the value whether the program is solved, the letters in the metadata for the metrics."""
+    from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
+
+    async def score(state: TaskState, target: Target) -> Score:
+        from naf_bench.scoring.core import program_solved
+        from naf_bench.scoring.joint import joint_answers
+
+        text = state.output.completion
+        answers = joint_answers(text, extractor or DEFAULT_EXTRACTOR)
+        golds = {row["condition"]: row["gold"] for row in state.metadata["rows"]}
+        shown = " ".join(f"{condition}:{letter or '-'}" for condition, letter in answers.items())
+        solved = float(program_solved(answers, golds) is True)
+        return Score(value=solved, answer=shown, explanation=text, metadata={"answers": answers})
+
+    return score
+
+
+def _shown(row) -> dict:
+    return {key: value for key, value in row.items() if key not in HIDDEN}
+
+
+def _sample(spec: TaskSpec, document) -> Sample:
+    """One row's sample, or (``spec.per_program``) one program's, whose metadata holds its rows."""
+    if spec.per_program:
+        metadata = {"program_id": document["program_id"], "rows": [_shown(row) for row in document["rows"]]}
+        return Sample(input=prompt_text(spec, document), id=document["program_id"], metadata=metadata)
+    return Sample(input=prompt_text(spec, document), target=document["gold"] or "", id=document["id"],
+                  metadata=_shown(document))  # fmt: skip
+
+
 def naf_bench_task(name: str, config: str | None = None, split: str | None = None, extractor: str | None = None,
                    limit: int | None = None, dataset_path: str | None = None) -> Task:  # fmt: skip
-    """The inspect Task of the lm-eval task ``name``: its rows (of ``config`` and ``split`` where given, the first
-    ``limit``, from ``dataset_path`` where given), its prompt, greedy generation of up to its token budget."""
+    """The inspect Task of the lm-eval task ``name``: its documents (rows, or programs; of ``config`` and ``split``
+    where given, the first ``limit``, from ``dataset_path`` where given), its prompt, greedy generation of up to its
+    token budget."""
     from naf_bench.scoring.extract import EXTRACTORS
 
     spec = task_spec(name)
@@ -168,14 +215,10 @@ def naf_bench_task(name: str, config: str | None = None, split: str | None = Non
         from naf_bench.errors import ConfigError
 
         raise ConfigError(f"no extractor {extractor!r}; the extractors are {', '.join(EXTRACTORS)}")
-    rows = task_rows(spec, config, split, dataset_path)
+    documents = task_documents(spec, config, split, dataset_path)
     if limit is not None:
-        rows = rows.select(range(min(int(limit), len(rows))))
-    samples = [
-        Sample(input=prompt_text(spec, row), target=row["gold"] or "", id=row["id"],
-               metadata={key: value for key, value in row.items() if key not in HIDDEN})
-        for row in rows
-    ]  # fmt: skip
+        documents = documents.select(range(min(int(limit), len(documents))))
+    samples = [_sample(spec, document) for document in documents]
     return Task(
         dataset=MemoryDataset(samples, name=f"naf-bench/{config or spec.config}"),
         solver=generate(),

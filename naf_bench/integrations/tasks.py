@@ -29,6 +29,7 @@ class TaskSpec:
     max_tokens: int
     temperature: float
     stop: tuple[str, ...]
+    per_program: bool = False  # one prompt per program document (lm-eval's by_program with a document's prompt)
 
 
 def _load(text: str) -> dict:
@@ -74,6 +75,8 @@ def task_specs() -> dict[str, TaskSpec]:
             max_tokens=int(kwargs.get("max_gen_toks", 256)),
             temperature=float(kwargs.get("temperature", 0.0)),
             stop=tuple(kwargs.get("until") or ()),
+            # utils.ProgramTask sends one prompt per row of a program's document; any other task one per document
+            per_program=bool(dataset.get("by_program")) and data.get("class") != "utils.ProgramTask",
         )
     return specs
 
@@ -86,7 +89,7 @@ def task_spec(name: str) -> TaskSpec:
 
 
 def _translation_prompt(row: Mapping) -> str:
-    from naf_bench import parse_program
+    from naf_bench.syntax import parse_program
     from naf_bench.verbalize.mitigation import render_translation_prompt
 
     system, user = render_translation_prompt(parse_program(row["program"]), row["query"], row["framing"],
@@ -95,7 +98,7 @@ def _translation_prompt(row: Mapping) -> str:
 
 
 def _verify_prompt(row: Mapping) -> str:
-    from naf_bench import parse_program
+    from naf_bench.syntax import parse_program
     from naf_bench.verbalize.mitigation import render_verify_prompt
 
     program = parse_program(row["program"])
@@ -108,17 +111,27 @@ def _traced_prompt(row: Mapping) -> str:
     return render_row_prompt(row)
 
 
+def _joint_prompt(document: Mapping) -> str:
+    from naf_bench.syntax import parse_program
+    from naf_bench.verbalize.joint import render_joint_prompt
+
+    row = document["rows"][0]
+    return render_joint_prompt(parse_program(row["program"]), row["query"], row["language"], row["framing"])
+
+
 # the task files' prompt writers (lm_eval_tasks/naf_bench/utils.py): one entry per doc_to_text they name
 PROMPTS: dict[str, Callable[[Mapping], str]] = {
     PROMPT: lambda row: row["prompt"],
     "utils.translation_prompt": _translation_prompt,
     "utils.verify_prompt": _verify_prompt,
     "utils.traced_prompt": _traced_prompt,
+    "utils.joint_prompt": _joint_prompt,  # of a program's document (TaskSpec.per_program)
 }
 
 
 def prompt_text(spec: TaskSpec, row: Mapping) -> str:
-    """The text lm-eval sends for ``row`` under ``spec`` (its chat template puts it in one user turn)."""
+    """The text lm-eval sends for ``row`` (a program's document where ``spec.per_program``) under ``spec`` (its
+    chat template puts it in one user turn)."""
     return PROMPTS[spec.prompt](row)
 
 
@@ -133,3 +146,13 @@ def task_rows(spec: TaskSpec, config: str | None = None, split: str | None = Non
     if split not in dataset:
         raise ConfigError(f"config {config or spec.config!r} has no split {split!r}; it has {', '.join(dataset)}")
     return dataset[split]
+
+
+def task_documents(spec: TaskSpec, config: str | None = None, split: str | None = None,
+                   dataset_path: str | None = None):  # fmt: skip
+    """The task's documents as lm-eval reads them: its rows, or one document per program where ``spec.per_program``
+    (``{"program_id", "rows"}``, :func:`naf_bench.data.dataset.program_documents`)."""
+    from naf_bench.data.dataset import program_documents
+
+    rows = task_rows(spec, config, split, dataset_path)
+    return program_documents(rows) if spec.per_program else rows

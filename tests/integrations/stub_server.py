@@ -17,9 +17,41 @@ RESPONSES = (
     "<think>ANSWER: A was my first thought, but the loop decides it.</think>\nANSWER: C",
 )
 
+# a JOINT prompt's responses (it asks for one 'cred ANSWER: X' line per reading), with the letter each line states
+JOINT_RESPONSES = (
+    (
+        "<think>q is a fact, so every reading agrees.</think>\nclosed_world ANSWER: A\ncred ANSWER: A\n"
+        "skept ANSWER: A\nwfs ANSWER: A",
+        {"closed_world": "A", "cred": "A", "skept": "A", "wfs": "A"},
+    ),
+    (
+        "No rule derives q.\n\n**closed_world** ANSWER: B\n[cred] ANSWER: B\n- skept ANSWER: **B**\nwfs ANSWER: (B)",
+        {"closed_world": "B", "cred": "B", "skept": "B", "wfs": "B"},
+    ),
+    (
+        "closed_world ANSWER: C\nwfs ANSWER: C\nThe stable models I cannot settle.",  # two readings unanswered
+        {"closed_world": "C", "cred": None, "skept": None, "wfs": "C"},
+    ),
+    (
+        "closed_world ANSWER: C\ncred ANSWER: A\nskept ANSWER: B\nwfs ANSWER: C",
+        {"closed_world": "C", "cred": "A", "skept": "B", "wfs": "C"},
+    ),
+)
+
+
+def _pick(prompt: str, choices: tuple):
+    return choices[hashlib.sha256(prompt.encode()).digest()[0] % len(choices)]
+
+
+def joint_letters(prompt: str) -> dict[str, str | None]:
+    """The letter per reading the stub's response to a JOINT prompt states."""
+    return _pick(prompt, JOINT_RESPONSES)[1]
+
 
 def response_for(prompt: str) -> str:
-    return RESPONSES[hashlib.sha256(prompt.encode()).digest()[0] % len(RESPONSES)]
+    if "cred ANSWER: X" in prompt:  # a JOINT prompt
+        return _pick(prompt, JOINT_RESPONSES)[0]
+    return _pick(prompt, RESPONSES)
 
 
 class StubServer:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from naf_bench.integrations.tasks import prompt_text, task_rows, task_spec, task_specs
+from naf_bench.integrations.tasks import prompt_text, task_documents, task_rows, task_spec, task_specs
 from naf_bench.scoring.core import score
 from naf_bench.scoring.extract import extract_answer
 
@@ -121,3 +121,25 @@ def test_a_wrong_option_is_one_line(tmp_path):
         naf_bench_task("naf_bench_joint", extractor="loose")
     with pytest.raises(ConfigError, match="no split 'train'"):
         naf_bench_task("naf_bench_joint", split="train")
+
+
+def test_joint_prompt_one_sample_per_program(stub, tmp_path):
+    """naf_bench_joint_prompt as lm-eval runs it: one JOINT prompt per program, its answer lines read per reading."""
+    from .stub_server import joint_letters
+
+    log = run("naf_bench_joint_prompt", tmp_path, limit=4)
+    spec = task_spec("naf_bench_joint_prompt")
+    documents = task_documents(spec).select(range(4)).to_list()
+    assert [s.id for s in log.samples] == [doc["program_id"] for doc in documents]
+    prompts = [prompt_text(spec, doc) for doc in documents]
+    assert sorted(r["messages"][0]["content"] for r in stub.requests) == sorted(prompts)  # one request a program
+    assert all("wfs ANSWER: X" in prompt for prompt in prompts)
+    # every gold is A: the stub states all four of the first program right, one of the second's (cred), none of
+    # the third's (all B) or the fourth's (C, two readings unanswered)
+    stated = [joint_letters(prompt) for prompt in prompts]
+    assert [s.scores["naf_bench_scorer"].metadata["answers"] for s in log.samples] == stated
+    metrics = {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
+    assert (metrics["joint"], metrics["accuracy"], metrics["coverage"]) == (0.25, 0.3125, 0.875)
+    assert {r: metrics[f"acc_{r}"] for r in ("closed_world", "cred", "skept", "wfs")} == {
+        "closed_world": 0.25, "cred": 0.5, "skept": 0.25, "wfs": 0.25}  # fmt: skip
+    assert metrics["joint_low"] <= 0.25 <= metrics["joint_high"]

@@ -73,3 +73,27 @@ def test_without_a_dataset_one_line_says_what_to_set(monkeypatch):
     monkeypatch.delenv("NAF_BENCH_DATASET", raising=False)
     with pytest.raises(ConfigError, match="set NAF_BENCH_DATASET to an export folder"):
         importlib.reload(module)
+
+
+def test_joint_prompt_one_document_per_program(lighteval_tasks):
+    """The JOINT prompt as lm-eval and inspect run it: one document a program, its answer lines read per reading,
+    the values of the inspect test's four programs."""
+    from lighteval.models.model_output import ModelResponse
+    from lighteval.tasks.lighteval_task import LightevalTask
+
+    from naf_bench.integrations.tasks import prompt_text, task_documents
+
+    config = next(c for c in lighteval_tasks.TASKS_TABLE if c.name == "naf_bench_joint_prompt")
+    task = LightevalTask(config)
+    LightevalTask.load_datasets({"naf_bench_joint_prompt": task})
+    docs = task.eval_docs()
+    spec = task_spec("naf_bench_joint_prompt")
+    documents = task_documents(spec).to_list()
+    assert [doc.query for doc in docs] == [prompt_text(spec, document) for document in documents]  # 120 programs
+    (metric,) = config.metrics
+    items = [metric.compute_sample(doc=doc, model_response=ModelResponse(text=[response_for(doc.query)]))
+             for doc in docs[:4]]  # fmt: skip
+    corpus = {name: fn([item[name] for item in items]) for name, fn in metric.get_corpus_aggregations().items()}
+    assert (corpus["joint"], corpus["acc"], corpus["coverage"]) == (0.25, 0.3125, 0.875)
+    assert (corpus["acc_closed_world"], corpus["acc_cred"], corpus["acc_skept"], corpus["acc_wfs"]) == (
+        0.25, 0.5, 0.25, 0.25)  # fmt: skip

@@ -57,7 +57,7 @@ def lighteval_run(stub, rows, monkeypatch):
     # the client itself, past lighteval's sample cache (its parquet round trip rebuilds ModelResponse with a '' key)
     responses = type(client).greedy_until.__wrapped__(client, docs)
     (metric,) = config.metrics
-    letters = {doc.specific["id"]: metric.compute_sample(doc=doc, model_response=r)["acc"][1]
+    letters = {doc.specific["id"]: metric.compute_sample(doc=doc, model_response=r)["acc"][0][1]
                for doc, r in zip(docs, responses, strict=True)}  # fmt: skip
     return stub.requests[before:], letters
 
