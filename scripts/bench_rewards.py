@@ -19,7 +19,7 @@ from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.scoring.evaluation import score_rows
 from naf_bench.training import rewards
 from naf_bench.training.stream import CURRICULUM, Stream
-from naf_bench.verbalize.joint import answer_line
+from naf_bench.verbalize.joint_prompt import answer_line
 
 TOP = {name: len(ladder) - 1 for name, ladder in CURRICULUM.items()}
 FILLER = ("Under this reading, a statement hangs on the cycle through negation, so we must check each rule in turn "

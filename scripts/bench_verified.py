@@ -23,8 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from naf_bench.leaderboard.approvals import approve
 from naf_bench.leaderboard.local import ROOT
-from naf_bench.leaderboard.models import approve
 from naf_bench.leaderboard.runner import run_command
 from naf_bench.leaderboard.secret import new_set
 from naf_bench.leaderboard.service import Service

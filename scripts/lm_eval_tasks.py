@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from naf_bench.readings import READINGS
+from naf_bench.readings import JOINT_CONDITIONS, READINGS
 
 TASKS = Path(__file__).resolve().parent.parent / "lm_eval_tasks" / "naf_bench"
 HEADER = "# written by scripts/lm_eval_tasks.py from naf_bench.readings; edit the table, then run it\n"
@@ -45,12 +45,14 @@ def task_files() -> dict[str, str]:
         f"metric_list:\n{metrics}"
         "dataset_kwargs:\n  columns: [id, program_id, family, condition, gold, prompt]\n  by_program: true\n"
     )
+    # the JOINT prompt asks the JOINT readings alone
+    asked = "".join(_metric(name) for name in ("joint", "acc", "coverage", *(f"acc_{c}" for c in JOINT_CONDITIONS)))
     files["naf_bench_joint_prompt.yaml"] = (
         f"{HEADER}include: _template_yaml\ntask: naf_bench_joint_prompt\ndoc_to_text: !function utils.joint_prompt\n"
         'doc_to_target: "{{program_id}}"\nprocess_results: !function utils.process_joint_prompt\n'
         "filter_list:  # the JOINT reader reads the whole response, one line per reading\n"
         "  - name: none\n    filter:\n      - function: take_first\n"
-        f"metric_list:\n{metrics}"
+        f"metric_list:\n{asked}"
         "dataset_kwargs:\n  columns: [id, program_id, family, condition, gold, program, query, language, framing]\n"
         "  by_program: true\n"
     )

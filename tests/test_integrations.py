@@ -13,7 +13,7 @@ import naf_bench.integrations
 from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.training.rewards import answer_reward, joint_golds, joint_reward
 from naf_bench.training.stream import Stream
-from naf_bench.verbalize.joint import answer_line
+from naf_bench.verbalize.joint_prompt import answer_line
 
 reasoning_gym = pytest.importorskip("reasoning_gym", reason="reasoning-gym is the rl extra's")
 from reasoning_gym.composite import CompositeConfig, CompositeDataset, DatasetSpec  # noqa: E402

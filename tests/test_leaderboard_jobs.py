@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 
 from naf_bench.errors import ConfigError
-from naf_bench.leaderboard.models import approve
+from naf_bench.leaderboard.approvals import approve
 from naf_bench.leaderboard.store import Job, OverQuota, Store, now_utc
 from naf_bench.leaderboard.worker import check_endpoint_job
 

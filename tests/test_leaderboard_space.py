@@ -104,7 +104,7 @@ def test_backup_while_uploads_go_on_then_restore_the_newest(tmp_path):
 def test_the_space_starts_the_worker_beside_the_app_when_a_hidden_set_is_named(tmp_path):
     import time
 
-    from naf_bench.leaderboard.models import approve
+    from naf_bench.leaderboard.approvals import approve
     from naf_bench.leaderboard.secret import new_set
     from naf_bench.leaderboard.space import start_worker
     from naf_bench.leaderboard.store import MODELS

@@ -8,15 +8,15 @@ from lm_eval.api.task import ConfigurableTask
 
 from naf_bench import parse_program
 from naf_bench.data.dataset import program_documents, task_dataset
-from naf_bench.readings import LETTERS, NAMED_CONDITIONS
+from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NAMED_CONDITIONS
 from naf_bench.scoring import lm
 from naf_bench.scoring.core import check_row, constant_hits, program_solved
 from naf_bench.scoring.core import flip_rate as core_flip_rate
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.joint import joint_answers
+from naf_bench.scoring.joint_answers import joint_answers
 from naf_bench.scoring.translation import answer_from_translation
 from naf_bench.training.rewards import EXTRACTOR as REWARD_EXTRACTOR
-from naf_bench.verbalize.joint import render_joint_prompt
+from naf_bench.verbalize.joint_prompt import render_joint_prompt
 from naf_bench.verbalize.mitigation import render_translation_prompt, render_verify_prompt
 from naf_bench.verbalize.traced import render_row_prompt
 
@@ -114,7 +114,7 @@ def joint_prompt(doc):  # every reading of one program at once, as the training 
 
 def process_joint_prompt(doc, results):  # one response, one line per reading, read as the JOINT reward reads it
     answers = joint_answers(results[0], REWARD_EXTRACTOR)
-    golds = {row["condition"]: row["gold"] for row in doc["rows"]}
+    golds = {row["condition"]: row["gold"] for row in doc["rows"] if row["condition"] in JOINT_CONDITIONS}
     correct = {condition: answers.get(condition) == gold for condition, gold in golds.items()}
     return {
         "joint": program_solved(answers, golds) is True,

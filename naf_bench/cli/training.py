@@ -55,7 +55,7 @@ def _stream(args: argparse.Namespace) -> int:
 def add_parsers(commands) -> None:
     """``train`` and its subcommands."""
     from naf_bench.training.command import add_arguments as sft_arguments
-    from naf_bench.training.grpo import add_arguments as grpo_arguments
+    from naf_bench.training.grpo import add_grpo_arguments as grpo_arguments
 
     train = commands.add_parser("train", help="fine-tune a model: SFT on certified traces, or GRPO on the stream")
     sub = train.add_subparsers(dest="train_command", required=True)

@@ -21,7 +21,7 @@ from inspect_ai.solver import TaskState, generate
 from naf_bench.integrations.tasks import TaskSpec, prompt_text, task_documents, task_spec, task_specs
 from naf_bench.readings import LETTERS
 
-HIDDEN = ("prompt", "messages")  # the input already shows them
+_SHOWN_IN_INPUT = ("prompt", "messages")  # the input already shows them
 
 
 def _scores(scores: list[SampleScore]):
@@ -103,8 +103,8 @@ def answer_shares() -> Metric:
     return compute
 
 
-@metric
-def flip_rate() -> Metric:
+@metric(name="flip_rate")
+def flip_rate_of_variants() -> Metric:
     """Share of (program, reading) groups with two or more answers whose answer changes (rule orders, framings)."""
 
     def compute(scores: list[SampleScore]) -> float:
@@ -125,11 +125,11 @@ def proof_accuracy() -> Metric:
 
 
 # the metrics of each lm-eval scoring function (lm_eval_tasks/naf_bench/utils.py), one entry per function
-METRICS = {
+TASK_METRICS = {
     "utils.process_results": (accuracy, coverage),
     "utils.process_program": (joint, accuracy, coverage, accuracy_by_reading),
     "utils.process_default": (coverage, answer_shares),
-    "utils.process_variants": (flip_rate, accuracy, coverage),
+    "utils.process_variants": (flip_rate_of_variants, accuracy, coverage),
     "utils.process_sweep": (accuracy, coverage, accuracy_by_reading),
     "utils.process_traced": (accuracy, proof_accuracy),
     "utils.process_joint_prompt": (joint, accuracy, coverage, accuracy_by_reading),
@@ -178,7 +178,7 @@ def _joint_prompt_score(extractor: str | None):
 
     async def score(state: TaskState, target: Target) -> Score:
         from naf_bench.scoring.core import program_solved
-        from naf_bench.scoring.joint import joint_answers
+        from naf_bench.scoring.joint_answers import joint_answers
 
         text = state.output.completion
         answers = joint_answers(text, extractor or DEFAULT_EXTRACTOR)
@@ -191,7 +191,7 @@ def _joint_prompt_score(extractor: str | None):
 
 
 def _shown(row) -> dict:
-    return {key: value for key, value in row.items() if key not in HIDDEN}
+    return {key: value for key, value in row.items() if key not in _SHOWN_IN_INPUT}
 
 
 def _sample(spec: TaskSpec, document) -> Sample:
@@ -223,7 +223,7 @@ def naf_bench_task(name: str, config: str | None = None, split: str | None = Non
         dataset=MemoryDataset(samples, name=f"naf-bench/{config or spec.config}"),
         solver=generate(),
         scorer=naf_bench_scorer(name, extractor),
-        metrics=[make() for make in METRICS[spec.results]],
+        metrics=[make() for make in TASK_METRICS[spec.results]],
         config=GenerateConfig(
             temperature=spec.temperature, max_tokens=spec.max_tokens, stop_seqs=list(spec.stop) or None
         ),

@@ -80,7 +80,7 @@ class LetterOfResponse(SampleLevelComputation):
     def compute(self, doc: Doc, model_response, **kwargs) -> dict:
         from naf_bench.scoring.core import decide_answer
         from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
-        from naf_bench.scoring.joint import joint_answers
+        from naf_bench.scoring.joint_answers import joint_answers
         from naf_bench.scoring.translation import answer_from_translation
         from naf_bench.training.rewards import joint_golds
 

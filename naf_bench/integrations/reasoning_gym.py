@@ -20,7 +20,7 @@ from naf_bench.errors import ConfigError
 from naf_bench.readings import JOINT_CONDITIONS
 from naf_bench.training import rewards
 from naf_bench.training.stream import CURRICULUM, JOINT, Stream
-from naf_bench.verbalize.joint import answer_line
+from naf_bench.verbalize.joint_prompt import answer_line
 
 DATASET_NAME = "naf_bench"
 SCORED = ("id", "condition", "gold", "labels", "certificate", "program", "query", "framing", "language", "prompt")

@@ -113,7 +113,7 @@ def _traced_prompt(row: Mapping) -> str:
 
 def _joint_prompt(document: Mapping) -> str:
     from naf_bench.syntax import parse_program
-    from naf_bench.verbalize.joint import render_joint_prompt
+    from naf_bench.verbalize.joint_prompt import render_joint_prompt
 
     row = document["rows"][0]
     return render_joint_prompt(parse_program(row["program"]), row["query"], row["language"], row["framing"])

@@ -121,7 +121,7 @@ def _new_set(args) -> int:
 
 
 def _approve_model(args) -> int:
-    from naf_bench.leaderboard.models import approve
+    from naf_bench.leaderboard.approvals import approve
     from naf_bench.leaderboard.store import MODELS
 
     if bool(args.team) == args.open:

@@ -33,8 +33,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from naf_bench.errors import ConfigError
+from naf_bench.leaderboard.approvals import HUB_PINNED
 from naf_bench.leaderboard.guest import host_problem
-from naf_bench.leaderboard.models import HUB_PINNED
 from naf_bench.leaderboard.runner import JobFailed, run_hidden
 from naf_bench.leaderboard.store import Job, Store, now_utc
 from naf_bench.scoring.metadata import public_metadata

@@ -132,7 +132,7 @@ def stream_of(args: argparse.Namespace, seed: int) -> Stream:
     return Stream(seed, levels_of(args.level), args.language, args.framing, traced=args.traced, joint=args.joint)
 
 
-def check(args: argparse.Namespace) -> None:
+def check_grpo_options(args: argparse.Namespace) -> None:
     """What can be checked before a model loads."""
     if args.max_steps < 1:
         raise ConfigError(f"--max-steps must be >= 1, got {args.max_steps}")
@@ -157,7 +157,7 @@ def grpo(args: argparse.Namespace) -> dict:
     import transformers
     import trl
 
-    check(args)
+    check_grpo_options(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     device = device_of(args.device)
@@ -212,7 +212,7 @@ def grpo(args: argparse.Namespace) -> dict:
     return metrics
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
+def add_grpo_arguments(p: argparse.ArgumentParser) -> None:
     """``naf-bench train grpo``'s options."""
     p.add_argument("--model", required=True, help="a model folder, a .gguf file, a Hub name, or smollm2")
     p.add_argument("--max-steps", type=int, required=True)

@@ -19,7 +19,7 @@ out of that reward's mean).
                    trace that parses, whose every step is justified, in order, ending in the certified
                    verdict and the gold letter. A completion that does not parse gets 0.0 (its other flags
                    fail with it). None on a row without a certificate or gold.
-``joint_reward``   On a JOINT row (:mod:`naf_bench.verbalize.joint`): 1.0 when every JOINT reading's line is
+``joint_reward``   On a JOINT row (:mod:`naf_bench.verbalize.joint_prompt`): 1.0 when every JOINT reading's line is
                    answered right (:func:`naf_bench.scoring.core.program_solved`), else 0.0; None elsewhere.
 ``reading_reward`` ``reading_reward(condition)``: on a JOINT row, 1.0 when that reading's line is right.
 =================  =========================================================================================
@@ -37,10 +37,10 @@ from naf_bench.readings import JOINT_CONDITIONS, gold_letter
 from naf_bench.scoring.core import check_row, decide_answer, program_solved
 from naf_bench.scoring.extract import DEFAULT_EXTRACTOR as EXTRACTOR  # the scoring core's default extractor
 from naf_bench.scoring.extract import extract_answer
-from naf_bench.scoring.joint import joint_answers
+from naf_bench.scoring.joint_answers import joint_answers
 from naf_bench.scoring.steps import FLAGS
+from naf_bench.training.stream import JOINT
 
-JOINT = "joint"  # the condition column of a JOINT row (its gold is None; its labels give each reading's gold)
 INSTRUCTED = "strict"  # the extractor that reads only the instructed format
 
 

@@ -8,7 +8,7 @@ item 10⁶ costs what item 0 costs, and items may repeat a program (as any gener
 
 Each item is one row of the one row schema (``config`` ``stream``), asking one reading drawn from the level's
 readings, or (``joint=True``) a JOINT row: condition ``joint``, gold None, the JOINT prompt
-(:mod:`naf_bench.verbalize.joint`) and the labels from which each reading's gold follows.
+(:mod:`naf_bench.verbalize.joint_prompt`) and the labels from which each reading's gold follows.
 
 What the stream never draws, in one rule (:func:`drawable`): hidden sets (``leaderboard new-set``) draw the
 leaderboard families (``hard``'s tiers, which no bin program can be: their query's one rule is positive) or a bin
@@ -33,7 +33,7 @@ from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_rng, item_seed
 from naf_bench.readings import BASELINE, NAMED_CONDITIONS
 from naf_bench.syntax.structure import canonical_key
-from naf_bench.verbalize.joint import render_joint_prompt
+from naf_bench.verbalize.joint_prompt import render_joint_prompt
 
 STREAM = "stream"  # the rows' config, and a coordinate of every item's seed
 JOINT = "joint"  # a JOINT row's condition

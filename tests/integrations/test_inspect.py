@@ -49,12 +49,12 @@ def test_every_generative_lm_eval_task_is_an_inspect_task():
 
 def test_every_task_files_prompt_and_scoring_has_an_entry():
     """A task added to the lm-eval folder with a new prompt writer or scoring function names what is missing."""
-    from naf_bench.integrations.inspect import METRICS
+    from naf_bench.integrations.inspect import TASK_METRICS
     from naf_bench.integrations.tasks import PROMPTS
 
     specs = task_specs().values()
     assert sorted({s.prompt for s in specs} - set(PROMPTS)) == []
-    assert sorted({s.results for s in specs} - set(METRICS)) == []
+    assert sorted({s.results for s in specs} - set(TASK_METRICS)) == []
 
 
 def test_joint_through_the_inspect_command(stub, tmp_path):

@@ -4,8 +4,9 @@ A letter-only prompt asks one reading; JOINT (seed 000) counts a program solved 
 answered right. Asked in one prompt, JOINT is a property of one completion, so an RL trainer that groups
 completions of one prompt (GRPO) can reward it. The prompt lists each reading's instruction under its tag (the
 readings table's name, e.g. ``wfs``) and asks for one line per reading, ``wfs ANSWER: X``, which
-:func:`naf_bench.scoring.joint.joint_answers` reads with the extractor of a letter-only row. No published row uses
-this rendering: it is a view of a row's program (the lm-eval task ``naf_bench_joint_prompt``, the training stream).
+:func:`naf_bench.scoring.joint_answers.joint_answers` reads with the extractor of a letter-only row. No published
+row uses this rendering: it is a view of a row's program (the lm-eval task ``naf_bench_joint_prompt``, the
+training stream).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """JOINT answers of one completion: the letter of each JOINT reading, read from the lines a JOINT prompt asks for
-(:func:`naf_bench.verbalize.joint.answer_line`, ``wfs ANSWER: X``), each with the extractor a letter-only row is
+(:func:`naf_bench.verbalize.joint_prompt.answer_line`, ``wfs ANSWER: X``), each with the extractor a letter-only row is
 read with.
 
 After ``<think>`` blocks, a line that opens with a reading's tag (markdown and brackets allowed around it:
