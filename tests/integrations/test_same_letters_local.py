@@ -79,7 +79,7 @@ def lighteval_answers(model, rows, monkeypatch) -> dict:
     assert client.use_chat_template  # the tokenizer's template, as lm-eval and inspect apply it
     responses = type(client).greedy_until.__wrapped__(client, docs)  # past lighteval's sample cache
     (metric,) = config.metrics
-    return {doc.specific["id"]: (r.text[0], metric.compute_sample(doc=doc, model_response=r)["acc"][1])
+    return {doc.specific["id"]: (r.text[0], metric.compute_sample(doc=doc, model_response=r)["acc"][0][1])
             for doc, r in zip(docs, responses, strict=True)}  # fmt: skip
 
 
