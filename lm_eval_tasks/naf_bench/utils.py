@@ -13,6 +13,7 @@ from naf_bench.scoring import lm
 from naf_bench.scoring.core import check_row, constant_hits, program_solved
 from naf_bench.scoring.core import flip_rate as core_flip_rate
 from naf_bench.scoring.extract import extract_answer
+from naf_bench.scoring.formatting import nan_if_undefined
 from naf_bench.scoring.joint_answers import joint_answers
 from naf_bench.scoring.translation import answer_from_translation
 from naf_bench.training.rewards import EXTRACTOR as REWARD_EXTRACTOR
@@ -131,7 +132,7 @@ def process_variants(doc, results):  # rule orders or framings of one (program, 
 
 
 def flip_rate(items):
-    return _defined(core_flip_rate(items)[0])
+    return nan_if_undefined(core_flip_rate(items)[0])
 
 
 def process_sweep(doc, results):
@@ -144,10 +145,6 @@ def process_sweep(doc, results):
 
 
 SWEEP_AXES = {"depth": (2, 8, 16), "width": (0, 4, 8)}
-
-
-def _defined(value):
-    return math.nan if value is None else value
 
 
 def translation_prompt(doc):
@@ -203,7 +200,7 @@ process_letter_variants = _letters(("one_letter", "invariance", "inclusion", "ce
 
 def _consistency(family, key, statistic):
     def aggregate(items):
-        return _defined(lm.consistency_over_top_p(items, family)[key][statistic])
+        return nan_if_undefined(lm.consistency_over_top_p(items, family)[key][statistic])
 
     return aggregate
 

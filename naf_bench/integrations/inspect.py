@@ -20,6 +20,7 @@ from inspect_ai.solver import TaskState, generate
 
 from naf_bench.integrations.tasks import TaskSpec, prompt_text, task_documents, task_spec, task_specs
 from naf_bench.readings import LETTERS
+from naf_bench.scoring.formatting import nan_if_undefined
 
 _SHOWN_IN_INPUT = ("prompt", "messages")  # the input already shows them
 
@@ -39,10 +40,6 @@ def _scores(scores: list[SampleScore]):
             rows.append(metadata)
             answers.append(s.score.answer or None)
     return Scores(rows, answers, [True] * len(rows), extractor="", format_valid_rate=None)
-
-
-def _defined(value: float | None) -> float:
-    return math.nan if value is None else value
 
 
 @metric
@@ -87,7 +84,7 @@ def joint() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         graded = _scores(scores)
         low, high = graded.intervals(["joint"], cluster="program").get("joint", (math.nan, math.nan))
-        return {"joint": _defined(graded.joint()), "joint_low": low, "joint_high": high}
+        return {"joint": nan_if_undefined(graded.joint()), "joint_low": low, "joint_high": high}
 
     return compute
 
@@ -108,7 +105,7 @@ def flip_rate_of_variants() -> Metric:
     """Share of (program, reading) groups with two or more answers whose answer changes (rule orders, framings)."""
 
     def compute(scores: list[SampleScore]) -> float:
-        return _defined(_scores(scores).flip_rate()[0])
+        return nan_if_undefined(_scores(scores).flip_rate()[0])
 
     return compute
 

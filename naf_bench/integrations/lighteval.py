@@ -24,6 +24,7 @@ from lighteval.tasks.requests import Doc, SamplingMethod
 
 from naf_bench.integrations.tasks import TaskSpec, prompt_text, task_specs
 from naf_bench.readings import JOINT_CONDITIONS, NAMED_CONDITIONS
+from naf_bench.scoring.formatting import nan_if_undefined
 
 DATASET = "NAF_BENCH_DATASET"  # the export folder or Hub id the tasks read
 ROW_FIELDS = ("id", "program_id", "family", "condition", "gold", "labels")
@@ -53,8 +54,7 @@ def _coverage(values) -> float:
 
 
 def _joint(values) -> float:
-    value = _scores(values).joint()
-    return math.nan if value is None else value
+    return nan_if_undefined(_scores(values).joint())
 
 
 def _reading_accuracy(reading: str):

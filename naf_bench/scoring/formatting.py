@@ -13,6 +13,12 @@ def percent(value: float | None, missing: str = "n/a") -> str:
     return f"{100 * value:.1f}"
 
 
+def nan_if_undefined(value: float | None) -> float:
+    """An aggregate for a harness whose metrics must be floats (lm-eval, inspect_ai, lighteval): None (undefined)
+    as NaN, never 0.0."""
+    return math.nan if value is None else value
+
+
 def table_header(columns: list[str]) -> list[str]:
     """A markdown table's first two lines: the column names, and a separator with one cell per column."""
     return ["| " + " | ".join(columns) + " |", "|---" * len(columns) + "|"]
