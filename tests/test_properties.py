@@ -93,9 +93,21 @@ def test_stable_check_finds_exactly_the_stable_models(program):
 @given(programs)
 def test_cached_bodies_and_components_match_their_definitions(program):
     assert program.bodies == tuple((r.positive_body, r.negative_body) for r in program.rules)
+    numbered, atoms = program.numbered, program.atoms
+    assert list(numbered.index) == list(atoms) and list(numbered.index.values()) == list(range(len(atoms)))
+    decoded = [
+        Rule(atoms[head], tuple(Literal(atoms[b], True) if b >= 0 else Literal(atoms[~b], False) for b in body))
+        for head, body in zip(numbered.heads, numbered.bodies, strict=True)
+    ]
+    assert tuple(decoded) == program.rules
+    assert [tuple(program.rules[r] for r in own) for own in numbered.rules] == list(program.rules_by_head.values())
     deps = dependencies(program)
     components = strongly_connected_components(deps)
-    assert program.components == tuple((c, is_recursive(c, deps)) for c in components)
+    order, bounds, recursive = numbered.components
+    named = [
+        (tuple(atoms[a] for a in order[bounds[c] : bounds[c + 1]]), bool(recursive[c])) for c in range(len(recursive))
+    ]
+    assert named == [(c, is_recursive(c, deps)) for c in components]
     reach = {a: set(deps[a]) for a in deps}  # transitive closure (Warshall)
     for k in deps:
         for a in deps:

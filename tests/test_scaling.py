@@ -1,6 +1,7 @@
-"""Certification of large programs (issue 53): the well-founded model by component against the whole-program
-alternating fixpoint and SWI-Prolog, known labels of long chains and rings, no Python recursion on program size,
-SWI-Prolog's SLDNF rerun under a raised limit, and the progress the command line shows."""
+"""Certification of large programs (issue 53): the program over atom numbers the engines walk, the well-founded
+model by component against the whole-program alternating fixpoint and SWI-Prolog, known labels of long chains and
+rings, no Python recursion on program size, SWI-Prolog's SLDNF rerun under a raised limit, the collector paused
+while a program is certified, and the progress the command line shows."""
 
 import os
 import signal
@@ -29,6 +30,18 @@ def negation_chain(n: int) -> str:
 
 def ring(n: int) -> str:
     return "q :- not p1.\n" + "".join(f"p{i} :- not p{i + 1}.\n" for i in range(1, n - 1)) + f"p{n - 1} :- not q.\n"
+
+
+def test_a_program_over_atom_numbers():
+    program = parse_program("q :- not p1, r.\np1 :- q.\nr.\ns :- not s, s.\n")
+    numbered = program.numbered
+    assert numbered.index == {"q": 0, "p1": 1, "r": 2, "s": 3}
+    assert (numbered.heads, numbered.bodies) == ([0, 1, 2, 3], [(~1, 2), (0,), (), (~3, 3)])
+    assert (numbered.rules, numbered.dependencies) == ([[0], [1], [2], [3]], [[1, 2], [0], [], [3, 3]])
+    order, bounds, recursive = numbered.components  # r; the cycle p1, q; s on itself
+    assert [order[bounds[c] : bounds[c + 1]] for c in range(3)] == [[2], [1, 0], [3]]
+    assert list(recursive) == [0, 1, 1]
+    assert list(numbered.relevant(0)) == [1, 1, 1, 0]
 
 
 @st.composite

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 
 from naf_bench.errors import SolverError
 from naf_bench.syntax.ast import Program
-from naf_bench.syntax.structure import relevant_atoms
 
 OMEGA = -1  # infinitely many successes
 
@@ -81,34 +80,39 @@ def _klass(value: Summary) -> tuple[bool, bool] | str:
 
 
 class _Equations:
-    def __init__(self, program: Program):
-        self.rules = program.rules_by_head
+    """The equations of a program's atoms, over their numbers (:attr:`~naf_bench.syntax.ast.Program.numbered`;
+    a literal ``~b`` is ``not b``); ``values`` is indexed by atom number."""
 
-    def value(self, atom: str, values: dict[str, Summary]) -> Summary:
+    def __init__(self, program: Program):
+        self.rules, self.bodies = program.numbered.rules, program.numbered.bodies
+
+    def value(self, atom: int, values: list) -> Summary:
         """The summary of ``atom``'s clauses, in order, given the summaries in ``values``."""
         total = FAIL
-        for rule in self.rules[atom]:
+        bodies = self.bodies
+        for r in self.rules[atom]:
             value = SUCCEED
-            for lit in reversed(rule.body):
-                value = bind(values[lit.atom] if lit.positive else negate(values[lit.atom]), value)
+            for literal in reversed(bodies[r]):
+                value = bind(values[literal] if literal >= 0 else negate(values[~literal]), value)
             total = concat(total, value)
             if total[1] or total[0] == OMEGA:
                 break
         return total
 
-    def step(self, atoms, values: dict[str, Summary]) -> dict[str, Summary]:
+    def step(self, atoms, values: list) -> dict[int, Summary]:
         return {atom: self.value(atom, values) for atom in atoms}
 
-    def count_graph(self, atoms, values: dict[str, Summary]) -> dict[str, set[str]]:
+    def count_graph(self, atoms, values: list) -> dict[int, set[int]]:
         """For ``atoms`` with some successes and a divergent end: whose counts (among them) theirs is built from."""
         growing = {a for a in atoms if values[a][0] > 0 and values[a][1]}
-        graph: dict[str, set[str]] = {}
+        graph: dict[int, set[int]] = {}
         for atom in growing:
             total, total_deps = FAIL, set()
-            for rule in self.rules[atom]:
+            for r in self.rules[atom]:
                 value, deps = SUCCEED, set()
-                for literal in reversed(rule.body):
-                    name, positive = literal.atom, literal.positive
+                for literal in reversed(self.bodies[r]):
+                    positive = literal >= 0
+                    name = literal if positive else ~literal
                     lit = values[name] if positive else negate(values[name])
                     lit_deps = {name} if positive and name in growing else set()
                     combined = bind(lit, value)
@@ -153,7 +157,7 @@ def _unbounded(graph: dict[str, set[str]], changed: set[str]) -> set[str]:
     return _reaching(graph, on_cycle) if on_cycle else set()
 
 
-def _solve_component(equations: _Equations, component: tuple[str, ...], values: dict[str, Summary]) -> int:
+def _solve_component(equations: _Equations, component, values: list) -> int:
     """Least fixpoint of one recursive component, atoms below already final in ``values``; the rounds."""
     for atom in component:
         values[atom] = BOTTOM
@@ -165,27 +169,32 @@ def _solve_component(equations: _Equations, component: tuple[str, ...], values: 
         if all(new[a] == values[a] for a in component):
             return rounds
         if rounds > limit:
-            raise SolverError(f"SLDNF reference fixpoint exceeded its proven bound on component {component[:5]}")
+            raise SolverError(f"SLDNF reference fixpoint exceeded its proven bound on component {list(component[:5])}")
         if all(_klass(new[a]) == _klass(values[a]) for a in component):
             changed = {a for a in component if new[a] != values[a]}
             for atom in _unbounded(equations.count_graph(component, values), changed):
                 new[atom] = (OMEGA, False)
-        values.update(new)
+        for atom, value in new.items():
+            values[atom] = value
 
 
 def solve_sldnf_reference(program: Program, query: str) -> SLDNFResult:
     """Label of ``?- query.`` under Prolog's computation rule: T, F or loop (exact)."""
-    relevant = set(relevant_atoms(program, query))
+    numbered = program.numbered
+    if query not in numbered.index:  # an atom the program never mentions has no clauses
+        return SLDNFResult("F", 0, 0)
+    relevant = numbered.relevant(numbered.index[query])
     equations = _Equations(program)
-    values: dict[str, Summary] = {}
+    values: list = [None] * len(relevant)
     rounds = 0
-    for component, recursive in program.components:  # a component is relevant or not as a whole
-        if component[0] not in relevant:
+    order, bounds, recursive = numbered.components
+    for c, cyclic in enumerate(recursive):  # a component is relevant or not as a whole
+        if not relevant[order[bounds[c]]]:
             continue
-        if recursive:
-            rounds += _solve_component(equations, component, values)
+        if cyclic:
+            rounds += _solve_component(equations, order[bounds[c] : bounds[c + 1]], values)
         else:
-            values[component[0]] = equations.value(component[0], values)
-    n, diverges = values.get(query, FAIL)  # an atom the program never mentions has no clauses
+            values[order[bounds[c]]] = equations.value(order[bounds[c]], values)
+    n, diverges = values[numbered.index[query]]
     label = "T" if n != 0 else "loop" if diverges else "F"
     return SLDNFResult(label, rounds, n)

@@ -62,25 +62,26 @@ def statistic(control, *path: str) -> int:
 
 @lru_cache(maxsize=1 << 16)
 def _symbol(atom: str):
-    """clingo's symbol of an atom name; symbols are clingo-wide (interned), so one serves every control."""
+    """clingo's symbol of an atom name; symbols are clingo-wide (interned), so one serves every control (making one
+    costs a call into clingo, 1.4 µs: the generator's programs reuse few names)."""
     return clingo_module().Function(atom)
 
 
-def _control(program: Program, options: list[str]):
-    """A clingo control holding ``program``, given rule by rule through clingo's backend (the program is ground:
-    parsing and grounding its text cost more than the search).
+def _control(program: Program, symbols: list, options: list[str]):
+    """A clingo control holding ``program``, given rule by rule through clingo's backend over the atoms' numbers
+    (the program is ground: parsing and grounding its text cost more than the search); ``symbols[i]`` is atom
+    i's clingo symbol, made once per program for the several controls a search makes.
 
     Equivalence preprocessing is off (``--eq=0``): on backend input clasp's can lose a stable model (a
     main-config program lost one of its two; clingo's issue #476 shows the same preprocessor bug on
     incremental input).
     """
     control = clingo_module().Control(["--warn=none", "--eq=0", *options])
+    numbered = program.numbered
     with control.backend() as backend:
-        number = {atom: backend.add_atom(_symbol(atom)) for atom in program.atoms}
-        for rule in program.rules:
-            backend.add_rule(
-                [number[rule.head]], [number[lit.atom] if lit.positive else -number[lit.atom] for lit in rule.body]
-            )
+        number = [backend.add_atom(symbol) for symbol in symbols]
+        for head, literals in zip(numbered.heads, numbered.bodies, strict=True):
+            backend.add_rule([number[head]], [number[b] if b >= 0 else -number[~b] for b in literals])
     return control
 
 
@@ -111,10 +112,11 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: i
     stops after ``conflict_limit`` conflicts: :class:`BudgetExceeded`.
     """
     effort = [0, 0]
+    symbols = [_symbol(atom) for atom in program.atoms]
 
     def search(mode: str, limit: int, on_model=None) -> int:
         control = _control(
-            program, [f"--enum-mode={mode}", f"--models={limit}", f"--solve-limit={int(conflict_limit)}"]
+            program, symbols, [f"--enum-mode={mode}", f"--models={limit}", f"--solve-limit={int(conflict_limit)}"]
         )
         result = control.solve(on_model=on_model)
         effort[0] += statistic(control, "solving", "solvers", "choices")
@@ -149,7 +151,7 @@ def solve_stable(program: Program, model_cap: int = MODEL_CAP, conflict_limit: i
                 raise SolverError(f"clingo's {mode} consequences took a different path on an identical control")
             consequences.append(last[0])
         brave, cautious = consequences
-    names = {_symbol(atom)._rep: atom for atom in program.atoms}
+    names = {symbol._rep: atom for symbol, atom in zip(symbols, program.atoms, strict=True)}
     return StableResult(
         frozenset([names[s] for s in brave]), frozenset([names[s] for s in cautious]), n_models, model_cap, *effort
     )

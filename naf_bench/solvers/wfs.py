@@ -21,7 +21,7 @@ import bisect
 from dataclasses import dataclass
 from math import inf
 
-from naf_bench.syntax.ast import Program
+from naf_bench.syntax.ast import Numbered, Program
 
 
 @dataclass(frozen=True)
@@ -34,56 +34,58 @@ class WFSResult:
 
 
 def solve_wfs(program: Program) -> WFSResult:
-    """Three-valued well-founded model of every atom of ``program``, component by component.
+    """Three-valued well-founded model of every atom of ``program``, component by component, over the atoms'
+    numbers (:attr:`~naf_bench.syntax.ast.Program.numbered`).
 
     ``t[a]``: the first j with a in T_j (inf: never true); ``p[a]``: the first j with a outside P_j (inf: never
     false). In T_j a rule's body holds from j = max(t of its positive atoms, p + 1 of its negative ones, 1) on; in
     P_j while j < min(p of its positive atoms, t of its negative ones).
     """
-    bodies_of: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {atom: [] for atom in program.atoms}
-    for rule, body in zip(program.rules, program.bodies, strict=True):
-        bodies_of[rule.head].append(body)
-    t: dict[str, float] = {}
-    p: dict[str, float] = {}
-    for component, recursive in program.components:
-        if recursive:
-            _solve_component(component, bodies_of, t, p)
+    numbered = program.numbered
+    rules, bodies = numbered.rules, numbered.bodies
+    order, bounds, recursive = numbered.components
+    t: list[float] = [inf] * len(numbered.index)
+    p: list[float] = [inf] * len(numbered.index)
+    for c, cyclic in enumerate(recursive):
+        if cyclic:
+            _solve_component(order[bounds[c] : bounds[c + 1]], numbered, t, p)
             continue
-        atom = component[0]
+        atom = order[bounds[c]]
         first_true, first_false = inf, 0
-        for positive, negative in bodies_of[atom]:
+        for r in rules[atom]:
             true_from, possible_until = 1, inf
-            for b in positive:
-                if t[b] > true_from:
-                    true_from = t[b]
-                if p[b] < possible_until:
-                    possible_until = p[b]
-            for c in negative:
-                if p[c] + 1 > true_from:
-                    true_from = p[c] + 1
-                if t[c] < possible_until:
-                    possible_until = t[c]
+            for literal in bodies[r]:
+                if literal >= 0:
+                    if t[literal] > true_from:
+                        true_from = t[literal]
+                    if p[literal] < possible_until:
+                        possible_until = p[literal]
+                else:
+                    if p[~literal] + 1 > true_from:
+                        true_from = p[~literal] + 1
+                    if t[~literal] < possible_until:
+                        possible_until = t[~literal]
             if true_from < first_true:
                 first_true = true_from
             if possible_until > first_false:
                 first_false = possible_until
         t[atom], p[atom] = first_true, first_false
-    values = {a: "T" if t[a] != inf else "F" if p[a] != inf else "u" for a in program.atoms}
+    values = {a: "T" if ta != inf else "F" if pa != inf else "u" for a, ta, pa in zip(program.atoms, t, p, strict=True)}
     return WFSResult(values, _iterations(t, p))
 
 
-def _iterations(t: dict[str, float], p: dict[str, float]) -> int:
+def _iterations(t: list[float], p: list[float]) -> int:
     """Γ applications of :func:`solve_wfs_alternating` on the program with these ``t`` and ``p``.
 
     T_j differs from T_{j-1} exactly for j = 1..last_t (once two T's or two P's agree, nothing changes again), and
     P_j from P_{j-1} for j = 1..last_p; the alternation stops at the first round j that changes T (or P) no more.
     """
-    last_t = max((j for j in t.values() if j != inf), default=0)
-    last_p = max((j for j in p.values() if j != inf), default=0)
-    return 2 * last_t + 3 if last_t <= last_p else 2 * last_p + 5
+    last_t = max((j for j in t if j != inf), default=0)
+    last_p = max((j for j in p if j != inf), default=0)
+    return int(2 * last_t + 3 if last_t <= last_p else 2 * last_p + 5)
 
 
-def _solve_component(component: tuple[str, ...], bodies_of: dict, t: dict, p: dict) -> None:
+def _solve_component(component: list[int], numbered: Numbered, t: list, p: list) -> None:
     """``t`` and ``p`` of a recursive component's atoms, those of every atom below already in ``t`` and ``p``.
 
     Replays S_k restricted to the component: the least model of its rules whose literals outside it hold at step
@@ -94,21 +96,21 @@ def _solve_component(component: tuple[str, ...], bodies_of: dict, t: dict, p: di
     rules = []  # (head, positive atoms inside, negative atoms inside, true from j, possible while j <)
     changes = set()  # the steps k at which some rule's outside literals change
     for atom in component:
-        for positive, negative in bodies_of[atom]:
+        for r in numbered.rules[atom]:
             true_from, possible_until = 1, inf
             inside_positive, inside_negative = [], []
-            for b in positive:
-                if b in members:
-                    inside_positive.append(b)
-                    continue
-                true_from = max(true_from, t[b])
-                possible_until = min(possible_until, p[b])
-            for c in negative:
-                if c in members:
-                    inside_negative.append(c)
-                    continue
-                true_from = max(true_from, p[c] + 1)
-                possible_until = min(possible_until, t[c])
+            for literal in numbered.bodies[r]:
+                if literal >= 0:
+                    if literal in members:
+                        inside_positive.append(literal)
+                        continue
+                    true_from = max(true_from, t[literal])
+                    possible_until = min(possible_until, p[literal])
+                elif ~literal in members:
+                    inside_negative.append(~literal)
+                else:
+                    true_from = max(true_from, p[~literal] + 1)
+                    possible_until = min(possible_until, t[~literal])
             if true_from == inf and possible_until == 0:
                 continue  # a false literal outside: the rule never applies
             if true_from != inf:
@@ -117,16 +119,16 @@ def _solve_component(component: tuple[str, ...], bodies_of: dict, t: dict, p: di
                 changes.add(2 * possible_until)
             rules.append((atom, inside_positive, frozenset(inside_negative), true_from, possible_until))
     changes = sorted(changes)
-    watchers: dict[str, list[int]] = {atom: [] for atom in component}
+    watchers: dict[int, list[int]] = {atom: [] for atom in component}
     for i, (_, inside_positive, _, _, _) in enumerate(rules):
         for b in inside_positive:
             watchers[b].append(i)
 
-    def step(k: int, previous: set[str]) -> set[str]:
+    def step(k: int, previous: set[int]) -> set[int]:
         """S_k restricted to the component, from S_{k-1} restricted to it."""
         j = (k + 1) // 2
         odd = k % 2
-        derived: set[str] = set()
+        derived: set[int] = set()
         queue = []
         missing: list[int | None] = []
         for head, inside_positive, inside_negative, true_from, possible_until in rules:
@@ -175,7 +177,7 @@ def _solve_component(component: tuple[str, ...], bodies_of: dict, t: dict, p: di
 
 class Reducts:
     """Precomputed indices so that Γ(I) = least model of the reduct P^I is linear time (the stable-model check
-    tests each candidate with one Γ).
+    tests each candidate with one Γ), over the atoms' numbers.
 
     Each rule keeps a counter of the body literals still missing: its positive atoms, plus one for its
     negative literals taken together, which Γ(I) removes when I satisfies them all. Rules without negative
@@ -184,41 +186,56 @@ class Reducts:
     """
 
     def __init__(self, program: Program):
-        bodies = program.bodies
-        self.heads = [rule.head for rule in program.rules]
-        self.watchers: dict[str, list[int]] = {a: [] for a in program.atoms}
-        for i, (pos, _) in enumerate(bodies):
-            for atom in pos:
-                self.watchers[atom].append(i)
-        self.missing = [len(pos) + bool(neg) for pos, neg in bodies]
-        # (rule index, head, negative atoms) of the rules with negative literals
-        self.negative = [(i, self.heads[i], neg) for i, (_, neg) in enumerate(bodies) if neg]
-        self.base = {h for h, m in zip(self.heads, self.missing, strict=True) if not m}
-        self._close(list(self.base), self.base, self.missing)
+        numbered = program.numbered
+        self.heads = numbered.heads
+        self.watchers: list[list[int]] = [[] for _ in numbered.index]  # atom -> the rules with it in a positive body
+        self.missing: list[int] = []
+        self.negative: list[tuple[int, int, list[int]]] = []  # (rule, head, negated atoms) of rules that have some
+        for r, literals in enumerate(numbered.bodies):
+            positive, negative = 0, []
+            for literal in literals:
+                if literal >= 0:
+                    self.watchers[literal].append(r)
+                    positive += 1
+                else:
+                    negative.append(~literal)
+            self.missing.append(positive + bool(negative))
+            if negative:
+                self.negative.append((r, self.heads[r], negative))
+        self.base = bytearray(len(numbered.index))
+        queue = []
+        for head, missing in zip(self.heads, self.missing, strict=True):
+            if not missing and not self.base[head]:
+                self.base[head] = 1
+                queue.append(head)
+        self._close(queue, self.base, self.missing)
 
-    def _close(self, queue: list[str], derived: set[str], missing: list[int]) -> None:
+    def _close(self, queue: list[int], derived: bytearray, missing: list[int]) -> None:
         """Add to ``derived`` what the atoms in ``queue`` (just added to it) make derivable, counting down
         ``missing``."""
         watchers, heads = self.watchers, self.heads
         while queue:
-            for i in watchers[queue.pop()]:
-                missing[i] -= 1
-                if not missing[i]:
-                    head = heads[i]
-                    if head not in derived:
-                        derived.add(head)
+            for r in watchers[queue.pop()]:
+                missing[r] -= 1
+                if not missing[r]:
+                    head = heads[r]
+                    if not derived[head]:
+                        derived[head] = 1
                         queue.append(head)
 
-    def gamma(self, interpretation: set[str]) -> set[str]:
+    def gamma(self, interpretation: bytearray) -> bytearray:
+        """Γ(interpretation): the least model of the reduct; both a byte per atom number (1: in)."""
         missing = self.missing.copy()
-        derived = self.base.copy()
+        derived = bytearray(self.base)
         queue = []
-        disjoint = interpretation.isdisjoint
-        for i, head, neg in self.negative:
-            if disjoint(neg):
-                missing[i] -= 1
-                if not missing[i] and head not in derived:
-                    derived.add(head)
+        for r, head, negative in self.negative:
+            for c in negative:
+                if interpretation[c]:
+                    break
+            else:
+                missing[r] -= 1
+                if not missing[r] and not derived[head]:
+                    derived[head] = 1
                     queue.append(head)
         self._close(queue, derived, missing)
         return derived
@@ -233,7 +250,7 @@ def solve_wfs_alternating(program: Program) -> WFSResult:
     # counts that last round too. As possible == Γ(true) throughout, a round that leaves ``true`` unchanged
     # leaves ``possible`` unchanged, and one that leaves ``possible`` unchanged makes the next change nothing:
     # the Γ applications those rounds would repeat are skipped.
-    true: set[str] = set()
+    true = bytearray(len(program.atoms))
     possible = reducts.gamma(true)
     iterations = 1
     while True:
@@ -247,5 +264,5 @@ def solve_wfs_alternating(program: Program) -> WFSResult:
             iterations += 2
             break
         possible = new_possible
-    values = {a: "T" if a in true else "u" if a in possible else "F" for a in program.atoms}
+    values = {a: "T" if t else "u" if p else "F" for a, t, p in zip(program.atoms, true, possible, strict=True)}
     return WFSResult(values, iterations)

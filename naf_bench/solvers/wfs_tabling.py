@@ -18,9 +18,8 @@ from naf_bench.syntax.ast import Program
 _VALUES = {"t": "T", "f": "F", "u": "u"}
 
 
-def _numbered(program: Program) -> tuple[dict[str, str], Callable[[str], dict[str, str]]]:
-    """The atoms' numbers (as text), and the reply's decoder: a value per atom, in ``program.atoms`` order."""
-    number = {atom: str(i) for i, atom in enumerate(program.atoms)}
+def _decoder(program: Program) -> Callable[[str], dict[str, str]]:
+    """The reply's decoder: a value per atom, in ``program.atoms`` order."""
     atoms = program.atoms
 
     def decode(codes: str) -> dict[str, str]:
@@ -28,38 +27,38 @@ def _numbered(program: Program) -> tuple[dict[str, str], Callable[[str], dict[st
             raise SolverError(f"the SWI-Prolog worker gave no WFS values: {codes[:80]!r}")
         return {atom: _VALUES[code] for atom, code in zip(atoms, codes, strict=True)}
 
-    return number, decode
+    return decode
 
 
-def _rule_term(number: dict[str, str], head: str, positive: tuple[str, ...], negative: tuple[str, ...]) -> str:
-    return (
-        f"rule({number[head]},[{','.join([number[a] for a in positive])}],[{','.join([number[a] for a in negative])}])"
-    )
+def _rule_terms(program: Program) -> list[str]:
+    """``rule(Head, Positive, Negative)`` of each rule, over the atoms' numbers (``program.atoms`` order)."""
+    numbered = program.numbered
+    terms = []
+    for head, literals in zip(numbered.heads, numbered.bodies, strict=True):
+        positive = ",".join([str(b) for b in literals if b >= 0])
+        negative = ",".join([str(~b) for b in literals if b < 0])
+        terms.append(f"rule({head},[{positive}],[{negative}])")
+    return terms
 
 
 def wfs_request(program: Program) -> Request:
     """``wfs(Id, [rule(Head, Positive, Negative), ...], N)`` with the atoms numbered 0..N-1 in ``program.atoms``
     order (the order of the reply's values)."""
-    number, decode = _numbered(program)
-    rules = ",".join(
-        _rule_term(number, rule.head, *body) for rule, body in zip(program.rules, program.bodies, strict=True)
-    )
-    return Request("wfs", f"[{rules}],{len(number)}", decode)
+    return Request("wfs", f"[{','.join(_rule_terms(program))}],{len(program.atoms)}", _decoder(program))
 
 
 def fixpoint_request(program: Program) -> Request:
     """``fixpoint(Id, [component(Atoms, Rules), ...], N)``: the components of the dependency graph, dependencies
     first, each with its atoms (ascending numbers) and the rules of those atoms."""
-    number, decode = _numbered(program)
-    rules_of: dict[str, list[str]] = {atom: [] for atom in program.atoms}
-    for rule, body in zip(program.rules, program.bodies, strict=True):
-        rules_of[rule.head].append(_rule_term(number, rule.head, *body))
-    components = ",".join(
-        f"component([{','.join(map(str, sorted(int(number[a]) for a in component)))}],"
-        f"[{','.join(rule for atom in component for rule in rules_of[atom])}])"
-        for component, _ in program.components
-    )
-    return Request("fixpoint", f"[{components}],{len(number)}", decode)
+    numbered, terms = program.numbered, _rule_terms(program)
+    order, bounds, _ = numbered.components
+    parts = []
+    for c in range(len(bounds) - 1):
+        atoms = order[bounds[c] : bounds[c + 1]]
+        own = [terms[r] for a in atoms for r in numbered.rules[a]]
+        parts.append(f"component([{','.join(map(str, sorted(atoms)))}],[{','.join(own)}])")
+    components = ",".join(parts)
+    return Request("fixpoint", f"[{components}],{len(program.atoms)}", _decoder(program))
 
 
 def solve_wfs_tabling(program: Program) -> dict[str, str]:
