@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 
 from naf_bench.errors import BudgetExceeded, CertificationError
 from naf_bench.readings import LABEL_KEYS, READINGS
+from naf_bench.solvers.collector import collection_paused
 from naf_bench.solvers.sldnf import PrologResult, sldnf_request, solve_sldnf_again
 from naf_bench.solvers.sldnf_reference import SLDNFResult, solve_sldnf_reference
 from naf_bench.solvers.stable import CONFLICT_LIMIT, MODEL_CAP, StableResult, clingo_version, solve_stable
@@ -235,11 +236,12 @@ def certify(
     ``progress``, when given, is called with the name of each stage as it starts (what a console shows on a
     large program).
     """
-    if isinstance(program, str):
-        program = parse_program(program)
-    query = parse_atom(query)
-    with SWIPL_LOCK:
-        return _certify(program, query, inference_limit, model_cap, budget, progress or _quiet)
+    with collection_paused():  # a large program's objects live until the end: see naf_bench.solvers.collector
+        if isinstance(program, str):
+            program = parse_program(program)
+        query = parse_atom(query)
+        with SWIPL_LOCK:
+            return _certify(program, query, inference_limit, model_cap, budget, progress or _quiet)
 
 
 def _quiet(stage: str) -> None:

@@ -19,7 +19,8 @@ method (one ``swipl`` process per program, a 2.5 s wall-clock timeout as the loo
 ``--scaling`` certifies one program of n rules of each family in :data:`SCALING_FAMILIES` for each n in
 ``--sizes``, and prints per engine and end to end the wall time, beside the time to parse the same text (a linear
 reference operation measured in the same run), then the exponent of a least-squares fit of log time on log n
-and the load average. Certification is linear where the exponent stays near parsing's.
+and the load average. Certification is linear where the exponent stays near parsing's. Each run, parsing
+included, runs with Python's cyclic collector paused, as certify() runs (:mod:`naf_bench.solvers.collector`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from naf_bench.generate.config import CONFIGS
 from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_rng
 from naf_bench.solvers import swipl_worker
+from naf_bench.solvers.collector import collection_paused
 from naf_bench.solvers.sldnf import solve_sldnf
 from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
 from naf_bench.solvers.stable import StableResult, clingo_module, solve_stable, statistic
@@ -231,13 +233,14 @@ def scaling(sizes: list[int], families: list[str]) -> None:
                 best, total_cpu, total_wall, repeats = math.inf, 0.0, 0.0, 0
                 while repeats < 20 and total_wall < 1.0:
                     program = None  # the last one freed outside the timings
-                    start, start_cpu = time.perf_counter(), cpu_seconds()
-                    program = parse_program(text)  # a fresh program each time: no cached indices
-                    if run is not None:
-                        wfs[len(program)] = solve_wfs(program) if "Gelfond" in label else None
+                    with collection_paused():  # as certify() runs the engines
                         start, start_cpu = time.perf_counter(), cpu_seconds()
-                        run(program)
-                    seconds = time.perf_counter() - start
+                        program = parse_program(text)  # a fresh program each time: no cached indices
+                        if run is not None:
+                            wfs[len(program)] = solve_wfs(program) if "Gelfond" in label else None
+                            start, start_cpu = time.perf_counter(), cpu_seconds()
+                            run(program)
+                        seconds = time.perf_counter() - start
                     best, total_wall = min(best, seconds), total_wall + seconds
                     total_cpu += cpu_seconds() - start_cpu
                     repeats += 1

@@ -3,6 +3,7 @@ model by component against the whole-program alternating fixpoint and SWI-Prolog
 rings, no Python recursion on program size, SWI-Prolog's SLDNF rerun under a raised limit, the collector paused
 while a program is certified, and the progress the command line shows."""
 
+import gc
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from naf_bench import Literal, Program, Rule, certify
 from naf_bench.cli import main
 from naf_bench.solvers import swipl_worker
+from naf_bench.solvers.collector import collection_paused
 from naf_bench.solvers.sldnf import sldnf_request, solve_sldnf, solve_sldnf_again
 from naf_bench.solvers.wfs import solve_wfs, solve_wfs_alternating
 from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint, wfs_request
@@ -42,6 +44,23 @@ def test_a_program_over_atom_numbers():
     assert [order[bounds[c] : bounds[c + 1]] for c in range(3)] == [[2], [1, 0], [3]]
     assert list(recursive) == [0, 1, 1]
     assert list(numbered.relevant(0)) == [1, 1, 1, 0]
+
+
+def test_the_collector_is_paused_while_a_program_is_certified():
+    seen = []
+    certify(negation_chain(50), progress=lambda stage: seen.append(gc.isenabled()))
+    assert len(seen) == 7 and not any(seen) and gc.isenabled()
+    with collection_paused():
+        with collection_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer block still holds it
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        certify("a.", "a")
+        assert not gc.isenabled()  # a caller's own pause is kept
+    finally:
+        gc.enable()
 
 
 @st.composite
