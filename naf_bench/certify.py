@@ -37,7 +37,7 @@ from naf_bench.errors import BudgetExceeded, CertificationError
 from naf_bench.readings import LABEL_KEYS, READINGS
 from naf_bench.solvers.collector import collection_paused
 from naf_bench.solvers.sldnf import PrologResult, sldnf_request, solve_sldnf_again
-from naf_bench.solvers.sldnf_reference import SLDNFResult, solve_sldnf_reference
+from naf_bench.solvers.sldnf_exact import SLDNFResult, solve_sldnf_exact
 from naf_bench.solvers.stable import CONFLICT_LIMIT, MODEL_CAP, StableResult, clingo_version, solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.swipl import SWIPL_LOCK
@@ -87,8 +87,8 @@ class Certificate:
 
     @property
     def signature(self) -> str:
-        """The labels in the readings table's order: cred + skept + wfs + sldnf, e.g. ``FTuloop`` (the reference
-        implementation's alphabet); a certificate made before a reading was added lacks its part."""
+        """The labels in the readings table's order: cred + skept + wfs + sldnf, e.g. ``FTuloop`` (the authors'
+        certifier's alphabet); a certificate made before a reading was added lacks its part."""
         return "".join(self.labels[key] for key in LABEL_KEYS if key in self.labels)
 
     def to_dict(self) -> dict:
@@ -122,7 +122,7 @@ class Solved:
     wfs: WFSResult
     stable: StableResult
     prolog: PrologResult
-    sldnf_reference: SLDNFResult
+    sldnf_exact: SLDNFResult
 
 
 def _labels(solved: Solved, query: str) -> tuple[dict[str, str], dict[str, int], list[str]]:
@@ -177,23 +177,23 @@ def _check_wfs(program: Program, values: dict[str, str], tabled: dict[str, str])
 
 
 def _check_sldnf(
-    program: Program, query: str, prolog: PrologResult, reference: SLDNFResult, inference_limit: int, budget: Budget
+    program: Program, query: str, prolog: PrologResult, exact: SLDNFResult, inference_limit: int, budget: Budget
 ) -> tuple[PrologResult, str]:
     """SWI-Prolog and the exact procedure, agreeing; Prolog's limit raised while only it says loop."""
     limit = inference_limit
-    while prolog.label == "loop" and reference.label != "loop":
+    while prolog.label == "loop" and exact.label != "loop":
         if limit >= budget.prolog_inferences:
             raise BudgetExceeded(
                 "prolog_inferences",
                 budget.prolog_inferences,
-                f"SWI-Prolog did not finish query {query!r} (the exact procedure: {reference.label}, a finite tree)",
+                f"SWI-Prolog did not finish query {query!r} (the exact procedure: {exact.label}, a finite tree)",
             )
         limit = min(limit * 10, budget.prolog_inferences)
         prolog = solve_sldnf_again(program, query, limit, prolog)
-    if prolog.label != reference.label:
-        raise _disagree("sldnf", ("SWI-Prolog", prolog.label), ("exact reference", reference.label), query)
+    if prolog.label != exact.label:
+        raise _disagree("sldnf", ("SWI-Prolog", prolog.label), ("exact procedure", exact.label), query)
     raised = f" (inference limit raised to {limit})" if limit != inference_limit else ""
-    return prolog, f"sldnf:swi-prolog=exact-reference{raised}"
+    return prolog, f"sldnf:swi-prolog=exact-reference{raised}"  # the check's name, as certificates have it
 
 
 def _check_stable(stable: StableResult, wfs: dict[str, str], models, query: str) -> list[str]:
@@ -263,16 +263,16 @@ def _certify(
         progress("stable models (Gelfond-Lifschitz check)")
         models = enumerate_stable_models(program, wfs)
         progress("SLDNF (exact procedure)")
-        reference = solve_sldnf_reference(program, query)
+        exact = solve_sldnf_exact(program, query)
         progress("waiting for SWI-Prolog (tabling, SLDNF)")
     finally:
         tabled, prolog = collect_tabled(), collect_prolog()
 
     progress("cross-checks")
     checks = [_check_wfs(program, wfs.values, tabled), *_check_stable(stable, wfs.values, models, query)]
-    prolog, sldnf_check = _check_sldnf(program, query, prolog, reference, inference_limit, budget)
+    prolog, sldnf_check = _check_sldnf(program, query, prolog, exact, inference_limit, budget)
     checks.append(sldnf_check)
-    labels, effort, implied = _labels(Solved(wfs, stable, prolog, reference), query)
+    labels, effort, implied = _labels(Solved(wfs, stable, prolog, exact), query)
     checks += implied
 
     version = swipl_version()

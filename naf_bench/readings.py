@@ -70,7 +70,7 @@ class Reading:
 
 
 # An engine: (the engines' results on a program, the query) -> (the query's label, effort counters). The results
-# are ``naf_bench.certify.Solved``: wfs, stable, prolog (SWI-Prolog's SLDNF) and sldnf_reference.
+# are ``naf_bench.certify.Solved``: wfs, stable, prolog (SWI-Prolog's SLDNF) and sldnf_exact.
 Engine = Callable[[Any, str], tuple[str, dict[str, int]]]
 
 
@@ -310,7 +310,7 @@ def _well_founded(solved, query: str) -> tuple[str, dict[str, int]]:
 
 
 def _sldnf(solved, query: str) -> tuple[str, dict[str, int]]:
-    effort = {"prolog_inferences": solved.prolog.inferences, "sldnf_fixpoint_rounds": solved.sldnf_reference.iterations}
+    effort = {"prolog_inferences": solved.prolog.inferences, "sldnf_fixpoint_rounds": solved.sldnf_exact.iterations}
     return solved.prolog.label, effort
 
 

@@ -43,7 +43,7 @@ from naf_bench.generate.seeds import item_rng
 from naf_bench.solvers import swipl_worker
 from naf_bench.solvers.collector import collection_paused
 from naf_bench.solvers.sldnf import solve_sldnf
-from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
+from naf_bench.solvers.sldnf_exact import solve_sldnf_exact
 from naf_bench.solvers.stable import StableResult, clingo_module, solve_stable, statistic
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.swipl import swipl_executable
@@ -198,7 +198,7 @@ def sldnf_as_certified(program: Program) -> None:
     """SWI-Prolog's SLDNF as certify() runs it: its first limit, raised while the exact procedure finds a finite
     tree (the exact procedure's own time is its own line)."""
     first = solve_sldnf(program, "q", FIRST_INFERENCE_LIMIT)
-    _check_sldnf(program, "q", first, solve_sldnf_reference(program, "q"), FIRST_INFERENCE_LIMIT, DEFAULT_BUDGET)
+    _check_sldnf(program, "q", first, solve_sldnf_exact(program, "q"), FIRST_INFERENCE_LIMIT, DEFAULT_BUDGET)
 
 
 def scaling(sizes: list[int], families: list[str]) -> None:
@@ -213,7 +213,7 @@ def scaling(sizes: list[int], families: list[str]) -> None:
         "stable: clingo": solve_stable,
         "stable check: Gelfond-Lifschitz": lambda p: enumerate_stable_models(p, wfs[len(p)]),
         "sldnf: SWI-Prolog (limit raised)": sldnf_as_certified,
-        "sldnf check: exact procedure": lambda p: solve_sldnf_reference(p, "q"),
+        "sldnf check: exact procedure": lambda p: solve_sldnf_exact(p, "q"),
         "certify() end to end": certify,
     }
     tiny = parse_program("q :- not p.\n")
@@ -297,7 +297,7 @@ def main() -> None:
         "wfs: alternating fixpoint by component (Python)": solve_wfs,
         "wfs check: SWI-Prolog tabling": solve_wfs_tabling,
         f"sldnf: SWI-Prolog, limit {first:,} (certify's first)": partial(solve_sldnf, query="q", inference_limit=first),
-        "sldnf check: exact procedure (Python)": lambda p: solve_sldnf_reference(p, "q"),
+        "sldnf check: exact procedure (Python)": lambda p: solve_sldnf_exact(p, "q"),
     }
     end_to_end = "certify(): both engines of every semantics"
     before = "  before #11: three searches, names per model"

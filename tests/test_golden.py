@@ -5,7 +5,7 @@ from conftest import golden_cases
 
 from naf_bench import certify
 from naf_bench.solvers.sldnf import solve_sldnf
-from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
+from naf_bench.solvers.sldnf_exact import solve_sldnf_exact
 from naf_bench.solvers.stable import solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.wfs import solve_wfs
@@ -35,7 +35,7 @@ def test_every_engine(program, query, expect, models):
     assert len(gl_models) == models
     assert any(query in m for m in gl_models) == (labels["cred"] == "T")
     assert solve_sldnf(program, query).label == labels["sldnf"]
-    assert solve_sldnf_reference(program, query).label == labels["sldnf"]
+    assert solve_sldnf_exact(program, query).label == labels["sldnf"]
 
 
 @pytest.mark.parametrize(("program", "query", "expect", "models"), golden_cases())
@@ -65,6 +65,6 @@ def test_undecided_tabling_is_settled_by_the_prolog_fixpoint():
 
 def test_infinite_successes_are_exact():
     program_text = "p. p :- p."
-    result = solve_sldnf_reference(__import__("naf_bench").parse_program(program_text), "p")
+    result = solve_sldnf_exact(__import__("naf_bench").parse_program(program_text), "p")
     assert result.label == "T"
     assert result.successes == -1  # OMEGA: Prolog would enumerate p forever

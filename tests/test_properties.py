@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from naf_bench import Literal, Program, Rule, canonical_key, certify, parse_program, render_asp
-from naf_bench.solvers.sldnf_reference import solve_sldnf_reference
+from naf_bench.solvers.sldnf_exact import solve_sldnf_exact
 from naf_bench.solvers.stable import solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.wfs import solve_wfs
@@ -122,6 +122,6 @@ def test_cached_bodies_and_components_match_their_definitions(program):
             assert b not in reach[a] or position[b] <= position[a]  # dependencies first
 
 
-def test_sldnf_reference_on_an_atom_the_program_never_mentions():
-    result = solve_sldnf_reference(parse_program("a :- not b."), "z")
+def test_sldnf_exact_on_an_atom_the_program_never_mentions():
+    result = solve_sldnf_exact(parse_program("a :- not b."), "z")
     assert (result.label, result.iterations, result.successes) == ("F", 0, 0)

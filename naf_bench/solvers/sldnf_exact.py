@@ -169,7 +169,7 @@ def _solve_component(equations: _Equations, component, values: list) -> int:
         if all(new[a] == values[a] for a in component):
             return rounds
         if rounds > limit:
-            raise SolverError(f"SLDNF reference fixpoint exceeded its proven bound on component {list(component[:5])}")
+            raise SolverError(f"exact SLDNF fixpoint exceeded its proven bound on component {list(component[:5])}")
         if all(_klass(new[a]) == _klass(values[a]) for a in component):
             changed = {a for a in component if new[a] != values[a]}
             for atom in _unbounded(equations.count_graph(component, values), changed):
@@ -178,7 +178,7 @@ def _solve_component(equations: _Equations, component, values: list) -> int:
             values[atom] = value
 
 
-def solve_sldnf_reference(program: Program, query: str) -> SLDNFResult:
+def solve_sldnf_exact(program: Program, query: str) -> SLDNFResult:
     """Label of ``?- query.`` under Prolog's computation rule: T, F or loop (exact)."""
     numbered = program.numbered
     if query not in numbered.index:  # an atom the program never mentions has no clauses
