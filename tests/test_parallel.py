@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -119,9 +120,13 @@ def test_a_killed_worker_fails_generate_once_naming_the_signal(tmp_path):
     ]
     status, stderr, workers = _run(command, tmp_path, kill_a_worker=True, timeout=120)
     assert status == 1 and workers
-    assert "naf-bench generate: WorkerError: unit " in stderr
-    assert "killed by signal 9 (SIGKILL)" in stderr
-    assert stderr.count("WorkerError") == 1 and not (tmp_path / "x.jsonl").exists()
+    # the kill lands on a unit, or (on a loaded machine) before the worker said it was ready
+    assert re.fullmatch(
+        r"naf-bench generate: WorkerError: (unit .+|a worker process could not start): worker process \d+ killed by "
+        r"signal 9 \(SIGKILL\)\n",
+        stderr,
+    ), stderr
+    assert not (tmp_path / "x.jsonl").exists()
 
 
 def render_or_die(config, split, position, instances):
