@@ -5,7 +5,7 @@ beside ``naf-bench score`` on the same file in the same run.
 
 Without ``--gold``, a gold set shaped like the authors' hard_v3 (77 programs x 5 conditions, 385 rows) is written
 with seeded labels and a seeded 385-line submission; with ``--gold OUT/leaderboard/hard_v3/gold.jsonl`` (from
-``naf-bench import-reference``) and one of the imported submissions, the real set. The server runs on 127.0.0.1 in
+``naf-bench import-authors``) and one of the imported submissions, the real set. The server runs on 127.0.0.1 in
 a subprocess (``naf_bench.leaderboard.local.Server``) with the quota lifted. The latency is the wall time of
 ``gradio_client``'s ``predict`` on ``/submit``: the upload, the checks, the scoring, the commit and the answer;
 the service's own part (``Service.submit`` in this process, no Gradio) is printed beside it.

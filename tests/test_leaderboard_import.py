@@ -1,4 +1,4 @@
-"""import-reference on the reference leaderboard's layout (REF/leaderboard/): sets, submissions, exact scores."""
+"""import-authors on the authors' leaderboard's layout (REF/leaderboard/): sets, submissions, exact scores."""
 
 import json
 
@@ -6,7 +6,7 @@ import pytest
 
 from naf_bench import parse_program
 from naf_bench.cli import main
-from naf_bench.data.reference import import_reference
+from naf_bench.data.authors import import_authors
 from naf_bench.verbalize.prompt import render_prompt
 
 PROGRAMS = {  # rec_id: (axis, difficulty, program, labels)
@@ -73,7 +73,7 @@ def _jsonl(path):
 
 
 def test_leaderboard_sets_and_submissions(reference, tmp_path):
-    report = import_reference(reference, tmp_path / "out")
+    report = import_authors(reference, tmp_path / "out")
     out = tmp_path / "out" / "leaderboard"
     assert report.rows == {"leaderboard/dev": 15, "leaderboard/hard_x": 15}
     assert report.programs == {"leaderboard/dev": 3, "leaderboard/hard_x": 3}

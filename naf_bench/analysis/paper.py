@@ -1,7 +1,7 @@
-"""The paper's figures from an imported reference folder: ``naf-bench analyze --reference REF --out OUT``.
+"""The paper's figures from the authors' imported files: ``naf-bench analyze --authors REF --out OUT``.
 
-Each subset that ``import-reference`` wrote (``REF/<subset>/gold.jsonl`` and ``REF/<subset>/runs/*.jsonl``) is
-analyzed with the extractor its figure used (:data:`naf_bench.data.reference.SUBSETS`; ``--extractor`` overrides)
+Each subset that ``import-authors`` wrote (``REF/<subset>/gold.jsonl`` and ``REF/<subset>/runs/*.jsonl``) is
+analyzed with the extractor its figure used (:data:`naf_bench.data.authors.SUBSETS`; ``--extractor`` overrides)
 into ``OUT/<subset>/`` (:func:`naf_bench.analysis.tables.analyze`). ``OUT/paper.json`` and ``OUT/paper.md`` put side
 by side what one subset alone cannot show: Tables 6 and 14 (direct, verify-before-answer and
 translate-then-solve per model) and the pilot's English against Chinese (WFS prompts, null = wrong).
@@ -15,20 +15,20 @@ from pathlib import Path
 
 from naf_bench.analysis.outputs import write_analysis
 from naf_bench.analysis.tables import analyze
-from naf_bench.data.reference import SUBSETS
+from naf_bench.data.authors import SUBSETS
 from naf_bench.errors import DataError
 from naf_bench.readings import READINGS
 from naf_bench.scoring.formatting import percent, table_header
-from naf_bench.scoring.intake import REFERENCE, SUBMISSION_KIND, describe
+from naf_bench.scoring.intake import AUTHORS, SUBMISSION_KIND, describe
 
 
-def analyze_reference(folder, out, n_bootstrap: int = 1000, extractor: str | None = None) -> tuple[dict, list[Path]]:
+def analyze_authors(folder, out, n_bootstrap: int = 1000, extractor: str | None = None) -> tuple[dict, list[Path]]:
     """Every imported subset's analysis and the cross-subset tables; the content of paper.json and the files."""
     folder, out = Path(folder), Path(out)
     if not folder.is_dir():
         kind = describe(folder) if folder.is_file() else None
         how = f"; to analyze it: naf-bench analyze {folder} --gold GOLD --out DIR" if kind == SUBMISSION_KIND else ""
-        raise DataError(folder, f"{kind or 'no such folder'}, where {REFERENCE} was expected{how}")
+        raise DataError(folder, f"{kind or 'no such folder'}, where {AUTHORS} was expected{how}")
     results, errors, written = {}, {}, []
     for subset in SUBSETS:
         gold = folder / subset.name / "gold.jsonl"
@@ -41,7 +41,7 @@ def analyze_reference(folder, out, n_bootstrap: int = 1000, extractor: str | Non
                 continue
             written += write_analysis(results[subset.name], out / subset.name)
     if not results and not errors:
-        raise DataError(folder, f"no imported subset here, where {REFERENCE} was expected")
+        raise DataError(folder, f"no imported subset here, where {AUTHORS} was expected")
     paper = {
         "extractors": {name: result["extractor"] for name, result in results.items()},
         "errors": errors,

@@ -1,6 +1,6 @@
 """Import the reference leaderboard's sets and submissions (``REF/leaderboard/``) as gold rows and submissions.
 
-Called by :func:`naf_bench.data.reference.import_reference`; it writes under ``OUT/leaderboard/``:
+Called by :func:`naf_bench.data.authors.import_authors`; it writes under ``OUT/leaderboard/``:
 
 - ``<set>/gold.jsonl`` for each ``REF/leaderboard/data/<set>.jsonl``: one row per prompt in naf-bench's row
   schema. Two row layouts are known: the hard sets' (``id, rec_id, axis, difficulty, cond, gold, labels,

@@ -194,7 +194,7 @@ def _share(flags: Sequence[bool]) -> float | None:
     return sum(flags) / len(flags) if flags else None
 
 
-STORED = "stored"  # the extractor that reads the authors' stored letters (import-reference's run lines)
+STORED = "stored"  # the extractor that reads the authors' stored letters (import-authors' run lines)
 
 
 def decide_answer(text: str | None, row: Mapping, extractor: str = DEFAULT_EXTRACTOR, stored: str | None = None):

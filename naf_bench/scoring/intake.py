@@ -25,9 +25,9 @@ from naf_bench.readings import LETTERS
 from naf_bench.scoring.metadata import parse_metadata, validate_metadata
 
 SUBMISSION = "a submission (one JSON line {id, prediction} per answer)"
-GOLD = "gold rows (JSONL: `naf-bench generate CONFIG --out FILE.jsonl`, or import-reference's gold.jsonl)"
+GOLD = "gold rows (JSONL: `naf-bench generate CONFIG --out FILE.jsonl`, or import-authors' gold.jsonl)"
 RUN = "a run (a submission JSONL file or an lm-eval output folder)"
-REFERENCE = "an import-reference output folder (<subset>/gold.jsonl and <subset>/runs/*.jsonl)"
+AUTHORS = "an import-authors output folder (<subset>/gold.jsonl and <subset>/runs/*.jsonl)"
 RESULTS = "scores (the JSON of `naf-bench score --out` or `baselines --out`) or an lm-eval output folder"
 SUBMISSION_KIND = "a submission ({id, prediction} lines)"  # what describe() says of one
 UNKNOWN_IDS_SHOWN = 5  # per-id lines of ids not in the gold; the rest are counted
@@ -91,7 +91,7 @@ class Gold:
         if self.layout is None:
             return []
         return [f"{self.name}: read as {self.layout.name}: the authors' gold letters, not certified by naf-bench "
-                "(`naf-bench import-reference` certifies them and keeps each row's certificate, which trace "
+                "(`naf-bench import-authors` certifies them and keeps each row's certificate, which trace "
                 "scores need)"]  # fmt: skip
 
 
