@@ -284,8 +284,8 @@ def test_analyze_authors_puts_the_mitigations_and_languages_side_by_side(paper_s
     captured = capsys.readouterr()
     assert "v3_sweep: not analyzed: " in captured.err and "m.jsonl: no parsable answer" in captured.err
     printed = captured.out
-    assert "framing: answers read with the 'reference' extractor" in printed
-    assert "grid_large: answers read with the 'reference' extractor" in printed
+    assert "framing: answers read with the 'authors' extractor" in printed
+    assert "grid_large: answers read with the 'authors' extractor" in printed
     paper = json.loads((out / "paper.json").read_text())
     assert set(paper["errors"]) == {"v3_sweep"}
     cells = paper["mitigation"]["m"]

@@ -71,6 +71,7 @@ from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
 from naf_bench.readings import LETTER_OF, LETTERS, NAMED_CONDITIONS, NO_SEMANTICS, READINGS, gold_letter
 from naf_bench.scoring.core import Audits, Scores, audits, program_cluster, score
+from naf_bench.scoring.extract import unalias_extractor
 from naf_bench.scoring.intake import read_gold
 from naf_bench.scoring.statistics import bootstrap_interval, cluster_ci, mann_whitney, standardized_ols
 
@@ -461,6 +462,7 @@ def analyze(run_paths, gold_path, extractor: str = "strict", n_bootstrap: int = 
     rows = gold.rows
     runs, sources, notes = read_runs(run_paths, {row["id"] for row in rows})
     stored = read_stored(run_paths)
+    extractor = unalias_extractor(extractor)
     out = {"extractor": extractor, "gold": str(gold_path), "notes": gold.notes + notes, "runs": {}}
     sweep = _is_sweep(rows)
     scored = {}  # each run's items, kept for the pooled regression of a sweep

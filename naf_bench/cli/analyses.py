@@ -9,7 +9,7 @@ from pathlib import Path
 
 from naf_bench.cli.output import pct
 from naf_bench.errors import ConfigError
-from naf_bench.scoring.extract import EXTRACTORS
+from naf_bench.scoring.extract import EXTRACTORS, unalias_extractor
 
 
 def _import_authors(args: argparse.Namespace) -> int:
@@ -105,6 +105,7 @@ def _add_analyze(commands) -> None:
     )
     analysis.add_argument(
         "--extractor",
+        type=unalias_extractor,
         choices=(*EXTRACTORS, "stored"),
         help="how answers are read (default strict; with --authors, each figure's own; stored: the authors' "
         "letters that import-authors keeps beside each output)",

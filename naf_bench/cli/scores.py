@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from naf_bench.cli.output import pct, print_records, write_json
-from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, EXTRACTORS
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, EXTRACTORS, unalias_extractor
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -98,6 +98,7 @@ def _add_score(commands) -> None:
     score.add_argument(
         "--extractor",
         default=DEFAULT_EXTRACTOR,
+        type=unalias_extractor,
         choices=EXTRACTORS,
         help=f"how answers are read (default {DEFAULT_EXTRACTOR}; see naf_bench.scoring.extract)",
     )

@@ -205,9 +205,10 @@ def naf_bench_task(name: str, config: str | None = None, split: str | None = Non
     """The inspect Task of the lm-eval task ``name``: its documents (rows, or programs; of ``config`` and ``split``
     where given, the first ``limit``, from ``dataset_path`` where given), its prompt, greedy generation of up to its
     token budget."""
-    from naf_bench.scoring.extract import EXTRACTORS
+    from naf_bench.scoring.extract import EXTRACTORS, unalias_extractor
 
     spec = task_spec(name)
+    extractor = None if extractor is None else unalias_extractor(extractor)
     if extractor is not None and extractor not in EXTRACTORS:
         from naf_bench.errors import ConfigError
 

@@ -26,7 +26,7 @@ from functools import cached_property, lru_cache
 from naf_bench.certify import Certificate
 from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NO_SEMANTICS, READINGS, gold_letter
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
-from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, extract_answer
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, extract_answer, unalias_extractor
 from naf_bench.scoring.records import Record
 from naf_bench.scoring.statistics import cluster_resamples, percentile_interval
 from naf_bench.scoring.steps import FLAGS, check_steps
@@ -438,7 +438,7 @@ def score(
         rows=rows,
         answers=[answers.get(row["id"]) for row in rows],
         answered=[predictions.get(row["id"]) is not None for row in rows],
-        extractor=extractor,
+        extractor=unalias_extractor(extractor),
         format_valid_rate=sum(answer is not None for answer in read) / len(read) if read else None,
         n_bootstrap=n_bootstrap,
         seed=seed,
