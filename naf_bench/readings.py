@@ -120,37 +120,37 @@ class Readings:
         self.version += 1
 
     def portable(self) -> tuple[tuple[Reading, str], ...]:
-        """Every entry in order, its engine as an importable reference ``module:qualname``: what a worker process
+        """Every entry in order, its engine as an import path ``module:qualname``: what a worker process
         (``naf_bench.data.pool``, a Ray task) adopts to read the table this process reads, readings registered at run
-        time included. A ConfigError names a reading whose engine has no such reference (a lambda, a nested
+        time included. A ConfigError names a reading whose engine has no such path (a lambda, a nested
         function, a function of ``__main__``, which workers never import)."""
         entries = []
         for reading, engine in self._entries.values():
-            reference = _reference(engine)
-            if not _importable(reference, engine):
+            path = _import_path(engine)
+            if not _importable(path, engine):
                 raise ConfigError(
                     f"reading {reading.name!r}: its engine {engine!r} cannot reach worker processes, which import it "
                     "by name: define it at the top level of an importable module (not in __main__), or generate in "
                     "one process"
                 )
-            entries.append((reading, reference))
+            entries.append((reading, path))
         return tuple(entries)
 
     def adopt(self, entries: Sequence[tuple[Reading, str]]) -> None:
         """Make the table exactly ``entries`` (as :meth:`portable` gives them), importing their engines; nothing
         changes where it is that table already."""
-        if tuple(entries) == tuple((reading, _reference(engine)) for reading, engine in self._entries.values()):
+        if tuple(entries) == tuple((reading, _import_path(engine)) for reading, engine in self._entries.values()):
             return
         engines = []
-        for reading, reference in entries:  # every engine first: a table is replaced whole or not at all
+        for reading, path in entries:  # every engine first: a table is replaced whole or not at all
             try:
-                engine = _resolve(reference)
+                engine = _resolve(path)
             except ImportError as exc:
                 engine, reason = None, f"{type(exc).__name__}: {exc}"
             else:
                 reason = "no such function"
             if not callable(engine):
-                raise ConfigError(f"reading {reading.name!r}: its engine {reference} does not import here ({reason})")
+                raise ConfigError(f"reading {reading.name!r}: its engine {path} does not import here ({reason})")
             engines.append((reading, engine))
         self._entries = {}
         for reading, engine in engines:
@@ -214,23 +214,23 @@ def _adopting(entries: Sequence[tuple[Reading, str]], function: Callable, *args)
     return function(*args)
 
 
-def _reference(engine: Engine) -> str:
+def _import_path(engine: Engine) -> str:
     return f"{getattr(engine, '__module__', None)}:{getattr(engine, '__qualname__', '')}"
 
 
-def _importable(reference: str, engine: Engine) -> bool:
-    module, _, qualname = reference.partition(":")
+def _importable(path: str, engine: Engine) -> bool:
+    module, _, qualname = path.partition(":")
     if module in ("None", "__main__") or "<" in qualname:
         return False
     try:
-        return _resolve(reference) is engine
+        return _resolve(path) is engine
     except ImportError:
         return False
 
 
-def _resolve(reference: str) -> Any:
-    """The object an importable reference ``module:qualname`` names (None where the module has no such name)."""
-    module, _, qualname = reference.partition(":")
+def _resolve(path: str) -> Any:
+    """The object an import path ``module:qualname`` names (None where the module has no such name)."""
+    module, _, qualname = path.partition(":")
     value: Any = importlib.import_module(module)
     for part in qualname.split("."):
         value = getattr(value, part, None)

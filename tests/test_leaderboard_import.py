@@ -181,4 +181,4 @@ def test_scores_as_the_reference_leaderboard_gives_them(reference, tmp_path, cap
     assert "unknown id 'lb-other-i9-wfs::wfs' (not in the gold set)" in record["problems"]
     printed = capsys.readouterr().out
     assert "JOINT per family (solved/programs): decided 50.0 (1/2), loopy 0.0 (0/1)" in printed
-    assert "as the reference leaderboard defines them: coverage 91.7 (non-null predictions)" in printed
+    assert "as the authors' leaderboard defines them: coverage 91.7 (non-null predictions)" in printed

@@ -54,7 +54,7 @@ credulous_odd}``
 At the top level, ``regression`` (E3, when depth and width each take three or more values): the authors' pooled
 standardized OLS (``analyze_v3.py``): correctness (null = wrong, condition ``none`` excluded) of the runs whose
 accuracy is below 0.92 (all runs when none is), on an intercept, z(depth), z(width) and a dummy per divergence
-bin (control the reference), fitted once without and once with z(tokens) (prompt length), each with every
+bin (control the base level), fitted once without and once with z(tokens) (prompt length), each with every
 coefficient, n, and 95 % bootstrap intervals of |β_width| − |β_depth| resampling prompts (the authors'
 ``default_rng(0)``) and whole programs (``cluster``).
 """
@@ -235,7 +235,7 @@ def _regression(scored: dict[str, list[dict]], accuracy: dict[str, float | None]
     pooled = [run for run, value in accuracy.items() if value < POOLING_THRESHOLD] or list(accuracy)
     data = [i for run in pooled for i in named[run]]
     families = {i["family"] for i in data}
-    reference = "control" if "control" in families else min(families)
+    base_level = "control" if "control" in families else min(families)
     fits = {"without_length": ("depth", "width")}
     if all(i.get("tokens") is not None for i in data):
         fits["with_length"] = ("depth", "width", "tokens")
@@ -245,7 +245,7 @@ def _regression(scored: dict[str, list[dict]], accuracy: dict[str, float | None]
             [float(i["answer"] == i["gold"]) for i in sample],
             {c: [i[c] for i in sample] for c in columns},
             [i["family"] for i in sample],
-            reference,
+            base_level,
         )
 
     def gap(sample: list[dict], columns) -> float | None:
@@ -258,7 +258,7 @@ def _regression(scored: dict[str, list[dict]], accuracy: dict[str, float | None]
         "accuracy": accuracy,
         "pooled": pooled,
         "n": len(data),
-        "reference_bin": reference,
+        "reference_bin": base_level,
     }
     for name, columns in fits.items():
         coefficients = fit(data, columns)

@@ -44,11 +44,11 @@ def _score(args: argparse.Namespace) -> int:
     )
     if isinstance(record.traces, dict):
         shares = record.traces["reference_definitions"]
-        print(f"traces as the reference's v1 audit counts them: sound among correct traced answers "
+        print(f"traces as the authors' v1 audit counts them: sound among correct traced answers "
               f"{pct(shares['sound_among_correct'])}, sound of all {record.traces['n']} traces "
               f"{pct(shares['sound_of_traced'])}")  # fmt: skip
     theirs = record.reference_definitions
-    print(f"as the reference leaderboard defines them: coverage {pct(theirs['coverage'])} (non-null predictions), "
+    print(f"as the authors' leaderboard defines them: coverage {pct(theirs['coverage'])} (non-null predictions), "
           f"format-valid rate {pct(theirs['format_valid_rate'])} (readable among those)")  # fmt: skip
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)

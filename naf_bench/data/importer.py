@@ -1,4 +1,4 @@
-"""Import the reference leaderboard's sets and submissions (``REF/leaderboard/``) as gold rows and submissions.
+"""Import the authors' leaderboard's sets and submissions (``REF/leaderboard/``) as gold rows and submissions.
 
 Called by :func:`naf_bench.data.authors.import_authors`; it writes under ``OUT/leaderboard/``:
 
@@ -7,8 +7,8 @@ Called by :func:`naf_bench.data.authors.import_authors`; it writes under ``OUT/l
   prompt``: ``program_id`` is the ``rec_id``, ``family`` the ``axis``, ``tier`` the ``difficulty``) and the
   dev set's (``id, cond, divergence_bin, gold, prompt``: the ``rec_id`` is the id without its
   ``-<cond>::<cond>`` ending, ``family`` the ``divergence_bin``). The sets store no program: the rules are
-  read back from the prompt and certified by naf-bench; every label or gold letter on which the reference and
-  our certifier disagree is listed (the reference's gold is kept in the row). A file in another layout, or
+  read back from the prompt and certified by naf-bench; every label or gold letter on which the authors and
+  our certifier disagree is listed (the authors' gold is kept in the row). A file in another layout, or
   one with a row that cannot be read, is reported with the reason and not imported; the others are.
 - ``submissions/<name>.jsonl`` for each ``REF/leaderboard/submissions*/**/*.jsonl``: ``{id, prediction,
   trace?}``; the raw logs' ``text`` (the full output) becomes the trace, a null prediction stays null
@@ -35,7 +35,7 @@ LEADERBOARD_LAYOUTS = {  # name: the fields every record has (the hard sets' `la
 
 
 def has_leaderboard(ref: str | Path) -> bool:
-    """Whether ``ref`` holds reference leaderboard sets or submissions."""
+    """Whether ``ref`` holds the authors' leaderboard sets or submissions."""
     ref = Path(ref) / "leaderboard"
     return any((ref / "data").glob("*.jsonl")) or any(ref.glob("submissions*/**/*.jsonl"))
 

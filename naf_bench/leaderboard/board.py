@@ -4,7 +4,7 @@ A thin view over the scoring core: a submission is read and checked once by the 
 (:func:`naf_bench.scoring.intake.read_submission`, :func:`~naf_bench.scoring.intake.check`), and
 :func:`submission_row` scores the checked record with the core (:func:`naf_bench.scoring.evaluation.run_scores`) and
 keeps the columns the board shows; the baselines (constant letters, the best constant per condition, the majority
-letter, the oracle) are scored by the same function as marked reference rows. A board row holds aggregates only: no
+letter, the oracle) are scored by the same function as marked baseline rows. A board row holds aggregates only: no
 id, gold letter, label or certificate of a gold row, and no maintainer-only metadata (the contact).
 
 A submission that answers only part of the set (a line for fewer than all its scored prompts) is shown apart
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 BOARD_FORMAT = 1
 METADATA_SUFFIX = ".metadata.json"
-# with the reference leaderboard's two shares from the same classes: sound among the correct traced answers
+# with the authors' leaderboard's two shares from the same classes: sound among the correct traced answers
 # (their "reasoned soundly"), and sound among all traces
 TRACE_COLUMNS = ("n", "reasoned_soundly", "contradicted_among_correct", "audit", "reference_definitions")
 
@@ -104,7 +104,7 @@ def refusal(submission: Submission) -> list[tuple[str, str]]:
 
 
 def baseline_rows(gold: Sequence[Mapping], n_bootstrap: int = 1000) -> list[dict]:
-    """The reference rows: each constant letter, the best constant per condition, the majority letter, and the
+    """The baseline rows: each constant letter, the best constant per condition, the majority letter, and the
     oracle (the gold letter everywhere), scored like submissions."""
     from naf_bench.scoring.evaluation import constant_predictions, score_rows
 

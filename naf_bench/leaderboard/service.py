@@ -225,7 +225,7 @@ class Service(ModelJobs):
         return split != HIDDEN or self.store.frozen_at() is not None
 
     def baseline_rows(self, split: str = HIDDEN) -> list[dict]:
-        """The board's reference rows (the board builder's baselines): none for the hidden set while it is live
+        """The board's baseline rows: none for the hidden set while it is live
         (a constant answer's or the majority's score is an aggregate of the hidden labels), every column for the
         dev set and for the hidden set once frozen."""
         full = self.full_scores(split)

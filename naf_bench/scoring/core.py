@@ -11,7 +11,7 @@ default correspondence, program-clustered intervals) or a field (the proof metri
 ``naf-bench score``, ``analyze``, the reports, the leaderboard, the evaluate module and the lm-eval aggregations
 are views over it.
 
-Definitions follow seed 000 and the reference leaderboard: a program counts towards JOINT only if it has a gold
+Definitions follow seed 000 and the authors' leaderboard: a program counts towards JOINT only if it has a gold
 row under every JOINT reading, and is solved when each of those answers is present and correct; rows whose gold
 is None (condition ``none``) are never scored.
 """

@@ -1,7 +1,7 @@
 """Submission metadata: ``<name>.metadata.json`` beside ``<name>.jsonl``, checked against the package's JSON
 Schema (``metadata.schema.json``) with the ``jsonschema`` library.
 
-The schema takes the reference leaderboard's field names, so their metadata files validate as they are, and
+The schema takes the authors' leaderboard's field names, so their metadata files validate as they are, and
 adds the track rules: the standard track needs temperature 0, one sample per item and no external tools; the
 enhanced track needs a method URL. ``contact`` and what ``naf-bench run`` records of an endpoint run
 (``endpoint``, ``generation_settings``, ``completion_tokens``) are for the maintainer: :func:`public_metadata`
