@@ -11,7 +11,7 @@ from naf_bench.cli import main
 from naf_bench.errors import DataError
 from naf_bench.leaderboard.board import assemble_board, baseline_rows, build_board, refusal, submission_row
 from naf_bench.leaderboard.site import write_site
-from naf_bench.readings import CONDITIONS, gold_letter
+from naf_bench.readings import all_conditions, gold_letter
 from naf_bench.scoring.intake import Gold, check, read_gold, read_submission
 from naf_bench.scoring.metadata import parse_metadata, validate_metadata
 from naf_bench.syntax.parse import parse_program
@@ -37,7 +37,7 @@ def gold_rows():
     rows = []
     for program_id, (text, query, family) in PROGRAMS.items():
         certificate = certify(parse_program(text), query)
-        for condition in CONDITIONS:
+        for condition in all_conditions():
             rows.append(
                 {
                     "id": f"{program_id}::{condition}",

@@ -9,12 +9,9 @@ from functools import partial
 from pathlib import Path
 
 from naf_bench.analysis.tables import default_readings
-from naf_bench.readings import LETTER_OF, LETTERS, NAMED_CONDITIONS, NO_SEMANTICS
+from naf_bench.readings import NO_SEMANTICS, answer_letters, letter_of, named_conditions
 from naf_bench.scoring.audit import AUDIT_CLASSES
 from naf_bench.scoring.formatting import percent, table_header
-
-NAMED = NAMED_CONDITIONS
-
 
 _pct = partial(percent, missing="n/a")
 
@@ -45,14 +42,14 @@ def _table_1(runs: dict) -> list[str]:
         "",
         "## Table 1: accuracy per semantics",
         "",
-        *table_header(["run", *NAMED, "all (parsed)", "strict", "cor."]),
+        *table_header(["run", *named_conditions(), "all (parsed)", "strict", "cor."]),
     ]
     for name, r in runs.items():
         cells = [
             f"{_pct(c['accuracy'])}{_ci(c['ci95'])} ({c['correct']}/{c['n_parsed']} of {c['n']})"
             if (c := r["per_semantics"].get(k))
             else "–"
-            for k in NAMED
+            for k in named_conditions()
         ]
         lines.append(
             f"| {name} | " + " | ".join(cells) + f" | {_pct(r['accuracy'])} ({r['n_parsed']}/{r['n_prompts']})"
@@ -60,10 +57,10 @@ def _table_1(runs: dict) -> list[str]:
         )
     if runs:
         first = next(iter(runs.values()))
-        for x in (*(f"constant_{x}" for x in LETTERS), "majority"):
+        for x in (*(f"constant_{x}" for x in answer_letters()), "majority"):
             cells = [
                 _pct(first["per_semantics"][k]["baselines"].get(x)) if k in first["per_semantics"] else "–"
-                for k in NAMED
+                for k in named_conditions()
             ]
             lines.append(f"| *{x}* | " + " | ".join(cells) + f" | {_pct(first['baselines'].get(x))} | | |")
     return lines
@@ -75,7 +72,7 @@ def _table_2(runs: dict) -> list[str]:
         "",
         "## Table 2: accuracy by divergence bin (semantics named)",
         "",
-        *table_header(["run", "bin", *NAMED, "all", "Fisher control vs divergent"]),
+        *table_header(["run", "bin", *named_conditions(), "all", "Fisher control vs divergent"]),
     ]
     for name, r in runs.items():
         fisher = r["fisher"]
@@ -84,7 +81,7 @@ def _table_2(runs: dict) -> list[str]:
         for family, cells in r["by_bin"].items():
             row = [
                 f"{_pct(c['accuracy'])} ({c['correct']}/{c['n_parsed']})" if (c := cells.get(k)) else "–"
-                for k in (*NAMED, "all")
+                for k in (*named_conditions(), "all")
             ]
             lines.append(f"| {name} | {family} | " + " | ".join(row) + f" | {test} |")
     return lines
@@ -139,17 +136,17 @@ def _tables_9_10(runs: dict) -> list[str]:
             "",
             f"## Tables 9–10: untutored answers (condition {NO_SEMANTICS})",
             "",
-            *table_header(["run", "bin", *LETTERS, "unparsed"]),
+            *table_header(["run", "bin", *answer_letters(), "unparsed"]),
         ]
         for name, d in defaults.items():
             lines += [
-                f"| {name} | {b} | " + " | ".join(str(c[x]) for x in (*LETTERS, "unparsed")) + " |"
+                f"| {name} | {b} | " + " | ".join(str(c[x]) for x in (*answer_letters(), "unparsed")) + " |"
                 for b, c in d["by_bin"].items()
             ]
         columns = default_readings()
         lines += [
             "",
-            *table_header(["run / baseline", *columns, "best fit", f"{LETTER_OF['u']} answers naming the cycle"]),
+            *table_header(["run / baseline", *columns, "best fit", f"{letter_of()['u']} answers naming the cycle"]),
         ]
         for name, d in defaults.items():
             lines.append(
@@ -195,7 +192,7 @@ def _tables_11_13(runs: dict, floor: dict | None) -> list[str]:
                     "run",
                     "contradicted / auditable",
                     "rate",
-                    *(f"sound {c}" for c in NAMED),
+                    *(f"sound {c}" for c in named_conditions()),
                     "cycle registered",
                     "odd: no stable model",
                     "skept-even: >1 model",
@@ -205,7 +202,10 @@ def _tables_11_13(runs: dict, floor: dict | None) -> list[str]:
         ]
         for name, a in audited.items():
             c = a["contradicted_among_correct"]
-            sound = [f"{s['sound']}/{s['auditable']}" if (s := a["sound_by_condition"].get(k)) else "–" for k in NAMED]
+            sound = [
+                f"{s['sound']}/{s['auditable']}" if (s := a["sound_by_condition"].get(k)) else "–"
+                for k in named_conditions()
+            ]
             points = [f"{p['stated']}/{p['n']}" for p in a["checkpoints"].values()]
             odd = a["skeptical_odd"]
             lines.append(
@@ -277,7 +277,7 @@ def _render_slices(runs: dict) -> list[str]:
                 lines.append(
                     f"| {name} | {axis} | {value} | {_counted(c)} | {_pct(c['strict_accuracy'])} | "
                     f"{_pct(b['best_constant_per_condition'])} | "
-                    + " / ".join(_pct(b[f"constant_{x}"]) for x in LETTERS)
+                    + " / ".join(_pct(b[f"constant_{x}"]) for x in answer_letters())
                     + " |"
                 )
     return lines
@@ -386,14 +386,21 @@ def write_analysis(result: dict, out: str | Path) -> list[Path]:
     figure, axis = plt.subplots(figsize=(10, 4), dpi=100)
     width = 0.8 / max(len(runs), 1)
     for k, (name, r) in enumerate(runs.items()):
-        cells = [r["per_semantics"].get(c) for c in NAMED]
+        cells = [r["per_semantics"].get(c) for c in named_conditions()]
         values = [c["accuracy"] if c and c["accuracy"] is not None else float("nan") for c in cells]
         errors = [
             [v - c["ci95"][0] if c and c["ci95"] else 0 for v, c in zip(values, cells, strict=True)],
             [c["ci95"][1] - v if c and c["ci95"] else 0 for v, c in zip(values, cells, strict=True)],
         ]
-        axis.bar([x + k * width for x in range(len(NAMED))], values, width, yerr=errors, capsize=2, label=name[:24])
-    axis.set_xticks([x + 0.4 - width / 2 for x in range(len(NAMED))], NAMED)
+        axis.bar(
+            [x + k * width for x in range(len(named_conditions()))],
+            values,
+            width,
+            yerr=errors,
+            capsize=2,
+            label=name[:24],
+        )
+    axis.set_xticks([x + 0.4 - width / 2 for x in range(len(named_conditions()))], named_conditions())
     axis.set_ylim(0, 1.05)
     axis.set_ylabel(f"accuracy over parsed ({result['extractor']})")
     axis.legend(fontsize=7)

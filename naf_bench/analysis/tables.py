@@ -69,13 +69,12 @@ from dataclasses import replace
 from naf_bench.analysis.inputs import read_runs, read_stored, score_items
 from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
-from naf_bench.readings import LETTER_OF, LETTERS, NAMED_CONDITIONS, NO_SEMANTICS, READINGS, gold_letter
+from naf_bench.readings import NO_SEMANTICS, READINGS, answer_letters, gold_letter, letter_of, named_conditions
 from naf_bench.scoring.core import Audits, Scores, audits, program_cluster, score
 from naf_bench.scoring.extract import unalias_extractor
 from naf_bench.scoring.intake import read_gold
 from naf_bench.scoring.statistics import bootstrap_interval, cluster_ci, mann_whitney, standardized_ols
 
-NAMED = NAMED_CONDITIONS
 POOLING_THRESHOLD = 0.92  # analyze_v3.py pools the runs below this accuracy ("non-saturated")
 
 
@@ -106,9 +105,9 @@ def default_readings() -> tuple[str, ...]:
 
 def reading_letters(labels: Mapping[str, str]) -> dict[str, str]:
     """The letter each reading gives (closed world = SLDNF; consensus = the shared letter, else undefined's)."""
-    letters = {reading: gold_letter(reading, labels) for reading in NAMED}
+    letters = {reading: gold_letter(reading, labels) for reading in named_conditions()}
     shared = set(letters.values())
-    letters["consensus"] = shared.pop() if len(shared) == 1 else LETTER_OF["u"]
+    letters["consensus"] = shared.pop() if len(shared) == 1 else letter_of()["u"]
     return letters
 
 
@@ -139,12 +138,14 @@ def _tables(items: list[dict], outputs: Mapping[str, str], extractor: str, n_boo
         "strict_accuracy": overall["strict_accuracy"],
         "ci95": overall["ci95"],
         "baselines": overall["baselines"],
-        "per_semantics": {c: _cell(scores, part, majority) for c in NAMED if (part := scores.where(condition=c))},
+        "per_semantics": {
+            c: _cell(scores, part, majority) for c in named_conditions() if (part := scores.where(condition=c))
+        },
         "default_correspondence": scores.default_correspondence,
     }
     by_bin: dict = defaultdict(dict)
     for family, part in scores.by("family").items():
-        for condition in NAMED:
+        for condition in named_conditions():
             if cell := scores.where(family=family, condition=condition):
                 by_bin[family][condition] = _cell(scores, cell)
         by_bin[family]["all"] = _cell(scores, part)
@@ -315,7 +316,7 @@ def _wfs_undefined(scores: Scores, certificates: dict) -> dict | None:
     if not cell:
         return None
     counts = scores.cell(cell)
-    definite = sum(scores.answers[k] in (LETTER_OF["T"], LETTER_OF["F"]) for k in cell)
+    definite = sum(scores.answers[k] in (letter_of()["T"], letter_of()["F"]) for k in cell)
     return {
         "n": counts.n,
         "n_parsed": counts.n_parsed,
@@ -326,18 +327,19 @@ def _wfs_undefined(scores: Scores, certificates: dict) -> dict | None:
 
 
 def _default_reading(untutored: list[dict], certificates: dict) -> dict:
-    by_bin: dict = defaultdict(lambda: dict.fromkeys((*LETTERS, "unparsed"), 0))
+    by_bin: dict = defaultdict(lambda: dict.fromkeys((*answer_letters(), "unparsed"), 0))
     for i in untutored:
         by_bin[i["family"]][i["answer"] or "unparsed"] += 1
     letters = {i["id"]: reading_letters(certificates[i["id"]].labels) for i in untutored}
     columns = default_readings()
     agreement = {r: sum(i["answer"] == letters[i["id"]][r] for i in untutored) for r in columns}
     baselines = {
-        f"constant_{x}": {r: sum(x == letters[i["id"]][r] for i in untutored) for r in columns} for x in LETTERS
+        f"constant_{x}": {r: sum(x == letters[i["id"]][r] for i in untutored) for r in columns}
+        for x in answer_letters()
     }
     best = max(columns, key=lambda r: agreement[r])
-    beats = all(agreement[best] > baselines[f"constant_{x}"][best] for x in LETTERS)
-    c_answers = [i for i in untutored if i["answer"] == LETTER_OF["u"]]
+    beats = all(agreement[best] > baselines[f"constant_{x}"][best] for x in answer_letters())
+    c_answers = [i for i in untutored if i["answer"] == letter_of()["u"]]
     texts, answers = [i["text"] for i in c_answers], [i["answer"] for i in c_answers]
     audited = audits(texts, c_answers, answers, condition=READINGS.undefined)
     earned = sum(checkpoints["cycle_registered"] is True for checkpoints in audited.checkpoints)
@@ -358,7 +360,7 @@ def _audit(named: list[dict], audited: Audits, certificates: dict) -> dict:
     counts = by_correctness["correct"]
     auditable = counts["sound"] + counts["contradicted"]
     sound_by_condition = {}
-    for condition in NAMED:
+    for condition in named_conditions():
         cell = [c for i, c in zip(named, audited.classes, strict=True) if i["condition"] == condition]
         if cell:
             judged = sum(c in ("sound", "contradicted") for c in cell)

@@ -33,7 +33,7 @@ from pathlib import Path
 from naf_bench.certify import Certificate, certify
 from naf_bench.data.importer import has_leaderboard, import_leaderboard
 from naf_bench.errors import DataError, NafBenchError, ParseError
-from naf_bench.readings import CONDITIONS, NO_SEMANTICS, gold_letter
+from naf_bench.readings import NO_SEMANTICS, all_conditions, gold_letter
 from naf_bench.scoring.intake import input_file
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_program
@@ -208,7 +208,7 @@ def _rules(record: dict, marks: list[str]) -> tuple[Program, str] | None:
 def _cluster_from_id(task_id: str, themes: tuple[str, ...]) -> str:
     """The id without its condition and theme tokens: ``cyc2-disj-meeting::wfs`` → ``cyc2-disj``."""
     base = task_id.split("::", 1)[0]
-    kept = [token for token in base.split("-") if token not in themes and token not in CONDITIONS]
+    kept = [token for token in base.split("-") if token not in themes and token not in all_conditions()]
     return "-".join(kept) or base
 
 
@@ -233,7 +233,7 @@ def _rows(path: Path, records, report: ImportReport, subset: Subset) -> list[dic
         if subset.layout == "certified":
             marks.append("no divergence_bin: family is the authors' kind (control / divergent)")
             kind = record.get("kind") or {True: "divergent", False: "control"}.get(record.get("divergent"))
-        known = condition in CONDITIONS
+        known = condition in all_conditions()
         if not known:
             marks.append(f"condition {condition!r} has no reading in naf-bench's table: gold is the authors'")
         try:

@@ -18,7 +18,7 @@ from naf_bench.data.dataset import (
 )
 from naf_bench.data.schema import FIELD_DOCS, features
 from naf_bench.generate.config import CONFIGS, GenerationConfig
-from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS, LETTERS
+from naf_bench.readings import answer_letters, effort_keys, label_keys
 
 # Splits released without their answers, as the paper's leaderboard releases its hard test split.
 WITHHELD = {"hard": ("test",)}
@@ -29,11 +29,11 @@ def withhold_gold(row: dict) -> dict:
     return {
         **row,
         "gold": None,
-        "labels": dict.fromkeys(LABEL_KEYS),
+        "labels": dict.fromkeys(label_keys()),
         "signature": None,
         "distance": None,
         "n_stable_models": None,
-        "effort": dict.fromkeys(EFFORT_KEYS),  # a spent inference limit would reveal the SLDNF loop
+        "effort": dict.fromkeys(effort_keys()),  # a spent inference limit would reveal the SLDNF loop
         "certificate": None,
         "gold_trace": None,
         "messages": row["messages"][:1],
@@ -89,7 +89,7 @@ EVAL_COLUMNS = ("id", "program_id", "family", "condition", "gold", "prompt")  # 
 # inspect's built-in pattern scorer: the last "ANSWER: X" (markdown emphasis and a parenthesis allowed around X),
 # the strict extractor's first rule; anchored at the start, so a text without it is scanned once
 def answer_pattern() -> str:
-    return r"\A(?s:.*)(?i:answer)[ \t]*:[\s*_]*\(?([" + "".join(LETTERS) + r"])\b"
+    return r"\A(?s:.*)(?i:answer)[ \t]*:[\s*_]*\(?([" + "".join(answer_letters()) + r"])\b"
 
 
 def _evaluated_split(dataset, name: str, include_test_gold: bool) -> str | None:

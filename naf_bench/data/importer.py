@@ -24,7 +24,7 @@ from pathlib import Path
 
 from naf_bench.certify import certify
 from naf_bench.errors import DataError, NafBenchError
-from naf_bench.readings import CONDITIONS, gold_letter
+from naf_bench.readings import all_conditions, gold_letter
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.read_back import program_from_prompt
 
@@ -69,7 +69,7 @@ def _gold_rows(set_name: str, records: list, layout: str, disagreements: list[st
     for number, record in enumerate(records, start=1):
         task_id, condition = record["id"], record["cond"]
         where = f"record {number} ({task_id})"
-        if condition not in CONDITIONS:
+        if condition not in all_conditions():
             raise ValueError(f"{where}: unknown condition {condition!r}")
         if task_id in seen:
             raise ValueError(f"{where}: duplicate id")

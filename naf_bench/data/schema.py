@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS
+from naf_bench.readings import effort_keys, label_keys
 
 LABELS = "labels"  # one string per reading of the readings table (read when the schema is built)
 EFFORT = "effort"  # one int64 per effort counter of the table's engines
@@ -81,9 +81,9 @@ def features():
 
     def feature(kind):
         if kind == LABELS:
-            return {key: datasets.Value("string") for key in LABEL_KEYS}
+            return {key: datasets.Value("string") for key in label_keys()}
         if kind == EFFORT:
-            return {key: datasets.Value("int64") for key in EFFORT_KEYS}
+            return {key: datasets.Value("int64") for key in effort_keys()}
         if isinstance(kind, dict):
             return {key: feature(value) for key, value in kind.items()}
         if isinstance(kind, list):

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from itertools import pairwise
 
-from naf_bench.readings import BASELINE, NAMED_CONDITIONS, gold_letter
+from naf_bench.readings import BASELINE, gold_letter, named_conditions
 from naf_bench.syntax.ast import Literal, Program, Rule
 
 # Each bin's certified labels, by reading (the signature column above joins them); a program belongs to the bin
@@ -55,7 +55,7 @@ def distance(labels: dict[str, str]) -> int:
     """How many of the other readings' answers (credulous, skeptical, WFS) differ from the closed-world (SLDNF)
     answer (0-3)."""
     baseline = gold_letter(BASELINE, labels)
-    return sum(gold_letter(condition, labels) != baseline for condition in NAMED_CONDITIONS)
+    return sum(gold_letter(condition, labels) != baseline for condition in named_conditions())
 
 
 def _names(rng: random.Random, count: int) -> list[str]:

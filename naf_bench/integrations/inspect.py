@@ -19,7 +19,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState, generate
 
 from naf_bench.integrations.tasks import TaskSpec, prompt_text, task_documents, task_spec, task_specs
-from naf_bench.readings import LETTERS
+from naf_bench.readings import answer_letters
 from naf_bench.scoring.formatting import nan_if_undefined
 
 _SHOWN_IN_INPUT = ("prompt", "messages")  # the input already shows them
@@ -95,7 +95,7 @@ def answer_shares() -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         n = len(scores) or math.nan
-        return {f"answer_{x}": sum(s.score.answer == x for s in scores) / n for x in LETTERS}
+        return {f"answer_{x}": sum(s.score.answer == x for s in scores) / n for x in answer_letters()}
 
     return compute
 

@@ -23,7 +23,7 @@ from lighteval.tasks.lighteval_task import LightevalTaskConfig
 from lighteval.tasks.requests import Doc, SamplingMethod
 
 from naf_bench.integrations.tasks import TaskSpec, prompt_text, task_specs
-from naf_bench.readings import JOINT_CONDITIONS, NAMED_CONDITIONS
+from naf_bench.readings import joint_conditions, named_conditions
 from naf_bench.scoring.formatting import nan_if_undefined
 
 DATASET = "NAF_BENCH_DATASET"  # the export folder or Hub id the tasks read
@@ -65,7 +65,7 @@ def _reading_accuracy(reading: str):
 
 
 CORPUS = {"acc": _accuracy, "coverage": _coverage, "joint": _joint} | {
-    f"acc_{reading}": _reading_accuracy(reading) for reading in NAMED_CONDITIONS
+    f"acc_{reading}": _reading_accuracy(reading) for reading in named_conditions()
 }
 
 
@@ -107,9 +107,9 @@ def _prompt(spec: TaskSpec):
 
 def _conditions(spec: TaskSpec):
     if spec.per_program:  # lighteval reads rows: a program is its first JOINT reading's row, the others its labels
-        first = next(iter(JOINT_CONDITIONS))
+        first = next(iter(joint_conditions()))
         return lambda line: line["condition"] == first
-    conditions = set(spec.conditions or NAMED_CONDITIONS)
+    conditions = set(spec.conditions or named_conditions())
     return lambda line: line["condition"] in conditions
 
 

@@ -139,9 +139,9 @@ def task_rows(spec: TaskSpec, config: str | None = None, split: str | None = Non
     """The task's rows (a ``datasets.Dataset``): those lm-eval's task reads, from ``config`` and ``split`` where
     given, and from ``dataset_path`` (an export folder or Hub id) where given."""
     from naf_bench.data.dataset import task_dataset
-    from naf_bench.readings import NAMED_CONDITIONS
+    from naf_bench.readings import named_conditions
 
-    dataset = task_dataset(config or spec.config, spec.conditions or tuple(NAMED_CONDITIONS), dataset_path)
+    dataset = task_dataset(config or spec.config, spec.conditions or tuple(named_conditions()), dataset_path)
     split = split or spec.split
     if split not in dataset:
         raise ConfigError(f"config {config or spec.config!r} has no split {split!r}; it has {', '.join(dataset)}")

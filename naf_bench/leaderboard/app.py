@@ -44,7 +44,7 @@ def board_table(board: dict, baselines: list[dict]):
     import pandas as pd
 
     from naf_bench.leaderboard.site import partial_label
-    from naf_bench.readings import JOINT_CONDITIONS
+    from naf_bench.readings import joint_conditions
 
     full = board["full_scores"]
     records = []
@@ -60,7 +60,7 @@ def board_table(board: dict, baselines: list[dict]):
             "programs solved": f"{row['joint_solved']}/{row['n_programs']}",
         }
         if full:
-            for condition in JOINT_CONDITIONS:
+            for condition in joint_conditions():
                 record[f"{condition} %"] = _percent(row["per_semantics"].get(condition))
             record["coverage %"] = _percent(row["coverage"])
             record["unknown ids"] = row.get("n_unknown_ids")
@@ -68,7 +68,7 @@ def board_table(board: dict, baselines: list[dict]):
         records.append(record)
     columns = ["rank", "team", "model", "kind", "JOINT %", "95% interval", "programs solved"]
     if full:
-        columns += [f"{c} %" for c in JOINT_CONDITIONS] + ["coverage %", "unknown ids"]
+        columns += [f"{c} %" for c in joint_conditions()] + ["coverage %", "unknown ids"]
     frame = pd.DataFrame(records, columns=[*columns, "submitted"])
     # numbers (so that the page sorts them as numbers) shown with one decimal each: "39.0", never "39"
     style = frame.style.format("{:.1f}", subset=[c for c in columns if c.endswith(" %")], na_rep="")

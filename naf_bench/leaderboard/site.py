@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 
-from naf_bench.readings import JOINT_CONDITIONS, READINGS
+from naf_bench.readings import READINGS, joint_conditions
 from naf_bench.scoring.formatting import percent
 from naf_bench.scoring.metrics import METRICS
 
@@ -40,7 +40,7 @@ def _metric(name: str) -> str:
 
 
 def _columns() -> list[dict]:
-    readings = [READINGS[c].title for c in JOINT_CONDITIONS]
+    readings = [READINGS[c].title for c in joint_conditions()]
     names = [
         "#",
         "Model",
@@ -93,7 +93,7 @@ def _table_row(row: Mapping, rank: str | None = None) -> dict:
         _cell(_pct(row["joint"]), row["joint"], strong=True),
         _cell("—" if low is None else f"{_pct(low)}–{_pct(high)}", low),
         _cell(_pct(row["per_prompt_accuracy"]), row["per_prompt_accuracy"]),
-        *(_cell(_pct(row["per_semantics"].get(c)), row["per_semantics"].get(c)) for c in JOINT_CONDITIONS),
+        *(_cell(_pct(row["per_semantics"].get(c)), row["per_semantics"].get(c)) for c in joint_conditions()),
         _cell(_pct(row["coverage"]), row["coverage"]),
         _cell(_pct(row["format_valid_rate"]) + unread, row["format_valid_rate"]),
         _cell("—" if unknown is None else f"{unknown:,}", unknown),

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from naf_bench.errors import DataError
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import joint_conditions
 from naf_bench.runs.inspect_log import is_inspect_log
 from naf_bench.runs.lm_eval_output import MITIGATION_TASKS, read_output_folder
 from naf_bench.scoring.consistency import compute_consistency
@@ -221,7 +221,7 @@ def _accuracy_by_bin(records: list[dict]):
     if not any(r.get("by_bin_semantics") for r in records):
         return None
     bins = sorted({b for r in records for b in r.get("by_bin_semantics") or {}})
-    columns = [(b, c) for b in bins for c in JOINT_CONDITIONS]
+    columns = [(b, c) for b in bins for c in joint_conditions()]
     matrix = [[100 * (r.get("by_bin_semantics") or {}).get(b, {}).get(c, float("nan")) for b, c in columns]
               for r in records]  # fmt: skip
     figure, axis = plt.subplots(figsize=_size(records, extra=1.2), dpi=DPI)  # room for the bins' labels
@@ -358,7 +358,7 @@ def _markdown(records: list[dict], plots) -> str:
 
     environment = Environment(loader=PackageLoader("naf_bench"), keep_trailing_newline=True, undefined=StrictUndefined)
     return environment.get_template("report.md.j2").render(
-        columns=["model / baseline", "n", "JOINT", "95% CI", "per-prompt acc.", "coverage", *JOINT_CONDITIONS,
+        columns=["model / baseline", "n", "JOINT", "95% CI", "per-prompt acc.", "coverage", *joint_conditions(),
                  "mean ρ (mc)"],
         rows=[_row(r) for r in records],
         limited=any(limited(r) for r in records),
@@ -384,6 +384,6 @@ def _code(text: str) -> str:
 def _row(r: dict) -> list[str]:
     ci = r.get("joint_ci95")
     interval = f"{_percent(ci[0])}–{_percent(ci[1])}" if ci and not limited(r) else "–"  # no interval from a few
-    per = [_percent(r.get("per_semantics", {}).get(c)) for c in JOINT_CONDITIONS]
+    per = [_percent(r.get("per_semantics", {}).get(c)) for c in joint_conditions()]
     return [r["name"], _n(r), _percent(r.get("joint")), interval, _percent(r.get("per_prompt_accuracy")),
             _percent(r.get("coverage")), *per, _mean_rho(r)]  # fmt: skip

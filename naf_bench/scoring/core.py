@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from naf_bench.certify import Certificate
-from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NO_SEMANTICS, READINGS, gold_letter
+from naf_bench.readings import NO_SEMANTICS, READINGS, answer_letters, gold_letter, joint_conditions
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
 from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, extract_answer, unalias_extractor
 from naf_bench.scoring.records import Record
@@ -209,7 +209,7 @@ def decide_answer(text: str | None, row: Mapping, extractor: str = DEFAULT_EXTRA
     if row.get("mitigation") == "t2s" and text is not None:
         translation = answer_from_translation(text, row["condition"])
     if extractor == STORED:
-        return (stored if stored in LETTERS else None), translation
+        return (stored if stored in answer_letters() else None), translation
     if translation is not None:
         return translation.letter, translation
     return extract_answer(text, extractor), None
@@ -217,14 +217,14 @@ def decide_answer(text: str | None, row: Mapping, extractor: str = DEFAULT_EXTRA
 
 def constant_hits(gold: str | None) -> dict[str, bool]:
     """Whether each constant answer is right on one row; their means are the constant baselines."""
-    return {f"constant_{x}": gold == x for x in LETTERS}
+    return {f"constant_{x}": gold == x for x in answer_letters()}
 
 
 def majority_letter(golds: Iterable[str | None]) -> str | None:
     """The most frequent gold letter, the first in A/B/C order among equals (the one tie rule of every
     baseline); None when no row has gold."""
     counts = Counter(gold for gold in golds if gold is not None)
-    return max(LETTERS, key=lambda letter: counts[letter]) if counts else None
+    return max(answer_letters(), key=lambda letter: counts[letter]) if counts else None
 
 
 def best_constants(rows: Iterable[Mapping]) -> dict[str, str]:
@@ -238,7 +238,7 @@ def best_constants(rows: Iterable[Mapping]) -> dict[str, str]:
 def program_solved(answers: Mapping[str, str | None], golds: Mapping[str, str]) -> bool | None:
     """One program's JOINT term from its answers and gold letters by condition: None when JOINT does not count
     it (a JOINT reading without gold), else whether every JOINT reading is answered right."""
-    joint = JOINT_CONDITIONS
+    joint = joint_conditions()
     if not all(c in golds for c in joint):
         return None
     return all(answers.get(c) is not None and answers[c] == golds[c] for c in joint)
@@ -332,7 +332,7 @@ class Scores:
         """The accuracy of each constant answer on the slice's gold letters, and of the ``majority`` letter."""
         golds = Counter(self.rows[i]["gold"] for i in (self.scored if indices is None else indices))
         n = sum(golds.values())
-        out = {f"constant_{x}": golds[x] / n if n else None for x in LETTERS}
+        out = {f"constant_{x}": golds[x] / n if n else None for x in answer_letters()}
         out["majority"] = out[f"constant_{majority}"] if majority else None
         return out
 

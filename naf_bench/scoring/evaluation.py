@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from naf_bench.readings import LETTERS
+from naf_bench.readings import answer_letters
 from naf_bench.scoring.core import Scores, best_constants, majority_letter, score
 from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 from naf_bench.scoring.metrics import RECORD, values
@@ -138,7 +138,7 @@ def _by_bin_semantics(scores: Scores, slices: Mapping) -> dict:
 def constant_predictions(rows: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
     """Input-blind baselines: each constant letter, the best constant per condition, the majority letter."""
     named = [row for row in rows if row["gold"] is not None]
-    predictions = {f"constant_{x}": {row["id"]: {"prediction": x} for row in named} for x in LETTERS}
+    predictions = {f"constant_{x}": {row["id"]: {"prediction": x} for row in named} for x in answer_letters()}
     best = best_constants(named)
     predictions["best_constant_per_condition"] = {row["id"]: {"prediction": best[row["condition"]]} for row in named}
     majority = majority_letter(row["gold"] for row in named) or "A"

@@ -24,8 +24,9 @@ unanswered, never as a wrong letter:
     ``<think>`` blocks are removed, as theirs does.
 
 Every mode runs in time linear in the text: patterns are anchored on literals, whitespace runs are single
-character classes, and lines are scanned one by one. The letters are the table's (:data:`LETTERS`); words name
-truth values (``T``, ``F``, ``u``), whose letters the table gives (:data:`LETTER_OF`).
+character classes, and lines are scanned one by one. The letters are the table's
+(:func:`naf_bench.readings.answer_letters`); words name truth values (``T``, ``F``, ``u``), whose letters the
+table gives (:func:`naf_bench.readings.letter_of`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from naf_bench.readings import LETTER_OF, LETTERS
+from naf_bench.readings import answer_letters, letter_of
 
 EXTRACTORS = ("strict", "flexible", "authors")
 EXTRACTOR_ALIASES = {"reference": "authors"}  # old name -> name, for options users typed before issue 57
@@ -94,7 +95,7 @@ def _compiled(letters: tuple[str, ...]) -> _Patterns:
 
 
 def _patterns() -> _Patterns:
-    return _compiled(LETTERS[:])  # one look-up of the live view
+    return _compiled(answer_letters()[:])  # one look-up of the live view
 
 
 def strip_thinking(text: str, keep_lines: bool = False) -> str:
@@ -159,10 +160,10 @@ def _word_letter(word: str, patterns: _Patterns) -> str | None:
 def _keyword_letter(text: str) -> str | None:
     for value, words in _OPTION_WORDS.items():
         if any(w in text for w in words):
-            return LETTER_OF[value]
+            return letter_of()[value]
     for value, pattern in _KEYWORDS:
         if pattern.search(text):
-            return LETTER_OF[value]
+            return letter_of()[value]
     return None
 
 
@@ -261,8 +262,8 @@ def _authors(text: str, query: str, patterns: _Patterns) -> str | None:
     lowered = candidate.lower()
     for value, phrases, keys in _REF_KEYS:
         if any(p in lowered for p in phrases) or any(re.search(p, lowered) for p in keys):
-            return LETTER_OF[value]
-    return LETTER_OF["T"] if re.search(rf"\b{re.escape(query)}\b", candidate) else None
+            return letter_of()[value]
+    return letter_of()["T"] if re.search(rf"\b{re.escape(query)}\b", candidate) else None
 
 
 def unalias_extractor(name: str) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from naf_bench.errors import ConfigError, DataError
-from naf_bench.readings import LETTERS
+from naf_bench.readings import answer_letters
 from naf_bench.scoring.metadata import parse_metadata, validate_metadata
 
 SUBMISSION = "a submission (one JSON line {id, prediction} per answer)"
@@ -125,7 +125,7 @@ def read_gold(path: str | Path) -> Gold:
         if not _has(record, layout.fields if layout else GOLD_FIELDS):
             raise refused(number, f"row needs {', '.join(layout.fields if layout else GOLD_FIELDS)}")
         row = _row(record, layout)
-        if row["gold"] is not None and row["gold"] not in LETTERS:
+        if row["gold"] is not None and row["gold"] not in answer_letters():
             raise refused(number, f"gold {row['gold']!r} is not A, B, C or null")
         if row["id"] in seen:
             raise refused(number, f"duplicate id {row['id']!r}")

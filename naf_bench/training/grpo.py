@@ -20,7 +20,7 @@ from pathlib import Path
 
 from naf_bench.errors import ConfigError
 from naf_bench.generate.seeds import item_seed
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import joint_conditions
 from naf_bench.training import rewards
 from naf_bench.training.stream import CURRICULUM, Stream, levels_of
 from naf_bench.training.trainer import device_of, load_model, peak_rss_gb
@@ -144,7 +144,7 @@ def check_grpo_options(args: argparse.Namespace) -> None:
         rewards.rewards(args.reward)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    if args.joint and not {"joint", *(f"answer_{c}" for c in JOINT_CONDITIONS)} & set(args.reward):
+    if args.joint and not {"joint", *(f"answer_{c}" for c in joint_conditions())} & set(args.reward):
         raise ConfigError("--joint items have no single gold: reward them with joint (or answer_<reading>)")
     stream_of(args, args.seed)[0]  # the stream's settings, and one item drawn
 

@@ -40,7 +40,7 @@ from functools import cache
 from typing import ClassVar
 
 from naf_bench.errors import ConfigError, ParseError
-from naf_bench.readings import LETTERS, NO_SEMANTICS, READINGS
+from naf_bench.readings import NO_SEMANTICS, READINGS, answer_letters
 from naf_bench.syntax.ast import Literal, Program, Rule
 from naf_bench.syntax.structure import relevant_atoms
 from naf_bench.verbalize.framing import FRAMINGS
@@ -583,9 +583,9 @@ def parse_trace(text: str, g: Grammar | None = None, rule_texts: Sequence[str] =
         if verdict_text is not None and not line.startswith("ANSWER:"):
             raise ParseError("nothing but 'ANSWER: X' may follow the verdict", line_no, 1, raw)
         if line.startswith("ANSWER:"):
-            match = re.fullmatch(rf"ANSWER: ?([{re.escape(''.join(LETTERS))}])", line)
+            match = re.fullmatch(rf"ANSWER: ?([{re.escape(''.join(answer_letters()))}])", line)
             if not match:
-                *first, last = (f"'ANSWER: {letter}'" for letter in LETTERS)
+                *first, last = (f"'ANSWER: {letter}'" for letter in answer_letters())
                 raise ParseError(f"expected {', '.join(first)} or {last}", line_no, 1, raw)
             answer = match.group(1)
             continue
