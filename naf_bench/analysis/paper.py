@@ -10,7 +10,6 @@ translate-then-solve per model) and the pilot's English against Chinese (WFS pro
 from __future__ import annotations
 
 import json
-from functools import partial
 from pathlib import Path
 
 from naf_bench.analysis.outputs import write_analysis
@@ -79,9 +78,6 @@ def language_table(results: dict[str, dict]) -> dict[str, dict[str, dict]]:
     return table
 
 
-_pct = partial(percent, missing="n/a")
-
-
 def render_paper(paper: dict) -> str:
     """paper.md: which extractor each subset used, Tables 6 and 14 side by side, English against Chinese."""
     lines = ["# NAF-Bench: the paper's cross-subset tables", "", "| subset | extractor |", "|---|---|"]
@@ -99,7 +95,7 @@ def render_paper(paper: dict) -> str:
         ]
         for model, cells in paper["mitigation"].items():
             row = [
-                f"{_pct(c['accuracy'])} ({c['correct']}/{c['n_parsed']}; strict {_pct(c['strict_accuracy'])}, "
+                f"{percent(c['accuracy'])} ({c['correct']}/{c['n_parsed']}; strict {percent(c['strict_accuracy'])}, "
                 f"{c['nulls']} nulls)"
                 if (c := cells.get(m))
                 else "–"
@@ -119,7 +115,7 @@ def render_paper(paper: dict) -> str:
         ]
         for model, cells in paper["language"].items():
             row = [
-                f"{c['correct']}/{c['n']} ({_pct(c['strict_accuracy'])}; {c['n_parsed']} parsed)"
+                f"{c['correct']}/{c['n']} ({percent(c['strict_accuracy'])}; {c['n_parsed']} parsed)"
                 if (c := cells.get(lang))
                 else "–"
                 for lang in languages

@@ -9,7 +9,7 @@ id, gold letter, label or certificate of a gold row, and no maintainer-only meta
 
 A submission that answers only part of the set (a line for fewer than all its scored prompts) is shown apart
 from the full runs, not ranked among them; one that answers no id of it, or has malformed lines, duplicate ids
-or invalid metadata, is refused (:data:`naf_bench.scoring.intake.DUPLICATE_RULE`).
+or invalid metadata, is refused (the intake's rules, :mod:`naf_bench.scoring.intake`).
 """
 
 from __future__ import annotations

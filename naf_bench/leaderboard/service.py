@@ -5,7 +5,7 @@ it through the server as a submitter would.
 An upload is refused, with every reason and the line it is on, and nothing of it kept, when: the token is
 unknown or revoked; the board is frozen; the file is over the size, line-count or line-length limits, is not
 UTF-8 JSON lines of ``{id, prediction, trace?}``, gives an id twice (the intake's one rule for duplicate ids,
-:data:`naf_bench.scoring.intake.DUPLICATE_RULE`), or holds no id of the gold (or mostly another set's); the
+:mod:`naf_bench.scoring.intake`), or holds no id of the gold (or mostly another set's); the
 metadata is not valid against the leaderboard's schema; or the team is over its quota (the refusal gives the
 next allowed time). Ids the gold does not have are reported and ignored, as ``naf-bench score`` does. An upload
 is read once, from its bytes, into the intake's record (:func:`naf_bench.scoring.intake.read_submission`),

@@ -9,7 +9,7 @@ take the :class:`Checked` record, never the file again.
 
 Duplicate ids: a file that gives one id twice is not a valid submission. ``score`` reports each duplicate
 (with the line of the first), scores the first answer and exits 1; the board and the service refuse the file
-(:data:`DUPLICATE_RULE`; the NAF-Bench authors' ``evaluate.py`` keeps the last answer instead, silently).
+(the NAF-Bench authors' ``evaluate.py`` keeps the last answer instead, silently).
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ AUTHORS = "an import-authors output folder (<subset>/gold.jsonl and <subset>/run
 RESULTS = "scores (the JSON of `naf-bench score --out` or `baselines --out`) or an lm-eval output folder"
 SUBMISSION_KIND = "a submission ({id, prediction} lines)"  # what describe() says of one
 UNKNOWN_IDS_SHOWN = 5  # per-id lines of ids not in the gold; the rest are counted
-DUPLICATE_RULE = ("a file with a duplicate id is not a valid submission: `naf-bench score` scores the first answer "
-                  "of each id and exits 1; the board and the service refuse the file")  # fmt: skip
 NO_GOLD_ID = "no id of the gold set: nothing to score"
 
 
