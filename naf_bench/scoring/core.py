@@ -22,6 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
+from typing import Any
 
 from naf_bench.certify import Certificate
 from naf_bench.readings import NO_SEMANTICS, READINGS, answer_letters, gold_letter, joint_conditions
@@ -89,21 +90,32 @@ def _program(text: str) -> Program:
     return parse_program(text)
 
 
-def _certified(row: Mapping) -> tuple[Certificate, Program]:
-    """A row's certificate and its program, each read once: the row's own program text where it has one (its rule
-    order, as its prompt words the rules), else the certificate's."""
+def _read_once(read: dict | None, parse: Callable[[str], Any], text: str) -> Any:
+    """``parse(text)``, kept in ``read`` (one scoring pass's: (parse, text) -> what it gave) for the rest of the
+    pass; without ``read``, only the recent texts are kept (``parse``'s own cache)."""
+    if read is None:
+        return parse(text)
+    if (parse, text) not in read:
+        read[parse, text] = parse(text)
+    return read[parse, text]
+
+
+def _certified(row: Mapping, read: dict | None = None) -> tuple[Certificate, Program]:
+    """A row's certificate and its program, each text read once in a pass (``read``): the row's own program text
+    where it has one (its rule order, as its prompt words the rules), else the certificate's."""
     certificate = row.get("certificate")
     if certificate is None:
         raise ValueError("each reference needs the row's 'certificate' (and 'condition')")
     if isinstance(certificate, str):
-        certificate = _certificate(certificate)
-    return certificate, _program(row.get("program") or certificate.program)
+        certificate = _read_once(read, _certificate, certificate)
+    return certificate, _read_once(read, _program, row.get("program") or certificate.program)
 
 
-def check_row(text: str | None, row: Mapping) -> dict[str, bool]:
+def check_row(text: str | None, row: Mapping, read: dict | None = None) -> dict[str, bool]:
     """The step checker's four flags of one text on its row: the row's certificate, program, condition and, where
-    it has them, framing, language and prompt (whose wording of the rules a step may quote)."""
-    certificate, program = _certified(row)
+    it has them, framing, language and prompt (whose wording of the rules a step may quote). ``read`` is the
+    scoring pass's texts already read (:func:`proofs` gives one), so that a pass parses each program once."""
+    certificate, program = _certified(row, read)
     return check_steps(text or "", certificate, row["condition"], row.get("framing"), row.get("language"),
                        row.get("prompt"), program)  # fmt: skip
 
@@ -125,16 +137,18 @@ class Audits:
 
 
 def audits(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequence[str | None],
-           condition: str | None = None) -> Audits:  # fmt: skip
+           condition: str | None = None, read: dict | None = None) -> Audits:  # fmt: skip
     """The audit of each text (read one at a time) on its row under its condition (or ``condition`` for all), each
-    program read once. An answer is right when it is the row's ``gold`` or, for a row without one (the evaluate
-    module's references), the certificate's gold letter for the condition."""
+    program read once in the pass (``read``, shared with the step checker by :func:`proofs`). An answer is right
+    when it is the row's ``gold`` or, for a row without one (the evaluate module's references), the certificate's
+    gold letter for the condition."""
     found: dict[str, list] = {"classes": [], "reasons": [], "checkpoints": [], "earned": [], "correct": []}
+    read = {} if read is None else read
     for i, (text, row, answer) in enumerate(zip(texts, rows, answers, strict=True)):
         reading = condition or row.get("condition")
         if reading not in READINGS:
             raise ValueError(f"references[{i}]['condition'] must be a named condition, got {reading!r}")
-        certificate, program = _certified(row)
+        certificate, program = _certified(row, read)
         gold = row["gold"] if "gold" in row else gold_letter(reading, certificate.labels)
         audited = audit(text or "", certificate, reading, program)
         found["classes"].append(audited["class"])
@@ -147,12 +161,13 @@ def audits(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequen
 
 def proofs(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequence[str | None]) -> Proofs:
     """The step checker (:func:`check_row`) and the audit (:func:`audits`) of each text on its row, and their
-    scores."""
+    scores. One pass: each certificate and program text is read once for the audit and the step checker both."""
     texts = list(texts)
-    audited = audits(texts, rows, answers)  # checks each row's condition first
+    read: dict = {}  # this pass's texts already read, forgotten with it
+    audited = audits(texts, rows, answers, read=read)  # checks each row's condition first
     flags: dict[str, list[bool]] = {name: [] for name in FLAGS}
     for text, row in zip(texts, rows, strict=True):
-        found = check_row(text, row)
+        found = check_row(text, row, read)
         for name in FLAGS:
             flags[name].append(found[name])
     classes, earned, correct = audited.classes, audited.earned, audited.correct
