@@ -208,7 +208,7 @@ def test_submission_row_of_the_checked_record(tmp_path, gold_rows, submissions):
     audit = traced["trace_audit"]
     assert audit["audit"] == {"sound": 2, "contradicted": 4, "unverifiable": 6, "no_derivation": 0}
     assert (audit["n"], audit["reasoned_soundly"], audit["contradicted_among_correct"]) == (12, 0.4, 0.6)
-    # the reference's shares: sound among the 11 correct traced answers, and among all 12 traces
+    # the authors' shares: sound among the 11 correct traced answers, and among all 12 traces
     assert audit["reference_definitions"] == {"sound_among_correct": 2 / 11, "sound_of_traced": 2 / 12}
     low, high = traced["joint_ci95"]
     assert 0.0 <= low <= 2 / 3 <= high <= 1.0

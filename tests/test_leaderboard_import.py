@@ -49,13 +49,13 @@ def _write(path, records):
 def reference(tmp_path):
     board = tmp_path / "ref" / "leaderboard"
     hard = [_hard(r, c) for r in PROGRAMS for c in CONDITIONS]
-    hard[7]["gold"] = "C"  # lb-decided-i0 cred: the reference's letter, which our certifier does not give
+    hard[7]["gold"] = "C"  # lb-decided-i0 cred: the authors' letter, which our certifier does not give
     _write(board / "data" / "hard_x.jsonl", hard)
     _write(board / "data" / "dev.jsonl", [_dev(r, c) for r in PROGRAMS for c in CONDITIONS])
     _write(board / "data" / "ladder.jsonl", [{"task": "t1", "question": "?"}])
     named = [r for r in hard if r["gold"] is not None]
     # a: right everywhere except one reading of the loopy program, and one unanswered prompt; plus an id the set
-    # does not have (the reference's submissions cover a larger set)
+    # does not have (the authors' submissions cover a larger set)
     a = [{"id": r["id"], "prediction": r["gold"]} for r in named]
     a[1]["prediction"] = "A"  # lb-loopy-i0 cred: gold B
     a[5]["prediction"] = None  # lb-decided-i0 cred: unanswered
@@ -78,7 +78,7 @@ def test_leaderboard_sets_and_submissions(reference, tmp_path):
     assert report.rows == {"leaderboard/dev": 15, "leaderboard/hard_x": 15}
     assert report.programs == {"leaderboard/dev": 3, "leaderboard/hard_x": 3}
     assert report.disagreements == [
-        "leaderboard/hard_x lb-decided-i0-cred::cred: reference labels {'cred': 'T', 'skept': 'T', 'wfs': 'T', "
+        "leaderboard/hard_x lb-decided-i0-cred::cred: their labels {'cred': 'T', 'skept': 'T', 'wfs': 'T', "
         "'sldnf': 'T'} gold C, ours {'cred': 'T', 'skept': 'T', 'wfs': 'T', 'sldnf': 'T'} gold A"
     ]
     rows = _jsonl(out / "hard_x" / "gold.jsonl")

@@ -29,7 +29,7 @@ CITATION = """@misc{nafbench2026,
   eprint        = {2609.27517},
   archivePrefix = {arXiv},
   url           = {https://arxiv.org/abs/2609.27517},
-  note          = {NAF-Bench; reference implementation https://github.com/14H034160212/NAFBench},
+  note          = {NAF-Bench; the authors' implementation https://github.com/14H034160212/NAFBench},
 }
 
 @misc{modellog2026,

@@ -97,7 +97,7 @@ def _gold_rows(set_name: str, records: list, layout: str, disagreements: list[st
         theirs = {k: labels.get(k) for k in certificate.labels} if isinstance(labels, dict) else None
         if (theirs is not None and theirs != certificate.labels) or record["gold"] != ours:
             disagreements.append(
-                f"leaderboard/{set_name} {task_id}: reference labels {theirs or 'not given'} gold {record['gold']}, "
+                f"leaderboard/{set_name} {task_id}: their labels {theirs or 'not given'} gold {record['gold']}, "
                 f"ours {certificate.labels} gold {ours}"
             )
         meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}

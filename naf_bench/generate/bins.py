@@ -122,7 +122,7 @@ def assemble(bin_name: str, rng: random.Random, depth: int, width: int, cycle_le
     if bin_name in ("control", "control_false"):
         # control_false reads the guard's negation: the query is false under every reading
         rules.append(Rule(chain[-1], (*bottom_extra, Literal(guard, bottom_positive == (bin_name == "control")))))
-        if rng.random() < 0.5:  # an even cycle the query does not read (as in the reference's controls)
+        if rng.random() < 0.5:  # an even cycle the query does not read (as in the authors' controls)
             rules.extend(cycle)
     else:
         rules.append(Rule(chain[-1], (*bottom_extra, Literal(bridge, bottom_positive))))

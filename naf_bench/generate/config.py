@@ -15,7 +15,7 @@ from naf_bench.verbalize.framing import FRAMINGS
 from naf_bench.verbalize.templates import LANGUAGES
 
 # The leaderboard families' sizes (variables, cycles or depth), one tier each, and the programs per tier in a
-# 77-program split (the reference's scored hard set) and in the 192-program train split.
+# 77-program split (the authors' scored hard set) and in the 192-program train split.
 TIER_SIZES = {
     "cnf": (8,),
     "decided": (1, 2, 3, 4, 5, 6),
@@ -54,7 +54,7 @@ class GenerationConfig:
 
     name: str
     description: str
-    prefix: str  # row ids: {prefix}-{family}-i{index}-{condition}::{condition}; nb-* never names a reference id
+    prefix: str  # row ids: {prefix}-{family}-i{index}-{condition}::{condition}; nb-* names none of the authors'
     seed: int = 0
     depths: tuple[int, ...] = (8,)
     widths: tuple[int, ...] = (4,)
@@ -92,7 +92,7 @@ class GenerationConfig:
     def validate(self) -> GenerationConfig:
         problems = []
         if not self.prefix.startswith("nb-"):
-            problems.append(f"prefix must start with 'nb-' (reference ids name other programs), got {self.prefix!r}")
+            problems.append(f"prefix must start with 'nb-' (the authors' ids name other programs), got {self.prefix!r}")
         if any(d < 1 for d in self.depths):
             problems.append(f"depths must be >= 1, got {self.depths}")
         if any(w < 0 for w in self.widths):

@@ -50,7 +50,7 @@ def check_leakage(text: str, language: str = "en") -> None:
 class Prompt:
     """A prompt part by part, so that variants are ``replace(prompt, final=...)`` in any language and framing.
 
-    ``render`` lays the parts out like the reference implementation (instruction, rules, question, options,
+    ``render`` lays the parts out like the authors' implementation (instruction, rules, question, options,
     final instruction), leaving out parts set to ``None``; ``numbered`` prefixes each rule with its number.
     """
 
