@@ -26,16 +26,20 @@ def _import_authors(args: argparse.Namespace) -> int:
         for reason, n in marks.items():
             print(f"marked: {subset}: {n} rows: {reason}")
     total = sum(report.programs.values())
-    print(f"label disagreements between the authors and our certifier: {len(report.disagreements)} "
-          f"(over {total} certified programs)")  # fmt: skip
+    print(
+        f"label disagreements between the authors and our certifier: {len(report.disagreements)} "
+        f"(over {total} certified programs)"
+    )
     for line in report.disagreements:
         print(f"disagreement: {line}", file=sys.stderr)
     for name, reason in report.failed.items():
         print(f"not imported: {Path(args.ref) / name}: {reason}", file=sys.stderr)
     reasons = Counter(reason.split(":")[0] for reason in report.skipped.values())
-    print(f"files under {args.ref}: {len(report.imported)} imported, {len(report.failed)} could not be read, "
-          f"{len(report.skipped)} not read ({', '.join(f'{n} {why}' for why, n in reasons.most_common())}); "
-          f"each file with what it became or why not: {report.summary}")  # fmt: skip
+    print(
+        f"files under {args.ref}: {len(report.imported)} imported, {len(report.failed)} could not be read, "
+        f"{len(report.skipped)} not read ({', '.join(f'{n} {why}' for why, n in reasons.most_common())}); "
+        f"each file with what it became or why not: {report.summary}"
+    )
     return 1 if report.disagreements or report.failed else 0
 
 
@@ -69,8 +73,10 @@ def _analyze(args: argparse.Namespace) -> int:
         line = f"{name}: accuracy {pct(run['accuracy'])} ({run['n_parsed']}/{run['n_prompts']} parsed); {per}"
         if run.get("audit"):
             contradicted = run["audit"]["contradicted_among_correct"]
-            line += (f"; contradicted among correct {pct(contradicted['rate'])} "
-                     f"({contradicted['contradicted']}/{contradicted['auditable']})")  # fmt: skip
+            line += (
+                f"; contradicted among correct {pct(contradicted['rate'])} "
+                f"({contradicted['contradicted']}/{contradicted['auditable']})"
+            )
         print(line)
     for path in write_analysis(result, args.out):
         print(f"wrote {path}")
@@ -85,10 +91,11 @@ def _add_import_authors(commands) -> None:
     )
     imported.add_argument("ref", help="a clone of the authors' repository, or any folder with its data/ layout")
     imported.add_argument(
-        "--out", required=True,
+        "--out",
+        required=True,
         help="folder for <subset>/gold.jsonl, <subset>/runs/*.jsonl, leaderboard/<set>/gold.jsonl and "
         "leaderboard/<set>/submissions/*.jsonl, and import.json: every file under REF with what it became or why not",
-    )  # fmt: skip
+    )
     imported.set_defaults(run=_import_authors)
 
 

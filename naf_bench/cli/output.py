@@ -50,5 +50,7 @@ def print_records(records: list[dict]) -> None:
             if t["n_checkable"]:
                 rfwr = pct(t["rfwr"])
                 steps = f"proof accuracy {pct(t['proof_accuracy'])}, right for the wrong reason {rfwr} ({checked})"
-            print(f"{'':{width}} {steps}; reasoned soundly {pct(t['reasoned_soundly'])}, contradicted among correct "
-                  f"{pct(t['contradicted_among_correct'])} (trace audit)")  # fmt: skip
+            print(
+                f"{'':{width}} {steps}; reasoned soundly {pct(t['reasoned_soundly'])}, contradicted among correct "
+                f"{pct(t['contradicted_among_correct'])} (trace audit)"
+            )
