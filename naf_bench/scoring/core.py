@@ -116,8 +116,9 @@ def check_row(text: str | None, row: Mapping, read: dict | None = None) -> dict[
     it has them, framing, language and prompt (whose wording of the rules a step may quote). ``read`` is the
     scoring pass's texts already read (:func:`proofs` gives one), so that a pass parses each program once."""
     certificate, program = _certified(row, read)
-    return check_steps(text or "", certificate, row["condition"], row.get("framing"), row.get("language"),
-                       row.get("prompt"), program)  # fmt: skip
+    return check_steps(
+        text or "", certificate, row["condition"], row.get("framing"), row.get("language"), row.get("prompt"), program
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -136,8 +137,13 @@ class Audits:
         return audit_by_correctness(self.classes, self.correct)
 
 
-def audits(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequence[str | None],
-           condition: str | None = None, read: dict | None = None) -> Audits:  # fmt: skip
+def audits(
+    texts: Iterable[str | None],
+    rows: Sequence[Mapping],
+    answers: Sequence[str | None],
+    condition: str | None = None,
+    read: dict | None = None,
+) -> Audits:
     """The audit of each text (read one at a time) on its row under its condition (or ``condition`` for all), each
     program read once in the pass (``read``, shared with the step checker by :func:`proofs`). An answer is right
     when it is the row's ``gold`` or, for a row without one (the evaluate module's references), the certificate's
@@ -390,8 +396,13 @@ class Scores:
         ]
         return _share([self.answers[i] == default[self.rows[i]["program_id"]] for i in wrong])
 
-    def intervals(self, statistics: Sequence[str], cluster: str = "program", indices: Sequence[int] | None = None,
-                  n_bootstrap: int | None = None) -> dict[str, tuple[float, float]]:  # fmt: skip
+    def intervals(
+        self,
+        statistics: Sequence[str],
+        cluster: str = "program",
+        indices: Sequence[int] | None = None,
+        n_bootstrap: int | None = None,
+    ) -> dict[str, tuple[float, float]]:
         """95 % percentile intervals of ``statistics`` (``strict_accuracy``, ``accuracy``: over parsed answers,
         ``joint``) resampling whole clusters (:data:`CLUSTERS`; JOINT's terms need ``program``) with
         replacement: the draws of :func:`naf_bench.scoring.statistics.cluster_resamples`, each resample scored from

@@ -78,9 +78,17 @@ def compute_label_metrics(
     return _label_scores(scores, conditions, program_ids, variants, bins).to_dict()
 
 
-def score_answers(answers: Sequence[str | None], references: Sequence[str | None], conditions=None,
-                  program_ids=None, variants=None, bins=None, extractor: str = DEFAULT_EXTRACTOR,
-                  n_bootstrap: int = 1000, seed: int = 0) -> LabelScores:  # fmt: skip
+def score_answers(
+    answers: Sequence[str | None],
+    references: Sequence[str | None],
+    conditions=None,
+    program_ids=None,
+    variants=None,
+    bins=None,
+    extractor: str = DEFAULT_EXTRACTOR,
+    n_bootstrap: int = 1000,
+    seed: int = 0,
+) -> LabelScores:
     """``compute_label_metrics`` of answers already extracted (None: unanswered), with its options (``extractor``
     names the extractor the answers were read with)."""
     _check(len(answers), references, conditions, program_ids, variants, bins)
