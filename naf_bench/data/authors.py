@@ -377,15 +377,21 @@ def import_authors(ref: str | Path, out: str | Path) -> ImportReport:
     ref, out = Path(ref), Path(out)
     if not ref.is_dir():
         what = "a file" if ref.exists() else "no such folder"
-        raise DataError(ref, f"{what}, where a clone of the authors' repository (a folder with their data/ or "
-                             "leaderboard/ layout) was expected")  # fmt: skip
+        raise DataError(
+            ref,
+            f"{what}, where a clone of the authors' repository (a folder with their data/ or "
+            "leaderboard/ layout) was expected",
+        )
     found = [subset for subset in SUBSETS if (ref / subset.set_file).exists()]
     # a set read by several subsets is written once more only for a subset that has answers of its own
     first = {subset.set_file: subset for subset in reversed(found)}
     found = [subset for subset in found if (ref / subset.answers).is_dir() or first[subset.set_file] is subset]
     if not found and not has_leaderboard(ref):
-        raise DataError(ref, f"none of the authors' files: expected their {SUBSETS[0].set_file} (or another of "
-                             "their sets, or leaderboard/data/*.jsonl) under it")  # fmt: skip
+        raise DataError(
+            ref,
+            f"none of the authors' files: expected their {SUBSETS[0].set_file} (or another of "
+            "their sets, or leaderboard/data/*.jsonl) under it",
+        )
     report = ImportReport()
     for subset in found:
         try:
@@ -434,8 +440,11 @@ def _why_not(ref: Path, path: Path) -> str:
         return f"answers to no imported set: no set naf-bench imports reads {folder}/"
     try:
         text = path.read_text(encoding="utf-8")
-        records = [json.loads(line) for line in text.splitlines() if line.strip()] if path.suffix == ".jsonl" else (
-            json.loads(text))  # fmt: skip
+        records = (
+            [json.loads(line) for line in text.splitlines() if line.strip()]
+            if path.suffix == ".jsonl"
+            else (json.loads(text))
+        )
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         return f"not JSON ({exc})"
     if not isinstance(records, list) or not records or not isinstance(records[0], dict):
@@ -443,5 +452,4 @@ def _why_not(ref: Path, path: Path) -> str:
         return f"not a set: a JSON {type(records).__name__}{keys}, not a list of prompt records"
     gaps = {name: [f for f in fields if f not in records[0]] for name, fields in LAYOUTS.items()}
     closest = min(gaps, key=lambda name: len(gaps[name]))
-    return (f"a set in no layout naf-bench reads: its records lack {', '.join(gaps[closest])} "
-            f"of the {closest} layout")  # fmt: skip
+    return f"a set in no layout naf-bench reads: its records lack {', '.join(gaps[closest])} of the {closest} layout"

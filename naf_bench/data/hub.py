@@ -116,7 +116,7 @@ def eval_yaml(evaluated: list[tuple[str, SplitFiles]]) -> str:
             "scorers": [{"name": "pattern", "args": {"pattern": answer_pattern(), "ignore_case": False}}],
         }
         for name, files in evaluated
-    ]  # fmt: skip
+    ]
     return yaml.safe_dump({"tasks": tasks}, sort_keys=False, allow_unicode=True)
 
 
@@ -131,8 +131,9 @@ class SplitFiles:
     withheld: bool
 
 
-def dataset_card(entries: list[tuple[GenerationConfig, list[SplitFiles]]], repo_id: str,
-                 evaluated: list[tuple[str, SplitFiles]] = ()):  # fmt: skip
+def dataset_card(
+    entries: list[tuple[GenerationConfig, list[SplitFiles]]], repo_id: str, evaluated: list[tuple[str, SplitFiles]] = ()
+):
     """The dataset card (``huggingface_hub.DatasetCard``) of written ``(config, [SplitFiles])`` entries and the
     ``(config, gold subset)`` that ``eval.yaml`` evaluates: Hub metadata with ``configs`` and a ``dataset_info``
     per config and subset, then the sections."""
@@ -245,10 +246,21 @@ def _card_body(entries, repo_id: str, evaluated=()) -> str:
 
     environment = Environment(loader=PackageLoader("naf_bench"), keep_trailing_newline=True, undefined=StrictUndefined)
     return environment.get_template("dataset_card.md.j2").render(
-        summary=SUMMARY, dataset_version=DATASET_VERSION, version=__version__, code_version=code_version(),
-        homepage=HOMEPAGE, repo_id=repo_id, example=example, configs=configs, gold_note=gold_note, fields=fields,
-        citation=CITATION, license=LICENSE.upper(), evaluated=evaluated, gold_suffix=GOLD_SUFFIX,
-    )  # fmt: skip
+        summary=SUMMARY,
+        dataset_version=DATASET_VERSION,
+        version=__version__,
+        code_version=code_version(),
+        homepage=HOMEPAGE,
+        repo_id=repo_id,
+        example=example,
+        configs=configs,
+        gold_note=gold_note,
+        fields=fields,
+        citation=CITATION,
+        license=LICENSE.upper(),
+        evaluated=evaluated,
+        gold_suffix=GOLD_SUFFIX,
+    )
 
 
 TAGS = ["logic-programming", "negation-as-failure", "answer-set-programming", "well-founded-semantics", "reasoning",

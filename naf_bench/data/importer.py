@@ -101,23 +101,25 @@ def _gold_rows(set_name: str, records: list, layout: str, disagreements: list[st
                 f"ours {certificate.labels} gold {ours}"
             )
         meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
-        rows.append({
-            "id": task_id,
-            "program_id": program_id,
-            "config": f"reference-leaderboard-{set_name}",
-            "family": record["axis"] if layout == "hard" else record["divergence_bin"],
-            "tier": record.get("difficulty"),
-            "condition": condition,
-            "gold": record["gold"],
-            "labels": dict(certificate.labels),
-            "signature": certificate.signature,
-            "program": key[0],
-            "query": query,
-            "depth": meta.get("depth"),
-            "width": meta.get("width"),
-            "n_stable_models": certificate.n_stable_models,
-            "certificate": certificate.to_json(),
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": task_id,
+                "program_id": program_id,
+                "config": f"reference-leaderboard-{set_name}",
+                "family": record["axis"] if layout == "hard" else record["divergence_bin"],
+                "tier": record.get("difficulty"),
+                "condition": condition,
+                "gold": record["gold"],
+                "labels": dict(certificate.labels),
+                "signature": certificate.signature,
+                "program": key[0],
+                "query": query,
+                "depth": meta.get("depth"),
+                "width": meta.get("width"),
+                "n_stable_models": certificate.n_stable_models,
+                "certificate": certificate.to_json(),
+            }
+        )
     return rows, len(certificates)
 
 
@@ -155,8 +157,11 @@ def _home(ids: set[str], sets: dict[str, set[str]]) -> tuple[str | None, str]:
         home = complete[0][1]
         also = [name for _, name in complete[1:]]
         extra = len(ids - sets[home])
-        return home, (f"answers every id of {home}" + (f" and {extra} ids it does not have" if extra else "")
-                      + (f"; it also answers every id of {', '.join(also)}" if also else ""))  # fmt: skip
+        return home, (
+            f"answers every id of {home}"
+            + (f" and {extra} ids it does not have" if extra else "")
+            + (f"; it also answers every id of {', '.join(also)}" if also else "")
+        )
     overlap = max(sets, key=lambda name: (len(ids & sets[name]), name), default=None)
     if overlap is None or not ids & sets[overlap]:
         return None, "its ids belong to no leaderboard set here"
@@ -185,8 +190,10 @@ def import_leaderboard(ref: str | Path, out: str | Path, report) -> None:
             report.refused(ref, exc, f"the leaderboard set {set_name}", path)
             continue
         if not any(isinstance(record.get("labels"), dict) for record in records):
-            report.notes.append(f"leaderboard/{set_name}: the set carries no labels, only gold letters: only those "
-                                "are checked against naf-bench's certificates")  # fmt: skip
+            report.notes.append(
+                f"leaderboard/{set_name}: the set carries no labels, only gold letters: only those "
+                "are checked against naf-bench's certificates"
+            )
         report.rows[f"leaderboard/{set_name}"] = len(rows)
         report.programs[f"leaderboard/{set_name}"] = programs
         write(out / set_name / "gold.jsonl", rows)
