@@ -290,8 +290,11 @@ def get_config(name: str, **overrides) -> GenerationConfig:
 
 def parse_overrides(pairs: list[str]) -> dict:
     """``--set depths=2,8 --set seed=3`` into typed config overrides (a ConfigError names a bad pair)."""
-    fields = {name: field for name, field in GenerationConfig.__dataclass_fields__.items()
-              if name not in ("name", "description")}  # fmt: skip
+    fields = {
+        name: field
+        for name, field in GenerationConfig.__dataclass_fields__.items()
+        if name not in ("name", "description")
+    }
     types = {name: field.type for name, field in fields.items()}
     overrides = {}
     for pair in pairs:
