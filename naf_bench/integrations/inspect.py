@@ -196,12 +196,19 @@ def _sample(spec: TaskSpec, document) -> Sample:
     if spec.per_program:
         metadata = {"program_id": document["program_id"], "rows": [_shown(row) for row in document["rows"]]}
         return Sample(input=prompt_text(spec, document), id=document["program_id"], metadata=metadata)
-    return Sample(input=prompt_text(spec, document), target=document["gold"] or "", id=document["id"],
-                  metadata=_shown(document))  # fmt: skip
+    return Sample(
+        input=prompt_text(spec, document), target=document["gold"] or "", id=document["id"], metadata=_shown(document)
+    )
 
 
-def naf_bench_task(name: str, config: str | None = None, split: str | None = None, extractor: str | None = None,
-                   limit: int | None = None, dataset_path: str | None = None) -> Task:  # fmt: skip
+def naf_bench_task(
+    name: str,
+    config: str | None = None,
+    split: str | None = None,
+    extractor: str | None = None,
+    limit: int | None = None,
+    dataset_path: str | None = None,
+) -> Task:
     """The inspect Task of the lm-eval task ``name``: its documents (rows, or programs; of ``config`` and ``split``
     where given, the first ``limit``, from ``dataset_path`` where given), its prompt, greedy generation of up to its
     token budget."""
@@ -229,8 +236,13 @@ def naf_bench_task(name: str, config: str | None = None, split: str | None = Non
 
 
 def _registered(name: str):
-    def make(config: str | None = None, split: str | None = None, extractor: str | None = None,
-             limit: int | None = None, dataset_path: str | None = None) -> Task:  # fmt: skip
+    def make(
+        config: str | None = None,
+        split: str | None = None,
+        extractor: str | None = None,
+        limit: int | None = None,
+        dataset_path: str | None = None,
+    ) -> Task:
         return naf_bench_task(name, config, split, extractor, limit, dataset_path)
 
     make.__name__ = make.__qualname__ = name

@@ -99,8 +99,13 @@ class LetterOfResponse(SampleLevelComputation):
 def _prompt(spec: TaskSpec):
     def prompt_function(line: dict, task_name: str) -> Doc:
         document = {"rows": [line]} if spec.per_program else line  # a JOINT prompt's: its program's one row
-        return Doc(task_name=task_name, query=prompt_text(spec, document), choices=[line["gold"] or ""],
-                   gold_index=0, specific={key: line[key] for key in ROW_FIELDS})  # fmt: skip
+        return Doc(
+            task_name=task_name,
+            query=prompt_text(spec, document),
+            choices=[line["gold"] or ""],
+            gold_index=0,
+            specific={key: line[key] for key in ROW_FIELDS},
+        )
 
     return prompt_function
 
@@ -143,8 +148,10 @@ def _dataset() -> str:
     if not os.environ.get(DATASET):
         from naf_bench.errors import ConfigError
 
-        raise ConfigError(f"lighteval reads documents with datasets.load_dataset: set {DATASET} to an export folder "
-                          "(naf-bench export --out FOLDER) or a Hub id")  # fmt: skip
+        raise ConfigError(
+            f"lighteval reads documents with datasets.load_dataset: set {DATASET} to an export folder "
+            "(naf-bench export --out FOLDER) or a Hub id"
+        )
     return os.environ[DATASET]
 
 

@@ -100,9 +100,12 @@ class NafBenchCurriculum(BaseCurriculum):
 
     def __init__(self):
         super().__init__(NafBenchCurriculum.__name__, NafBenchConfig)
-        attributes = [ScalarAttributeDefinition(name=name, field_name=name, levels=list(levels),
-                                                description=f"the stream's {name}")
-                      for name, levels in CURRICULUM.items()]  # fmt: skip
+        attributes = [
+            ScalarAttributeDefinition(
+                name=name, field_name=name, levels=list(levels), description=f"the stream's {name}"
+            )
+            for name, levels in CURRICULUM.items()
+        ]
         self._define_attributes(*attributes)
 
 

@@ -92,8 +92,9 @@ def _translation_prompt(row: Mapping) -> str:
     from naf_bench.syntax import parse_program
     from naf_bench.verbalize.mitigation import render_translation_prompt
 
-    system, user = render_translation_prompt(parse_program(row["program"]), row["query"], row["framing"],
-                                             row["language"])  # fmt: skip
+    system, user = render_translation_prompt(
+        parse_program(row["program"]), row["query"], row["framing"], row["language"]
+    )
     return f"{system}\n\n{user}"
 
 
@@ -148,8 +149,9 @@ def task_rows(spec: TaskSpec, config: str | None = None, split: str | None = Non
     return dataset[split]
 
 
-def task_documents(spec: TaskSpec, config: str | None = None, split: str | None = None,
-                   dataset_path: str | None = None):  # fmt: skip
+def task_documents(
+    spec: TaskSpec, config: str | None = None, split: str | None = None, dataset_path: str | None = None
+):
     """The task's documents as lm-eval reads them: its rows, or one document per program where ``spec.per_program``
     (``{"program_id", "rows"}``, :func:`naf_bench.data.dataset.program_documents`)."""
     from naf_bench.data.dataset import program_documents
