@@ -84,8 +84,9 @@ def render_paper(paper: dict) -> str:
     lines += [f"| {name} | {extractor} |" for name, extractor in paper["extractors"].items()]
     lines += [f"| {name} | not analyzed: {error} |" for name, error in paper["errors"].items()]
     present = {m for cells in paper["mitigation"].values() for m in cells}
-    mitigations = [m for m in ("direct", "verify", "t2s") if m in present] + sorted(present - {"direct", "verify",
-                                                                                            "t2s"})  # fmt: skip
+    mitigations = [m for m in ("direct", "verify", "t2s") if m in present] + sorted(
+        present - {"direct", "verify", "t2s"}
+    )
     if mitigations:
         lines += [
             "",

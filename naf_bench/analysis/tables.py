@@ -126,8 +126,9 @@ def _tables(items: list[dict], outputs: Mapping[str, str], extractor: str, n_boo
     """Every table of one run from its scored items (each gold row with its text and decided answer)."""
     if not any(i["answer"] is not None for i in items):
         raise DataError("<run>", f"no parsable answer with the {extractor!r} extractor")
-    scores = score(items, outputs, extractor=extractor, answers={i["id"]: i["answer"] for i in items},
-                   n_bootstrap=n_bootstrap)  # fmt: skip
+    scores = score(
+        items, outputs, extractor=extractor, answers={i["id"]: i["answer"] for i in items}, n_bootstrap=n_bootstrap
+    )
     named = [items[k] for k in scores.scored]
     majority = scores.majority
     overall = _cell(scores, scores.scored, majority)
