@@ -86,9 +86,11 @@ class Stream:
         problems = []
         if unknown := sorted(set(levels) - set(CURRICULUM)):
             problems.append(f"unknown curriculum attributes {unknown}; expected {list(CURRICULUM)}")
-        problems += [f"{name} level {level} is not in 0..{len(CURRICULUM[name]) - 1}"
-                     for name, level in levels.items() if name in CURRICULUM
-                     and not (isinstance(level, int) and 0 <= level < len(CURRICULUM[name]))]  # fmt: skip
+        problems += [
+            f"{name} level {level} is not in 0..{len(CURRICULUM[name]) - 1}"
+            for name, level in levels.items()
+            if name in CURRICULUM and not (isinstance(level, int) and 0 <= level < len(CURRICULUM[name]))
+        ]
         if not problems and (reserved := [f for f in CURRICULUM["bins"][levels["bins"]] if not drawable(f)]):
             problems.append(f"{reserved} are reserved for hidden sets and evaluation splits")
         if self.traced and self.joint:
