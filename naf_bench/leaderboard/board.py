@@ -79,8 +79,13 @@ def submission_row(checked: Checked, n_bootstrap: int = 1000) -> tuple[dict, Sco
 
     submission = checked.submission
     scores = run_scores(checked.gold.rows, submission.entries, n_bootstrap=n_bootstrap)
-    row = _row(run_record(scores, submission.name), name=submission.name, baseline=False,
-               metadata=submission.metadata, problems=checked.counts())  # fmt: skip
+    row = _row(
+        run_record(scores, submission.name),
+        name=submission.name,
+        baseline=False,
+        metadata=submission.metadata,
+        problems=checked.counts(),
+    )
     row["partial"] = checked.partial
     if not checked.n_answered:  # nothing answered: no share of it is 0 or 100, it is undefined (shown as —)
         row.update(
@@ -199,8 +204,9 @@ def build_board(
             source = (
                 input_file(path, SUBMISSION) if path.suffix == ".jsonl" else submission_bytes(read_inspect_log(path))
             )
-            submission = read_submission(source, name=name, origin=str(path),
-                                         metadata=path.with_name(name + METADATA_SUFFIX))  # fmt: skip
+            submission = read_submission(
+                source, name=name, origin=str(path), metadata=path.with_name(name + METADATA_SUFFIX)
+            )
             reasons = refusal(submission)
             checked = None if reasons else check(submission, answers, explain=whose)
         except DataError as exc:

@@ -30,8 +30,16 @@ def _cell(text, sort=None, *, href=None, version=None, baseline=False, strong=Fa
     link after the text; ``wrap``: the text may wrap; ``label``: a few words in place of a number, wrapped at
     their spaces)."""
     sort = "" if sort is None else sort
-    return {"text": text, "sort": sort, "href": href, "version": version, "baseline": baseline, "strong": strong,
-            "wrap": wrap, "label": label}  # fmt: skip
+    return {
+        "text": text,
+        "sort": sort,
+        "href": href,
+        "version": version,
+        "baseline": baseline,
+        "strong": strong,
+        "wrap": wrap,
+        "label": label,
+    }
 
 
 def _metric(name: str) -> str:
@@ -167,8 +175,14 @@ def page_context(board: Mapping) -> dict:
         )
     rows = [row for shown in (*board["tracks"].values(), board["baselines"]) for row in shown]
     extractors = sorted({row["extractor"] for row in rows if row.get("extractor")})
-    return {"board": board, "dataset": board["dataset"], "columns": _columns(), "families": families, "tracks": tracks,
-            "extractors": extractors}  # fmt: skip
+    return {
+        "board": board,
+        "dataset": board["dataset"],
+        "columns": _columns(),
+        "families": families,
+        "tracks": tracks,
+        "extractors": extractors,
+    }
 
 
 def render_page(board: Mapping) -> str:
