@@ -69,8 +69,10 @@ def cli_reference() -> str:
         yield name, parser
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
+                names = {choice.dest for choice in action._choices_actions}  # an alias is not a section of its own
                 for sub_name, sub in action.choices.items():
-                    yield from walk(sub, f"{name} {sub_name}")
+                    if sub_name in names:
+                        yield from walk(sub, f"{name} {sub_name}")
 
     sections = []
     for name, parser in walk(build_parser(), "naf-bench"):

@@ -38,7 +38,7 @@ Args (config `label`):
     program_ids (list of str, optional): each row's program (JOINT, default correspondence, clustered intervals).
     variants (list of str, optional): each row's rule order or framing (flip rate instead of JOINT).
     bins (list of str, optional): each row's divergence bin or family (per-bin accuracy).
-    extractor ("strict", "flexible" or "reference"; option): how answers are read (naf_bench.scoring.extract;
+    extractor ("strict", "flexible" or "authors"; option): how answers are read (naf_bench.scoring.extract;
         default "flexible", its DEFAULT_EXTRACTOR: the last 'ANSWER: X' first, then boxed answers, option
         lines and answer words; "strict" reads the instructed 'ANSWER: X' only).
     n_bootstrap (int, option): program resamples for the 95% intervals (1000).

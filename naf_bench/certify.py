@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from naf_bench.errors import BudgetExceeded, CertificationError
-from naf_bench.readings import LABEL_KEYS, READINGS
+from naf_bench.readings import READINGS, label_keys
 from naf_bench.solvers.collector import collection_paused
 from naf_bench.solvers.sldnf import PrologResult, sldnf_request, solve_sldnf_again
 from naf_bench.solvers.sldnf_exact import SLDNFResult, solve_sldnf_exact
@@ -89,7 +89,7 @@ class Certificate:
     def signature(self) -> str:
         """The labels in the readings table's order: cred + skept + wfs + sldnf, e.g. ``FTuloop`` (the authors'
         certifier's alphabet); a certificate made before a reading was added lacks its part."""
-        return "".join(self.labels[key] for key in LABEL_KEYS if key in self.labels)
+        return "".join(self.labels[key] for key in label_keys() if key in self.labels)
 
     def to_dict(self) -> dict:
         data = asdict(self)

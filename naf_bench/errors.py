@@ -31,7 +31,7 @@ class ConfigError(NafBenchError, ValueError):
 
 
 class DataError(NafBenchError, ValueError):
-    """A data file (reference set, run, gold rows) that cannot be read as promised, with file and line."""
+    """A data file (one of the authors' sets, a run, gold rows) that cannot be read as promised, with file and line."""
 
     def __init__(self, path, reason: str, line: int | None = None):
         self.path = str(path)

@@ -16,8 +16,10 @@ A row names a reading twice: its ``condition`` (the key) and the key of its labe
 (:attr:`Reading.label_key`; ``sldnf`` for the condition ``closed_world``, the other readings' key itself). The
 label key is written by :func:`naf_bench.certify.certify` and read by :meth:`Reading.label`, nowhere else.
 
-Nothing here is frozen at import time: :data:`CONDITIONS`, :data:`LETTERS` and the other module-level names are
-live views that read the table on every use.
+Nothing here is frozen at import time: the views over the table are functions (:func:`label_keys`,
+:func:`all_conditions`, :func:`named_conditions`, :func:`joint_conditions`, :func:`answer_letters`,
+:func:`letter_of`, :func:`effort_keys`) that read it again after each change; :data:`CONDITIONS` is
+:func:`all_conditions` as a :class:`LiveView`, for a default that must follow a reading registered later.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
+from types import MappingProxyType
 from typing import Any
 
 from naf_bench.errors import ConfigError
@@ -120,37 +123,37 @@ class Readings:
         self.version += 1
 
     def portable(self) -> tuple[tuple[Reading, str], ...]:
-        """Every entry in order, its engine as an importable reference ``module:qualname``: what a worker process
+        """Every entry in order, its engine as an import path ``module:qualname``: what a worker process
         (``naf_bench.data.pool``, a Ray task) adopts to read the table this process reads, readings registered at run
-        time included. A ConfigError names a reading whose engine has no such reference (a lambda, a nested
+        time included. A ConfigError names a reading whose engine has no such path (a lambda, a nested
         function, a function of ``__main__``, which workers never import)."""
         entries = []
         for reading, engine in self._entries.values():
-            reference = _reference(engine)
-            if not _importable(reference, engine):
+            path = _import_path(engine)
+            if not _importable(path, engine):
                 raise ConfigError(
                     f"reading {reading.name!r}: its engine {engine!r} cannot reach worker processes, which import it "
                     "by name: define it at the top level of an importable module (not in __main__), or generate in "
                     "one process"
                 )
-            entries.append((reading, reference))
+            entries.append((reading, path))
         return tuple(entries)
 
     def adopt(self, entries: Sequence[tuple[Reading, str]]) -> None:
         """Make the table exactly ``entries`` (as :meth:`portable` gives them), importing their engines; nothing
         changes where it is that table already."""
-        if tuple(entries) == tuple((reading, _reference(engine)) for reading, engine in self._entries.values()):
+        if tuple(entries) == tuple((reading, _import_path(engine)) for reading, engine in self._entries.values()):
             return
         engines = []
-        for reading, reference in entries:  # every engine first: a table is replaced whole or not at all
+        for reading, path in entries:  # every engine first: a table is replaced whole or not at all
             try:
-                engine = _resolve(reference)
+                engine = _resolve(path)
             except ImportError as exc:
                 engine, reason = None, f"{type(exc).__name__}: {exc}"
             else:
                 reason = "no such function"
             if not callable(engine):
-                raise ConfigError(f"reading {reading.name!r}: its engine {reference} does not import here ({reason})")
+                raise ConfigError(f"reading {reading.name!r}: its engine {path} does not import here ({reason})")
             engines.append((reading, engine))
         self._entries = {}
         for reading, engine in engines:
@@ -168,7 +171,7 @@ class Readings:
     def __getitem__(self, name: str) -> Reading:
         """The reading of a named condition (a ConfigError for any other name)."""
         if name not in self._entries:
-            raise ConfigError(f"unknown condition {name!r}; expected one of {tuple(CONDITIONS)}")
+            raise ConfigError(f"unknown condition {name!r}; expected one of {all_conditions()}")
         return self._entries[name][0]
 
     def __contains__(self, name: object) -> bool:
@@ -214,23 +217,23 @@ def _adopting(entries: Sequence[tuple[Reading, str]], function: Callable, *args)
     return function(*args)
 
 
-def _reference(engine: Engine) -> str:
+def _import_path(engine: Engine) -> str:
     return f"{getattr(engine, '__module__', None)}:{getattr(engine, '__qualname__', '')}"
 
 
-def _importable(reference: str, engine: Engine) -> bool:
-    module, _, qualname = reference.partition(":")
+def _importable(path: str, engine: Engine) -> bool:
+    module, _, qualname = path.partition(":")
     if module in ("None", "__main__") or "<" in qualname:
         return False
     try:
-        return _resolve(reference) is engine
+        return _resolve(path) is engine
     except ImportError:
         return False
 
 
-def _resolve(reference: str) -> Any:
-    """The object an importable reference ``module:qualname`` names (None where the module has no such name)."""
-    module, _, qualname = reference.partition(":")
+def _resolve(path: str) -> Any:
+    """The object an import path ``module:qualname`` names (None where the module has no such name)."""
+    module, _, qualname = path.partition(":")
     value: Any = importlib.import_module(module)
     for part in qualname.split("."):
         value = getattr(value, part, None)
@@ -241,16 +244,20 @@ _VIEWS: dict[Callable, tuple[int, Any]] = {}  # per process (a pickled view carr
 
 
 def _view(compute: Callable[[], Any]) -> Any:
-    """A live view's value: computed when first read and again after each change of the table (a look-up
-    costs one dictionary read, where computing it walks the table)."""
+    """A view's value: computed when first read and again after each change of the table (a look-up costs one
+    dictionary read, where computing it walks the table)."""
     cached = _VIEWS.get(compute)
     if cached is None or cached[0] != READINGS.version:
         cached = _VIEWS[compute] = (READINGS.version, compute())
     return cached[1]
 
 
-class _Live(Sequence):
-    """A tuple computed from the table (again whenever the table has changed)."""
+class LiveView(Sequence):
+    """A tuple computed from the table, again whenever the table has changed: a default that must follow a
+    reading registered later (a config's conditions, :data:`CONDITIONS`). It compares as the tuple it holds now;
+    it has no hash, since what it holds can change (a set or a dict key takes ``tuple(view)``)."""
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, compute: Callable[[], tuple]) -> None:
         self._compute = compute
@@ -264,30 +271,8 @@ class _Live(Sequence):
     def __eq__(self, other) -> bool:
         return tuple(self) == (tuple(other) if isinstance(other, Sequence) else other)
 
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
     def __add__(self, other):
         return tuple(self) + tuple(other)
-
-    def __repr__(self) -> str:
-        return repr(_view(self._compute))
-
-
-class _LiveMapping(Mapping):
-    """A dict computed from the table (again whenever the table has changed)."""
-
-    def __init__(self, compute: Callable[[], dict]) -> None:
-        self._compute = compute
-
-    def __getitem__(self, key):
-        return _view(self._compute)[key]
-
-    def __iter__(self):
-        return iter(_view(self._compute))
-
-    def __len__(self) -> int:
-        return len(_view(self._compute))
 
     def __repr__(self) -> str:
         return repr(_view(self._compute))
@@ -454,7 +439,8 @@ NO_SEMANTICS = Readings.no_semantics
 BASELINE = Readings.baseline
 
 
-# The live views (module-level functions, so that a config holding one pickles into a worker process).
+# The views over the table: functions, computed again after each change of the table (module-level, so that a
+# LiveView of one pickles into a worker process).
 def _label_keys() -> tuple[str, ...]:
     return tuple(reading.label_key for reading in READINGS)
 
@@ -467,29 +453,54 @@ def _named_conditions() -> tuple[str, ...]:
     return tuple(reading.name for reading in READINGS.named())
 
 
-def _conditions() -> tuple[str, ...]:
-    return (NO_SEMANTICS, *_named_conditions())
-
-
 def _joint_conditions() -> tuple[str, ...]:
     return tuple(reading.name for reading in READINGS.named() if reading.joint)
 
 
-def _letters() -> tuple[str, ...]:
+def _answer_letters() -> tuple[str, ...]:
     return READINGS.letters
 
 
-def _letter_of() -> dict[str, str]:
-    return {label: letter for reading in READINGS for label, letter in reading.letters.items()}
+def _letter_of() -> Mapping[str, str]:
+    return MappingProxyType({label: letter for reading in READINGS for label, letter in reading.letters.items()})
 
 
-LABEL_KEYS = _Live(_label_keys)  # the certificate's labels, in table order (the signature's): the row schema's
-EFFORT_KEYS = _Live(_effort_keys)
-NAMED_CONDITIONS = _Live(_named_conditions)
-CONDITIONS = _Live(_conditions)
-JOINT_CONDITIONS = _Live(_joint_conditions)
-LETTERS = _Live(_letters)
-LETTER_OF = _LiveMapping(_letter_of)  # label -> its letter (T: A, F: B, u and loop: C)
+def label_keys() -> tuple[str, ...]:
+    """The certificate's label keys, in table order (the signature's): the row schema's ``labels``."""
+    return _view(_label_keys)
+
+
+def effort_keys() -> tuple[str, ...]:
+    """The effort counters the engines report, each once, in table order: the row schema's ``effort``."""
+    return _view(_effort_keys)
+
+
+def named_conditions() -> tuple[str, ...]:
+    """The readings' names in prompt order (their positions): the conditions that name a semantics."""
+    return _view(_named_conditions)
+
+
+def all_conditions() -> tuple[str, ...]:
+    """Every prompt condition: ``none`` (no semantics named), then :func:`named_conditions`."""
+    return (NO_SEMANTICS, *named_conditions())
+
+
+def joint_conditions() -> tuple[str, ...]:
+    """The named conditions JOINT counts, in prompt order."""
+    return _view(_joint_conditions)
+
+
+def answer_letters() -> tuple[str, ...]:
+    """The option letters the prompts offer, in order (A, B, C)."""
+    return _view(_answer_letters)
+
+
+def letter_of() -> Mapping[str, str]:
+    """Label -> its letter (T: A, F: B, u and loop: C), read-only."""
+    return _view(_letter_of)
+
+
+CONDITIONS = LiveView(all_conditions)  # the docs' name for all_conditions(): a live view of it
 
 
 def gold_letter(condition: str, labels: Mapping[str, str]) -> str | None:

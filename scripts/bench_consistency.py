@@ -77,10 +77,10 @@ def main() -> None:
 
     sample = list(range(min(args.naive_sample, args.items)))
     start = time.perf_counter()
-    reference = [naive(items[i], probabilities[i]) for i in sample]
+    naive_values = [naive(items[i], probabilities[i]) for i in sample]
     naive_rate = len(sample) / (time.perf_counter() - start)
-    assert np.allclose([w for w, _ in reference], [scores["wmc"][i] for i in sample])
-    assert np.allclose([w0 for _, w0 in reference], [scores["wmc0"][i] for i in sample])
+    assert np.allclose([w for w, _ in naive_values], [scores["wmc"][i] for i in sample])
+    assert np.allclose([w0 for _, w0 in naive_values], [scores["wmc0"][i] for i in sample])
 
     print(f"{args.items} items over {args.formulas} formulas with 2-12 events (checked against the naive sample)")
     print(f"  compute_consistency (dicts in, rho/CAcc out): {batched:12,.0f} items/s")

@@ -8,7 +8,7 @@ cache folder; the script checks that every run wrote the same rows (Arrow tables
 speed-up over the first count, the CPUs and the load average (a busy machine cannot show the speed-up), the CPU
 seconds of the serial part and of the workers (what the wall time would be on idle cores), and with ``--stats`` per bin
 Algorithm 1's attempts and rejections. ``--baseline-key`` then times one process with dataset version 0.1.0's
-canonical key (``reference_key`` of ``scripts/check_canonical_key.py``: individualisation-refinement in Python)
+canonical key (``replaced_key`` of ``scripts/check_canonical_key.py``: individualisation-refinement in Python)
 in place of BLISS's, the per-core speed-up of the new key (other programs are kept, the partition being another,
 so it compares kept programs per CPU second). ``--engine ray`` then runs ``naf-bench generate CONFIG --engine ray``
 as a fresh process (a local Ray with this machine's CPUs, started inside the command), checks its Parquet folder
@@ -155,7 +155,7 @@ def count_run(config: str, pairs: list[str], num_proc: int, out: str) -> None:
 
 def _baseline_key_run(config: str, overrides: dict, programs: int) -> float:
     """CPU seconds of one process generating the config with the 0.1.0 canonical key."""
-    from check_canonical_key import reference_key  # beside this script
+    from check_canonical_key import replaced_key  # beside this script
 
     import naf_bench.generate.algorithm as algorithm
     from naf_bench.data.dataset import load_dataset
@@ -163,7 +163,7 @@ def _baseline_key_run(config: str, overrides: dict, programs: int) -> float:
 
     with tempfile.TemporaryDirectory() as cache:
         start, before = time.perf_counter(), _cpu()[0]  # this process alone, as in the README's figures
-        algorithm.canonical_key = reference_key
+        algorithm.canonical_key = replaced_key
         try:
             load_dataset(config, cache_dir=cache, **overrides)
         finally:

@@ -43,7 +43,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from naf_bench.leaderboard.ladder import MIN_GAIN, RELEASES
-from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NO_SEMANTICS
+from naf_bench.readings import NO_SEMANTICS, answer_letters, joint_conditions
 
 METADATA = {"model_name": "probe", "track": "standard", "prompt_setting": "zero-shot", "reasoning_mode": "direct",
             "external_tools": False, "temperature": 0, "samples_per_item": 1}  # fmt: skip
@@ -61,11 +61,11 @@ def synthetic(rng: random.Random, programs: int, prefix: str) -> tuple[list[dict
         rows.append({"id": f"{program}::{NO_SEMANTICS}", "gold": None, "condition": NO_SEMANTICS,
                      "program_id": program, "family": f"family{i % 7}"})  # fmt: skip
         prior[f"{program}::{NO_SEMANTICS}"] = "A"
-        for condition in JOINT_CONDITIONS:
-            key, gold = f"{program}::{condition}", rng.choice(LETTERS)
+        for condition in joint_conditions():
+            key, gold = f"{program}::{condition}", rng.choice(answer_letters())
             rows.append({"id": key, "gold": gold, "condition": condition, "program_id": program,
                          "family": f"family{i % 7}"})  # fmt: skip
-            prior[key] = gold if rng.random() < right else rng.choice([x for x in LETTERS if x != gold])
+            prior[key] = gold if rng.random() < right else rng.choice([x for x in answer_letters() if x != gold])
     return rows, prior, confidence
 
 
@@ -78,7 +78,7 @@ def second_model(rng: random.Random, rows, confidence) -> dict[str, str]:
             answers[row["id"]] = "A"
         else:
             right = rng.random() < confidence[row["program_id"]]
-            answers[row["id"]] = gold if right else rng.choice([x for x in LETTERS if x != gold])
+            answers[row["id"]] = gold if right else rng.choice([x for x in answer_letters() if x != gold])
     return answers
 
 
@@ -130,7 +130,7 @@ def one_flip(team: Team, rows, prior, other, confidence, uploads, rng, min_gain,
     keys = [row["id"] for row in rows if row["gold"] is not None]
     while team.uploads < uploads:
         key = rng.choice(keys)
-        flipped = {**best, key: rng.choice([x for x in LETTERS if x != best[key]])}
+        flipped = {**best, key: rng.choice([x for x in answer_letters() if x != best[key]])}
         if team.upload(flipped, track):
             best = flipped
     return best
@@ -169,7 +169,7 @@ def _one_reading_guesses(rows, prior, confidence, rng) -> tuple[list[str], list[
     carriers = [p for p in by_program if confidence[p] == TIERS[0][0]]
     rng.shuffle(carriers)
     guesses = [(p, {key: x}) for p in by_program if confidence[p] == TIERS[1][0] for key in by_program[p]
-               for x in LETTERS if x != prior[key]]  # fmt: skip
+               for x in answer_letters() if x != prior[key]]  # fmt: skip
     rng.shuffle(guesses)
     return carriers, guesses
 
@@ -204,8 +204,9 @@ def boosting(team: Team, rows, prior, other, confidence, uploads, rng, min_gain,
     base = dict(prior)
     team.upload(base)
     kept = [base]
+    letters = answer_letters()
     while team.uploads < uploads:
-        candidate = {k: (rng.choice([x for x in LETTERS if x != v]) if k in keys and rng.random() < share else v)
+        candidate = {k: (rng.choice([x for x in letters if x != v]) if k in keys and rng.random() < share else v)
                      for k, v in base.items()}  # fmt: skip
         if team.upload(candidate):
             kept.append(candidate)
@@ -213,7 +214,7 @@ def boosting(team: Team, rows, prior, other, confidence, uploads, rng, min_gain,
     votes = {}
     for key in prior:
         letters = [answers[key] for answers in kept]
-        votes[key] = max(LETTERS, key=lambda x: (letters.count(x), x == base[key]))
+        votes[key] = max(answer_letters(), key=lambda x: (letters.count(x), x == base[key]))
     return votes
 
 

@@ -15,7 +15,7 @@ import argparse
 import os
 import time
 
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import joint_conditions
 from naf_bench.scoring.evaluation import score_rows
 from naf_bench.training import rewards
 from naf_bench.training.stream import CURRICULUM, Stream
@@ -51,7 +51,7 @@ def main() -> None:
     joints = []
     for row in joint_rows:
         golds = rewards.joint_golds(row)
-        joints.append((FILLER * 8)[:900] + "\n" + "\n".join(answer_line(c, golds[c]) for c in JOINT_CONDITIONS))
+        joints.append((FILLER * 8)[:900] + "\n" + "\n".join(answer_line(c, golds[c]) for c in joint_conditions()))
     sizes = f"answer {sum(map(len, answers)) / args.n:.0f} B, proof {sum(map(len, traces)) / args.n:.0f} B"
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; {args.n} completions per reward; {sizes}")
     rated = {

@@ -40,7 +40,7 @@ PHRASES = (
 def gold_and_submission(folder: Path, lines: int, trace_bytes: int) -> None:
     """Write the gold rows, the submission with traces and the same submission without them."""
     from naf_bench.data.dataset import load_dataset
-    from naf_bench.readings import LETTERS
+    from naf_bench.readings import answer_letters
 
     base = [row for row in load_dataset("main", split="test", cache_dir=str(folder / "cache")) if row["gold"]]
     rng = random.Random(0)
@@ -61,7 +61,7 @@ def gold_and_submission(folder: Path, lines: int, trace_bytes: int) -> None:
         if roll < 0.6:
             prediction = row["gold"]
         elif roll < 0.9:
-            prediction = rng.choice(LETTERS)
+            prediction = rng.choice(answer_letters())
         elif roll < 0.95:
             prediction = rng.choice(("yes", "no", "cannot be determined"))
         elif roll < 0.98:

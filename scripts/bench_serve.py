@@ -5,7 +5,7 @@ beside ``naf-bench score`` on the same file in the same run.
 
 Without ``--gold``, a gold set shaped like the authors' hard_v3 (77 programs x 5 conditions, 385 rows) is written
 with seeded labels and a seeded 385-line submission; with ``--gold OUT/leaderboard/hard_v3/gold.jsonl`` (from
-``naf-bench import-reference``) and one of the imported submissions, the real set. The server runs on 127.0.0.1 in
+``naf-bench import-authors``) and one of the imported submissions, the real set. The server runs on 127.0.0.1 in
 a subprocess (``naf_bench.leaderboard.local.Server``) with the quota lifted. The latency is the wall time of
 ``gradio_client``'s ``predict`` on ``/submit``: the upload, the checks, the scoring, the commit and the answer;
 the service's own part (``Service.submit`` in this process, no Gradio) is printed beside it.
@@ -28,7 +28,7 @@ from pathlib import Path
 from naf_bench.leaderboard.local import Server
 from naf_bench.leaderboard.service import Service
 from naf_bench.leaderboard.store import Store
-from naf_bench.readings import CONDITIONS, LETTERS, NO_SEMANTICS
+from naf_bench.readings import NO_SEMANTICS, all_conditions, answer_letters
 
 METADATA = {"model_name": "bench", "track": "standard", "prompt_setting": "zero-shot", "reasoning_mode": "direct",
             "external_tools": False, "temperature": 0, "samples_per_item": 1}  # fmt: skip
@@ -37,14 +37,14 @@ METADATA = {"model_name": "bench", "track": "standard", "prompt_setting": "zero-
 def synthetic(folder: Path, programs: int = 77, seed: int = 0) -> tuple[Path, Path]:
     rng = random.Random(seed)
     rows = [
-        {"id": f"bench-{i}::{c}", "gold": None if c == NO_SEMANTICS else rng.choice(LETTERS), "condition": c,
+        {"id": f"bench-{i}::{c}", "gold": None if c == NO_SEMANTICS else rng.choice(answer_letters()), "condition": c,
          "program_id": f"bench-{i}", "family": f"family{i % 7}"}
-        for i in range(programs) for c in CONDITIONS
+        for i in range(programs) for c in all_conditions()
     ]  # fmt: skip
     gold = folder / "gold.jsonl"
     gold.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     submission = folder / "submission.jsonl"
-    lines = [json.dumps({"id": row["id"], "prediction": rng.choice(LETTERS)}) for row in rows]
+    lines = [json.dumps({"id": row["id"], "prediction": rng.choice(answer_letters())}) for row in rows]
     submission.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return gold, submission
 

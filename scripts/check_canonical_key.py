@@ -1,13 +1,13 @@
-"""The canonical key checked against the one it replaced: equal exactly when the reference's keys are equal.
+"""The canonical key checked against the one it replaced: equal exactly when the replaced keys are equal.
 
     python scripts/check_canonical_key.py [--config main ...] [--set KEY=VALUE ...]
 
 Dataset version 0.2.0 takes canonical keys from BLISS (python-igraph's ``canonical_permutation``) over a coloured
 graph of atoms and rules; version 0.1.0 took them from the individualisation-refinement below, written by hand
-(``reference_key``, kept here as the reference). For each config (default: all) the script runs the one-process
+(``replaced_key``, kept here to check against). For each config (default: all) the script runs the one-process
 walk for its attempt counts, re-assembles every attempt of every cell and split (kept and rejected alike) and
 keys each with both; the two keys must induce the same partition of the programs, over all configs together:
-each reference key maps to one new key and back. It prints the programs, the distinct keys, the time per key of
+each replaced key maps to one new key and back. It prints the programs, the distinct keys, the time per key of
 each and exits non-zero on any disagreement, naming the two programs.
 """
 
@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override, e.g. depths=2,8")
     args = parser.parse_args()
     overrides = parse_overrides(args.set)
-    new_of: dict[str, tuple[str, Program]] = {}  # reference key -> (new key, first program)
+    new_of: dict[str, tuple[str, Program]] = {}  # replaced key -> (new key, first program)
     old_of: dict[str, tuple[str, Program]] = {}
     timing = Counter()
     programs = 0
@@ -42,10 +42,10 @@ def main() -> None:
             for attempt in range(cell.attempts):
                 program = config.cell(unit, split).assemble(attempt)[0]
                 start = time.perf_counter()
-                old = reference_key(program, "q")
+                old = replaced_key(program, "q")
                 middle = time.perf_counter()
                 new = canonical_key(program, "q")
-                timing["reference"] += middle - start
+                timing["replaced"] += middle - start
                 timing["new"] += time.perf_counter() - middle
                 programs += 1
                 for key, other, table in ((old, new, new_of), (new, old, old_of)):
@@ -57,9 +57,9 @@ def main() -> None:
                         )
         print(f"{name}: {programs} programs so far, {len(new_of)} distinct keys", flush=True)
     print(
-        f"{programs} programs, {len(new_of)} distinct keys: the keys agree (equal exactly when the reference's are); "
-        f"per key {1e3 * timing['reference'] / programs:.2f} ms (reference) vs "
-        f"{1e3 * timing['new'] / programs:.3f} ms (BLISS), {timing['reference'] / timing['new']:.0f}x"
+        f"{programs} programs, {len(new_of)} distinct keys: the keys agree (equal exactly when the replaced ones are); "
+        f"per key {1e3 * timing['replaced'] / programs:.2f} ms (replaced) vs "
+        f"{1e3 * timing['new'] / programs:.3f} ms (BLISS), {timing['replaced'] / timing['new']:.0f}x"
     )
 
 
@@ -77,7 +77,7 @@ def _refine(colors: dict, neighbours: dict) -> dict:
         colors = refined
 
 
-def reference_key(program: Program, query: str | None = None) -> str:
+def replaced_key(program: Program, query: str | None = None) -> str:
     """A key equal for programs that differ only by atom renaming and rule (or body-literal) order.
 
     Programs are compared as multisets of rules ``(head, positive body, negative body)``; the query,

@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from naf_bench.readings import JOINT_CONDITIONS, READINGS
+from naf_bench.readings import READINGS, joint_conditions
 
 TASKS = Path(__file__).resolve().parent.parent / "lm_eval_tasks" / "naf_bench"
 HEADER = "# written by scripts/lm_eval_tasks.py from naf_bench.readings; edit the table, then run it\n"
@@ -46,7 +46,7 @@ def task_files() -> dict[str, str]:
         "dataset_kwargs:\n  columns: [id, program_id, family, condition, gold, prompt]\n  by_program: true\n"
     )
     # the JOINT prompt asks the JOINT readings alone
-    asked = "".join(_metric(name) for name in ("joint", "acc", "coverage", *(f"acc_{c}" for c in JOINT_CONDITIONS)))
+    asked = "".join(_metric(name) for name in ("joint", "acc", "coverage", *(f"acc_{c}" for c in joint_conditions())))
     files["naf_bench_joint_prompt.yaml"] = (
         f"{HEADER}include: _template_yaml\ntask: naf_bench_joint_prompt\ndoc_to_text: !function utils.joint_prompt\n"
         'doc_to_target: "{{program_id}}"\nprocess_results: !function utils.process_joint_prompt\n'

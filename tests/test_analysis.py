@@ -9,7 +9,7 @@ from naf_bench import certify
 from naf_bench.analysis.tables import analyze, reading_letters
 from naf_bench.cli import main
 from naf_bench.errors import DataError
-from naf_bench.readings import CONDITIONS, gold_letter
+from naf_bench.readings import all_conditions, gold_letter
 
 PROGRAMS = {  # family -> program text (query q)
     "control": "q :- a. a :- not b.",
@@ -36,7 +36,7 @@ def _rows(depths=(8,)):
         certificate = certify(text)
         for depth in depths:
             program_id = f"t-{family}-d{depth}"
-            for condition in CONDITIONS:
+            for condition in all_conditions():
                 rows.append({
                     "id": f"{program_id}-{condition}::{condition}", "program_id": program_id, "family": family,
                     "condition": condition, "gold": gold_letter(condition, certificate.labels), "depth": depth,

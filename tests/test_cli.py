@@ -77,8 +77,10 @@ def parsers(parser=None, command=""):
     yield command, parser
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
+            names = {choice.dest for choice in action._choices_actions}  # an old spelling is its command's parser
             for name, sub in action.choices.items():
-                yield from parsers(sub, f"{command} {name}".strip())
+                if name in names:
+                    yield from parsers(sub, f"{command} {name}".strip())
 
 
 def option_blocks(text: str) -> dict[str, str]:

@@ -128,7 +128,7 @@ CASES = [
     # a submission where a run folder is expected
     ("report {submission}", "{submission}: a submission ({{id, prediction}} lines), not scores: score it first"),
     ("analyze --reference {submission} --out {out}", "{submission}: a submission ({{id, prediction}} lines), where an "
-                                                     "import-reference output folder"),
+                                                     "import-authors output folder"),
     # an unknown task name (refused before any model loads: the folder is no model); a model path that does not exist
     ("run {folder} --tasks naf_bench_crd --out {out}", "unknown task 'naf_bench_crd' (closest: naf_bench_cred"),
     ("run {missing} --out {out}", "model '{missing}': no such file or folder (and not a Hub name ORG/NAME)"),

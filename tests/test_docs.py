@@ -60,7 +60,7 @@ def test_the_site_builds_strictly_with_its_generated_parts(tmp_path):
     dataset = (tmp_path / "site" / "dataset" / "index.html").read_text()
     assert "<code>hard</code>" in dataset and "train 192 (960), validation 77 (385), test 77 (385)" in dataset
     cli = (tmp_path / "site" / "cli" / "index.html").read_text()
-    for command in ("naf-bench certify", "naf-bench leaderboard new-set", "naf-bench import-reference"):
+    for command in ("naf-bench certify", "naf-bench leaderboard new-set", "naf-bench import-authors"):
         assert command in cli
     assert "Keep a Changelog" in (tmp_path / "site" / "changelog" / "index.html").read_text()
     benchmarks = (tmp_path / "site" / "benchmarks" / "index.html").read_text()  # the other pages' figures, indexed

@@ -2,7 +2,7 @@
 
 import pytest
 
-from naf_bench.scoring.extract import extract_answer, strip_thinking
+from naf_bench.scoring.extract import extract_answer, strip_thinking, unalias_extractor
 
 RESTATED_OPTIONS = "Choose exactly one:\n  A. Definitely yes\n  B. Definitely no\n  C. Cannot be determined\n"
 
@@ -69,14 +69,15 @@ def test_strict_and_flexible_on_free_form_outputs(text, strict, flexible):
         ("Nothing conclusive here", "q", None),
     ],
 )
-def test_reference_extractor(text, query, expected):
-    assert extract_answer(text, "reference", query=query) == expected
+def test_authors_extractor(text, query, expected):
+    assert extract_answer(text, "authors", query=query) == expected
+    assert extract_answer(text, "reference", query=query) == expected  # its old name, an alias
 
 
-def test_reference_keeps_unclosed_thinking_as_the_authors_do():
+def test_authors_keeps_unclosed_thinking_as_the_authors_do():
     text = "<think>ANSWER: A"
     assert extract_answer(text, "strict") is None
-    assert extract_answer(text, "reference") == "A"
+    assert extract_answer(text, "authors") == "A"
 
 
 def test_strip_thinking_is_case_insensitive_and_keeps_text_between_blocks():
@@ -97,5 +98,18 @@ def test_strip_thinking_is_case_insensitive_and_keeps_text_between_blocks():
 )
 def test_degenerate_input_is_unanswered(text):
     # linear time is measured by scripts/bench_extract.py; here: each is read, and none is an answer
-    for extractor in ("strict", "flexible", "reference"):
+    for extractor in ("strict", "flexible", "authors"):
         assert extract_answer(text, extractor) is None
+
+
+def test_the_old_name_of_the_authors_extractor_is_read_wherever_an_extractor_is_named():
+    from naf_bench.cli import build_parser
+    from naf_bench.scoring.core import score
+
+    assert unalias_extractor("reference") == "authors" and unalias_extractor("strict") == "strict"
+    assert build_parser().parse_args(["score", "run.jsonl", "--extractor", "reference"]).extractor == "authors"
+    assert (
+        build_parser().parse_args(["analyze", "--authors", "ref", "--extractor", "reference", "--out", "o"]).extractor
+        == "authors"
+    )
+    assert score([], {}, extractor="reference").extractor == "authors"

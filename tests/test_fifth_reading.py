@@ -16,7 +16,7 @@ from naf_bench.data.dataset import code_version, load_dataset
 from naf_bench.data.rows import generate_units, rows_json, unit_rows
 from naf_bench.errors import ConfigError
 from naf_bench.generate.config import get_config
-from naf_bench.readings import CONDITIONS, JOINT_CONDITIONS, NAMED_CONDITIONS, READINGS, Reading, gold_letter
+from naf_bench.readings import READINGS, Reading, all_conditions, gold_letter, joint_conditions, named_conditions
 from naf_bench.scoring.core import check_row
 from naf_bench.scoring.steps import FLAGS
 
@@ -63,13 +63,13 @@ def fifth():
 
 def test_a_fifth_reading_runs_through_generation_and_scoring(fifth, tmp_path):
     assert code_version() != fifth  # the rows' code version (and so the cache key) covers the table
-    assert CONDITIONS[-1] == NAMED_CONDITIONS[-1] == "wfs2" and "wfs2" not in JOINT_CONDITIONS
+    assert all_conditions()[-1] == named_conditions()[-1] == "wfs2" and "wfs2" not in joint_conditions()
     certificate = certify("q :- not a. a :- not q.")
     assert certificate.labels["wfs"] == "u" and certificate.labels["wfs2"] == "F"
     assert certificate.signature == "TFuloopF" and gold_letter("wfs2", certificate.labels) == "B"
 
     rows = load_dataset("main", split="test", cache_dir=str(tmp_path / "cache"), programs_per_cell=1).to_list()
-    assert len(rows) == 4 * 6 and {row["condition"] for row in rows} == set(CONDITIONS)
+    assert len(rows) == 4 * 6 and {row["condition"] for row in rows} == set(all_conditions())
     wfs2 = [row for row in rows if row["condition"] == "wfs2"]
     assert len(wfs2) == 4 and all("reading every statement it leaves undefined as false" in r["prompt"] for r in wfs2)
     assert [row["gold"] for row in wfs2] == ["A" if row["labels"]["wfs"] == "T" else "B" for row in wfs2]

@@ -80,7 +80,7 @@ def test_an_authors_gold_layout_is_read_and_scored_as_their_evaluate_py_would(na
     assert scores["joint_solved_per_family"] == {"decided": [2, 2], "loopy": [0, 1]}
     printed = capsys.readouterr().out
     assert f"note: {gold}: read as the NAF-Bench authors' {layout}" in printed
-    assert "not certified by naf-bench (`naf-bench import-reference` certifies them" in printed
+    assert "not certified by naf-bench (`naf-bench import-authors` certifies them" in printed
 
 
 def test_the_board_and_the_analysis_read_an_authors_gold(tmp_path, capsys):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import naf_bench.integrations
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import joint_conditions
 from naf_bench.training.rewards import answer_reward, joint_golds, joint_reward
 from naf_bench.training.stream import Stream
 from naf_bench.verbalize.joint_prompt import answer_line
@@ -45,7 +45,7 @@ def _completions(rows):
     for row in rows:
         if row["condition"] == "joint":
             golds = joint_golds(row)
-            right = "\n".join(answer_line(c, golds[c]) for c in JOINT_CONDITIONS)
+            right = "\n".join(answer_line(c, golds[c]) for c in joint_conditions())
             out += [f"Reasoning.\n{right}", right.replace(f"wfs ANSWER: {golds['wfs']}", "wfs ANSWER: ?")]
         else:
             wrong = "A" if row["gold"] != "A" else "B"

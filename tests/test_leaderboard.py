@@ -11,7 +11,7 @@ from naf_bench.cli import main
 from naf_bench.errors import DataError
 from naf_bench.leaderboard.board import assemble_board, baseline_rows, build_board, refusal, submission_row
 from naf_bench.leaderboard.site import write_site
-from naf_bench.readings import CONDITIONS, gold_letter
+from naf_bench.readings import all_conditions, gold_letter
 from naf_bench.scoring.intake import Gold, check, read_gold, read_submission
 from naf_bench.scoring.metadata import parse_metadata, validate_metadata
 from naf_bench.syntax.parse import parse_program
@@ -37,7 +37,7 @@ def gold_rows():
     rows = []
     for program_id, (text, query, family) in PROGRAMS.items():
         certificate = certify(parse_program(text), query)
-        for condition in CONDITIONS:
+        for condition in all_conditions():
             rows.append(
                 {
                     "id": f"{program_id}::{condition}",
@@ -208,7 +208,7 @@ def test_submission_row_of_the_checked_record(tmp_path, gold_rows, submissions):
     audit = traced["trace_audit"]
     assert audit["audit"] == {"sound": 2, "contradicted": 4, "unverifiable": 6, "no_derivation": 0}
     assert (audit["n"], audit["reasoned_soundly"], audit["contradicted_among_correct"]) == (12, 0.4, 0.6)
-    # the reference's shares: sound among the 11 correct traced answers, and among all 12 traces
+    # the authors' shares: sound among the 11 correct traced answers, and among all 12 traces
     assert audit["reference_definitions"] == {"sound_among_correct": 2 / 11, "sound_of_traced": 2 / 12}
     low, high = traced["joint_ci95"]
     assert 0.0 <= low <= 2 / 3 <= high <= 1.0

@@ -1,4 +1,4 @@
-"""import-reference on the reference leaderboard's layout (REF/leaderboard/): sets, submissions, exact scores."""
+"""import-authors on the authors' leaderboard's layout (REF/leaderboard/): sets, submissions, exact scores."""
 
 import json
 
@@ -6,7 +6,7 @@ import pytest
 
 from naf_bench import parse_program
 from naf_bench.cli import main
-from naf_bench.data.reference import import_reference
+from naf_bench.data.authors import import_authors
 from naf_bench.verbalize.prompt import render_prompt
 
 PROGRAMS = {  # rec_id: (axis, difficulty, program, labels)
@@ -49,13 +49,13 @@ def _write(path, records):
 def reference(tmp_path):
     board = tmp_path / "ref" / "leaderboard"
     hard = [_hard(r, c) for r in PROGRAMS for c in CONDITIONS]
-    hard[7]["gold"] = "C"  # lb-decided-i0 cred: the reference's letter, which our certifier does not give
+    hard[7]["gold"] = "C"  # lb-decided-i0 cred: the authors' letter, which our certifier does not give
     _write(board / "data" / "hard_x.jsonl", hard)
     _write(board / "data" / "dev.jsonl", [_dev(r, c) for r in PROGRAMS for c in CONDITIONS])
     _write(board / "data" / "ladder.jsonl", [{"task": "t1", "question": "?"}])
     named = [r for r in hard if r["gold"] is not None]
     # a: right everywhere except one reading of the loopy program, and one unanswered prompt; plus an id the set
-    # does not have (the reference's submissions cover a larger set)
+    # does not have (the authors' submissions cover a larger set)
     a = [{"id": r["id"], "prediction": r["gold"]} for r in named]
     a[1]["prediction"] = "A"  # lb-loopy-i0 cred: gold B
     a[5]["prediction"] = None  # lb-decided-i0 cred: unanswered
@@ -73,12 +73,12 @@ def _jsonl(path):
 
 
 def test_leaderboard_sets_and_submissions(reference, tmp_path):
-    report = import_reference(reference, tmp_path / "out")
+    report = import_authors(reference, tmp_path / "out")
     out = tmp_path / "out" / "leaderboard"
     assert report.rows == {"leaderboard/dev": 15, "leaderboard/hard_x": 15}
     assert report.programs == {"leaderboard/dev": 3, "leaderboard/hard_x": 3}
     assert report.disagreements == [
-        "leaderboard/hard_x lb-decided-i0-cred::cred: reference labels {'cred': 'T', 'skept': 'T', 'wfs': 'T', "
+        "leaderboard/hard_x lb-decided-i0-cred::cred: their labels {'cred': 'T', 'skept': 'T', 'wfs': 'T', "
         "'sldnf': 'T'} gold C, ours {'cred': 'T', 'skept': 'T', 'wfs': 'T', 'sldnf': 'T'} gold A"
     ]
     rows = _jsonl(out / "hard_x" / "gold.jsonl")
@@ -181,4 +181,4 @@ def test_scores_as_the_reference_leaderboard_gives_them(reference, tmp_path, cap
     assert "unknown id 'lb-other-i9-wfs::wfs' (not in the gold set)" in record["problems"]
     printed = capsys.readouterr().out
     assert "JOINT per family (solved/programs): decided 50.0 (1/2), loopy 0.0 (0/1)" in printed
-    assert "as the reference leaderboard defines them: coverage 91.7 (non-null predictions)" in printed
+    assert "as the authors' leaderboard defines them: coverage 91.7 (non-null predictions)" in printed

@@ -9,17 +9,17 @@ import pytest
 from naf_bench.cli.output import print_records
 from naf_bench.leaderboard.board import baseline_rows
 from naf_bench.leaderboard.site import _columns
-from naf_bench.readings import JOINT_CONDITIONS, NO_SEMANTICS, READINGS
+from naf_bench.readings import NO_SEMANTICS, READINGS, joint_conditions
 from naf_bench.scoring import metrics
 from naf_bench.scoring.evaluation import RunRecord, score_rows
 from naf_bench.scoring.labels import LabelScores, compute_label_metrics
 from naf_bench.scoring.metrics import BOARD, CLI, LABEL, METRICS, RECORD, SITE, VIEWS, Metric
 
-GOLDS = {"p0": "ABAC", "p1": "AAAA", "p2": "CBAB"}  # per JOINT reading, in JOINT_CONDITIONS' order
+GOLDS = {"p0": "ABAC", "p1": "AAAA", "p2": "CBAB"}  # per JOINT reading, in joint_conditions()' order
 ROWS = [
     {"id": f"{program}::{condition}", "program_id": program, "family": "f", "condition": condition, "gold": gold}
     for program, golds in GOLDS.items()
-    for condition, gold in [*zip(JOINT_CONDITIONS, golds, strict=True), (NO_SEMANTICS, None)]
+    for condition, gold in [*zip(joint_conditions(), golds, strict=True), (NO_SEMANTICS, None)]
 ]
 ANSWER_A = {row["id"]: {"prediction": "A"} for row in ROWS}  # wrong somewhere, the same as the untutored answer
 
@@ -50,7 +50,7 @@ def _board() -> set[str]:
 def _site() -> set[str]:
     """The site's columns of percentages other than a reading's and the trace audit's, by title."""
     titles = {column["title"] for column in _columns()}
-    others = {f"{READINGS[c].title} %" for c in JOINT_CONDITIONS} | {"Sound traces %"}
+    others = {f"{READINGS[c].title} %" for c in joint_conditions()} | {"Sound traces %"}
     return {title for title in titles if title.endswith(" %")} - others
 
 
@@ -60,7 +60,7 @@ def _cli(capsys) -> set[str]:
     print_records([score_rows(ROWS, ANSWER_A, name="a", n_bootstrap=0).to_dict()])
     head, _, extractor = capsys.readouterr().out.splitlines()[0].partition("  read by (unread)")
     assert extractor == ""  # the extractor's heads close the line
-    return set(head.split()) - set(JOINT_CONDITIONS)
+    return set(head.split()) - set(joint_conditions())
 
 
 READERS = {RECORD: _record, LABEL: _label, BOARD: _board, SITE: _site, CLI: _cli}

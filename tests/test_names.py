@@ -1,5 +1,5 @@
 """One name per idea: no two modules of the package share a file name, and no public module-level name (function,
-class, table) is defined in two modules. An alias (``NAMED = NAMED_CONDITIONS``) and an import are the same
+class, table) is defined in two modules. An alias (``import_reference = import_authors``) and an import are the same
 object under its one name, so they do not count; ``main`` is every command's entry point by convention, and
 ``add_parsers`` every command group's (``naf_bench.cli``)."""
 

@@ -6,15 +6,16 @@ import pytest
 
 from naf_bench.errors import ConfigError
 from naf_bench.readings import (
-    CONDITIONS,
-    EFFORT_KEYS,
-    JOINT_CONDITIONS,
-    LABEL_KEYS,
-    LETTER_OF,
-    LETTERS,
     NO_SEMANTICS,
     READINGS,
+    all_conditions,
+    answer_letters,
+    effort_keys,
     gold_letter,
+    joint_conditions,
+    label_keys,
+    letter_of,
+    named_conditions,
 )
 from naf_bench.verbalize.templates import LANGUAGES, listed_letters, option_lines
 
@@ -41,16 +42,16 @@ def test_inclusions_name_known_readings_and_labels():
 
 
 def test_table_orders_are_the_published_ones():
-    assert LABEL_KEYS == ("cred", "skept", "wfs", "sldnf")
+    assert label_keys() == ("cred", "skept", "wfs", "sldnf")
     assert READINGS.names == ("cred", "skept", "wfs", "closed_world")  # the one key: the condition
-    assert CONDITIONS == (NO_SEMANTICS, "closed_world", "cred", "skept", "wfs")
-    assert JOINT_CONDITIONS == ("closed_world", "cred", "skept", "wfs")
-    assert EFFORT_KEYS[0] == "clingo_choices" and len(EFFORT_KEYS) == len(set(EFFORT_KEYS)) == 5
+    assert all_conditions() == (NO_SEMANTICS, "closed_world", "cred", "skept", "wfs")
+    assert joint_conditions() == ("closed_world", "cred", "skept", "wfs")
+    assert effort_keys()[0] == "clingo_choices" and len(effort_keys()) == len(set(effort_keys())) == 5
 
 
 def test_gold_letter_reads_each_readings_alphabet():
     labels = {"cred": "T", "skept": "F", "wfs": "u", "sldnf": "loop"}
-    assert [gold_letter(c, labels) for c in CONDITIONS] == [None, "C", "A", "B", "C"]
+    assert [gold_letter(c, labels) for c in all_conditions()] == [None, "C", "A", "B", "C"]
     with pytest.raises(ConfigError, match="unknown condition"):
         gold_letter("brave", labels)
     with pytest.raises(ConfigError, match="unknown condition"):
@@ -59,7 +60,7 @@ def test_gold_letter_reads_each_readings_alphabet():
 
 
 def test_letters_are_the_tables_and_a_label_has_one_letter():
-    assert LETTERS == ("A", "B", "C") and dict(LETTER_OF) == {"T": "A", "F": "B", "u": "C", "loop": "C"}
+    assert answer_letters() == ("A", "B", "C") and dict(letter_of()) == {"T": "A", "F": "B", "u": "C", "loop": "C"}
     assert option_lines("en") == ["  A. Definitely yes", "  B. Definitely no", "  C. Cannot be determined"]
     assert listed_letters("en") == "A, B, or C" and listed_letters("zh") == "A、B 或 C"
     wfs = READINGS["wfs"]
@@ -72,3 +73,13 @@ def test_letters_are_the_tables_and_a_label_has_one_letter():
                 replace(wfs, name="wfs3", label_key="wfs3", position=9, letters=letters, implies=()), None
             )
     assert "wfs3" not in READINGS.names
+
+
+def test_the_views_are_functions_and_the_live_view_the_docs_cite_has_no_hash():
+    from naf_bench.readings import CONDITIONS
+
+    assert CONDITIONS == all_conditions() == ("none", *named_conditions())
+    with pytest.raises(TypeError):  # what it holds changes when a reading registers: no hash could stay true
+        hash(CONDITIONS)
+    with pytest.raises(TypeError):  # the table's letters are read, never written through a view
+        letter_of()["x"] = "D"

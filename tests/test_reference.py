@@ -1,4 +1,4 @@
-"""naf-bench import-reference on small fixtures written in the reference repository's data/ layout."""
+"""naf-bench import-authors on small fixtures written in the authors' repository's data/ layout."""
 
 import json
 
@@ -6,7 +6,7 @@ import pytest
 
 from naf_bench import parse_program
 from naf_bench.cli import main
-from naf_bench.data.reference import import_reference
+from naf_bench.data.authors import import_authors
 from naf_bench.errors import DataError
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import render_prompt
@@ -66,7 +66,7 @@ def _jsonl(path):
 
 
 def test_gold_rows_and_runs(reference, tmp_path):
-    report = import_reference(reference, tmp_path / "out")
+    report = import_authors(reference, tmp_path / "out")
     assert report.disagreements == []
     assert report.rows == {"production": 10, "reorder": 8}
     rows = _jsonl(tmp_path / "out" / "production" / "gold.jsonl")
@@ -98,9 +98,9 @@ def test_label_disagreements_are_reported(reference, tmp_path, capsys):
     records = json.loads(path.read_text())
     records[2]["gold"] = "A"  # ref-odd-i0 under cred: certified B
     path.write_text(json.dumps(records))
-    assert main(["import-reference", str(reference), "--out", str(tmp_path / "out")]) == 1
+    assert main(["import-authors", str(reference), "--out", str(tmp_path / "out")]) == 1
     captured = capsys.readouterr()
-    assert "label disagreements between the reference and our certifier: 1" in captured.out
+    assert "label disagreements between the authors and our certifier: 1" in captured.out
     assert f"disagreement: production {records[2]['task_id']}" in captured.err
 
 
@@ -119,7 +119,7 @@ def test_label_disagreements_are_reported(reference, tmp_path, capsys):
 def test_bad_reference_data_is_listed_and_the_rest_imported(reference, tmp_path, capsys, damage, file, message, kept):
     """A file that cannot be read is named with its line and reason; every other file is still imported."""
     damage(reference / "data")
-    report = import_reference(reference, tmp_path / "out")
+    report = import_authors(reference, tmp_path / "out")
     assert report.failed[file].startswith(message) and report.failed[file].endswith(
         " set)" if "set" in file else "run of production)"
     )
@@ -131,8 +131,8 @@ def test_bad_reference_data_is_listed_and_the_rest_imported(reference, tmp_path,
 
 
 def test_missing_reference_folder(tmp_path):
-    with pytest.raises(DataError, match=r"no reference data: expected their data/production_set\.json"):
-        import_reference(tmp_path, tmp_path / "out")
+    with pytest.raises(DataError, match=r"none of the authors' files: expected their data/production_set\.json"):
+        import_authors(tmp_path, tmp_path / "out")
 
 
 THEMED = (
@@ -215,7 +215,7 @@ def paper_sets(tmp_path):
 
 
 def test_the_rest_of_the_paper_imports_with_marks(paper_sets, tmp_path):
-    report = import_reference(paper_sets, tmp_path / "out")
+    report = import_authors(paper_sets, tmp_path / "out")
     assert report.disagreements == []
     assert report.rows == {"grid_large": 4, "v3_sweep": 2, "framing": 3, "wfs_big_direct": 3, "wfs_big_t2s": 3,
                            "pilot_en": 3}  # fmt: skip
@@ -243,8 +243,8 @@ def test_the_rest_of_the_paper_imports_with_marks(paper_sets, tmp_path):
     assert [r["family"] for r in wfs] == ["divergent", "divergent", "control"]
     assert wfs[0]["labels"] == {"cred": "T", "skept": "F", "wfs": "u", "sldnf": "loop"}
     assert report.marks["wfs_big_t2s"] == {
-        "no divergence_bin: family is the reference's kind (control / divergent)": 3,
-        "rules not known (a themed prompt and no 'program' field): the reference's labels": 3,
+        "no divergence_bin: family is the authors' kind (control / divergent)": 3,
+        "rules not known (a themed prompt and no 'program' field): the authors' labels": 3,
     }
     t2s = _jsonl(out / "wfs_big_t2s" / "runs" / "m.jsonl")
     assert t2s[0] == {"id": "cyc2-disj-meeting::wfs", "prediction": "p :- not q.\nq :- not p.\nQUERY: p.",
@@ -259,13 +259,11 @@ def test_the_rest_of_the_paper_imports_with_marks(paper_sets, tmp_path):
     assert [(r["condition"], r["gold"], r["family"]) for r in pilot] == [
         ("stable", "C", "divergent"), ("wfs", "C", "divergent"), ("none", None, "control")
     ]  # fmt: skip
-    assert (
-        report.marks["pilot_en"]["condition 'stable' has no reading in naf-bench's table: gold is the reference's"] == 1
-    )
-    assert report.marks["pilot_en"]["the reference gives the untutored prompt gold A; naf-bench's rows have none"] == 1
+    assert report.marks["pilot_en"]["condition 'stable' has no reading in naf-bench's table: gold is the authors'"] == 1
+    assert report.marks["pilot_en"]["the authors give the untutored prompt gold A; naf-bench's rows have none"] == 1
 
 
-def test_analyze_reference_puts_the_mitigations_and_languages_side_by_side(paper_sets, tmp_path, capsys):
+def test_analyze_authors_puts_the_mitigations_and_languages_side_by_side(paper_sets, tmp_path, capsys):
     import shutil
 
     data = paper_sets / "data"
@@ -279,15 +277,15 @@ def test_analyze_reference_puts_the_mitigations_and_languages_side_by_side(paper
     shutil.copy(data / "eval_set.json", data / "eval_set_zh.json")
     (data / "zh_answers").mkdir()
     (data / "zh_answers" / "m.json").write_text(json.dumps({"answers": {"naf-001::wfs": "B"}}))
-    import_reference(paper_sets, tmp_path / "ref")
+    import_authors(paper_sets, tmp_path / "ref")
     out = tmp_path / "analysis"
     # v3's run m has only null letters: that subset is reported, not analyzed; the rest are
-    assert main(["analyze", "--reference", str(tmp_path / "ref"), "--bootstrap", "5", "--out", str(out)]) == 1
+    assert main(["analyze", "--authors", str(tmp_path / "ref"), "--bootstrap", "5", "--out", str(out)]) == 1
     captured = capsys.readouterr()
     assert "v3_sweep: not analyzed: " in captured.err and "m.jsonl: no parsable answer" in captured.err
     printed = captured.out
-    assert "framing: answers read with the 'reference' extractor" in printed
-    assert "grid_large: answers read with the 'reference' extractor" in printed
+    assert "framing: answers read with the 'authors' extractor" in printed
+    assert "grid_large: answers read with the 'authors' extractor" in printed
     paper = json.loads((out / "paper.json").read_text())
     assert set(paper["errors"]) == {"v3_sweep"}
     cells = paper["mitigation"]["m"]
@@ -300,4 +298,14 @@ def test_analyze_reference_puts_the_mitigations_and_languages_side_by_side(paper
     text = (out / "paper.md").read_text()
     assert "| m | 100.0 (2/2; strict 66.7, 1 nulls) | 66.7 (2/3; strict 66.7, 0 nulls) |" in text
     assert "| m | 1/1 (100.0; 1 parsed) | 0/1 (0.0; 1 parsed) |" in text
-    assert main(["analyze", "--reference", str(tmp_path / "ref"), "--gold", "x", "--out", str(out)]) != 0
+    assert main(["analyze", "--authors", str(tmp_path / "ref"), "--gold", "x", "--out", str(out)]) != 0
+
+
+def test_the_old_import_path_is_a_deprecated_alias():
+    import importlib
+    import sys
+
+    sys.modules.pop("naf_bench.data.reference", None)  # imported afresh, so that its warning is raised here
+    with pytest.deprecated_call(match="naf_bench.data.authors"):
+        old = importlib.import_module("naf_bench.data.reference")
+    assert old.import_reference is import_authors

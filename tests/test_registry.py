@@ -1,5 +1,5 @@
 """Registry-wide contract over every config at full size: no program repeats a rule, no training program
-appears in an evaluation split, and every id carries the nb- prefix (the reference's ids name other programs)."""
+appears in an evaluation split, and every id carries the nb- prefix (the authors' ids name other programs)."""
 
 from itertools import product
 

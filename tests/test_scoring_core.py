@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from naf_bench import certify
+from naf_bench import certify, parse_program
 from naf_bench.analysis.tables import analyze_run
 from naf_bench.readings import gold_letter
 from naf_bench.scoring.core import audits, proofs, score
@@ -156,3 +156,30 @@ def test_one_answer_policy_for_stored_letters_translations_and_extractors():
     assert letter == "B" and translation.letter == "C"  # the authors' letter, the translation kept for its table
     assert decide_answer("ANSWER: A", {"condition": "wfs"}, STORED, stored="maybe") == (None, None)
     assert decide_answer(None, t2s, "strict") == (None, None)
+
+
+def test_a_scoring_pass_parses_each_program_once(monkeypatch):
+    """600 traced rows of 120 programs: 120 parses, where the audit and the step checker each read them again."""
+    from naf_bench.scoring import audit, core, steps
+
+    parsed = []
+
+    def counting(text):
+        parsed.append(text)
+        return parse_program(text)
+
+    for module in (core, audit, steps):
+        monkeypatch.setattr(module, "parse_program", counting)
+    rows, answers, traces = [], {}, {}
+    for k in range(120):  # atoms of this test's own, so no program text was read before it
+        certificate = certify(f"q :- not once{k}.\nonce{k} :- not q.")
+        for condition in ("none", *READINGS):
+            key = f"once{k}::{condition}"
+            gold = gold_letter(condition, certificate.labels)
+            rows.append({"id": key, "gold": gold, "condition": condition, "program_id": f"once{k}",
+                         "family": "even", "certificate": certificate.to_json()})  # fmt: skip
+            answers[key] = f"ANSWER: {gold or 'A'}"
+            traces[key] = f"once{k} holds, so q is false."
+    scored = score(rows, answers, traces, extractor="flexible", n_bootstrap=10)
+    assert scored.proofs.n == 480 and len(rows) == 600
+    assert len(parsed) == len(set(parsed)) == 120

@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import joint_conditions
 from naf_bench.scoring.extract import extract_answer
 from naf_bench.scoring.labels import compute_label_metrics
 
@@ -128,8 +128,8 @@ def _resampled_row_by_row(answers, references, conditions, programs, n_bootstrap
         for p in drawn:
             gold = {conditions[i]: references[i] for i in rows[p]}
             said = {conditions[i]: answers[i] for i in rows[p]}  # the last row of a condition, as JOINT reads it
-            if all(c in gold for c in JOINT_CONDITIONS):
-                terms.append(all(said[c] is not None and said[c] == gold[c] for c in JOINT_CONDITIONS))
+            if all(c in gold for c in joint_conditions()):
+                terms.append(all(said[c] is not None and said[c] == gold[c] for c in joint_conditions()))
         if terms:
             joint.append(sum(terms) / len(terms))
 

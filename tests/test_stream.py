@@ -11,7 +11,7 @@ from naf_bench.generate.algorithm import is_training_key
 from naf_bench.generate.bins import BINS
 from naf_bench.generate.config import get_config
 from naf_bench.generate.registry import FAMILIES
-from naf_bench.readings import JOINT_CONDITIONS, gold_letter
+from naf_bench.readings import gold_letter, joint_conditions
 from naf_bench.syntax.parse import parse_program
 from naf_bench.syntax.structure import canonical_key
 from naf_bench.training.stream import CURRICULUM, JOINT, Stream, drawable
@@ -57,7 +57,7 @@ def test_no_item_is_in_an_evaluation_split_or_a_hidden_set():
 def test_joint_items_ask_every_reading():
     row = Stream(joint=True, levels={"bins": 2})[3]
     assert row["condition"] == JOINT and row["gold"] is None and row["id"].endswith("-joint::joint")
-    assert all(f"{condition} ANSWER: X" in row["prompt"] for condition in JOINT_CONDITIONS)
+    assert all(f"{condition} ANSWER: X" in row["prompt"] for condition in joint_conditions())
     assert row["messages"] == [{"role": "user", "content": row["prompt"]}]
     zh = Stream(joint=True, language="zh")[3]
     assert "wfs ANSWER: X" in zh["prompt"] and "规则" in zh["prompt"]

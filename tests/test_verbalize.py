@@ -4,7 +4,8 @@ import pytest
 
 from naf_bench import ConfigError, ParseError, certify, parse_program
 from naf_bench.generate.bins import BINS, assemble
-from naf_bench.verbalize.prompt import CONDITIONS, check_leakage, render_prompt, render_rule_sentence
+from naf_bench.readings import all_conditions
+from naf_bench.verbalize.prompt import check_leakage, render_prompt, render_rule_sentence
 from naf_bench.verbalize.trace import derivation, parse_trace, render_gold_trace, trace_values
 
 FIGURE1 = parse_program("a :- b. b :- not c. c :- not d. d :- not b.")
@@ -19,7 +20,7 @@ def test_abstract_template():
 
 
 def test_prompt_layout_per_condition():
-    prompts = {condition: render_prompt(FIGURE1, "a", condition) for condition in CONDITIONS}
+    prompts = {condition: render_prompt(FIGURE1, "a", condition) for condition in all_conditions()}
     for prompt in prompts.values():
         assert "Rules:\nProposition a is true if proposition b is true." in prompt
         assert "Question: Is proposition a true?" in prompt
@@ -47,7 +48,7 @@ def test_gold_traces_parse_back_and_agree_with_the_certificate(bin_name):
         program = assemble(bin_name, random.Random(seed), 4, 3, 3 if bin_name == "odd" else 4)
         certificate = certify(program)
         steps = derivation(program, "q", certificate.wfs_values)
-        for condition in CONDITIONS[1:]:
+        for condition in all_conditions()[1:]:
             text = render_gold_trace(program, certificate, condition)
             trace = parse_trace(text)
             assert trace.steps == tuple(steps)

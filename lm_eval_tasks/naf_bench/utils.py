@@ -8,7 +8,7 @@ from lm_eval.api.task import ConfigurableTask
 
 from naf_bench import parse_program
 from naf_bench.data.dataset import program_documents, task_dataset
-from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NAMED_CONDITIONS
+from naf_bench.readings import answer_letters, joint_conditions, named_conditions
 from naf_bench.scoring import lm
 from naf_bench.scoring.core import check_row, constant_hits, program_solved
 from naf_bench.scoring.core import flip_rate as core_flip_rate
@@ -30,7 +30,7 @@ def load(config="main", conditions=None, by_program=False, columns=None, dataset
     (``ORG/naf-bench``), else generated here."""
     import datasets
 
-    dataset = task_dataset(config, conditions or NAMED_CONDITIONS, dataset_path)
+    dataset = task_dataset(config, conditions or named_conditions(), dataset_path)
     if columns:
         dataset = dataset.select_columns(columns)
     if by_program:
@@ -84,7 +84,7 @@ def translated_letters(resps, docs):  # translate-then-solve: our strict parser 
 
 
 def _answer(filtered):
-    return filtered if filtered in LETTERS else None
+    return filtered if filtered in answer_letters() else None
 
 
 def process_results(doc, results):
@@ -94,7 +94,7 @@ def process_results(doc, results):
 
 def process_default(doc, results):  # condition none: no gold; which reading does the model default to?
     answer = _answer(results[0])
-    return {"coverage": answer is not None} | {f"answer_{x}": answer == x for x in LETTERS}
+    return {"coverage": answer is not None} | {f"answer_{x}": answer == x for x in answer_letters()}
 
 
 def process_program(doc, results):
@@ -115,7 +115,7 @@ def joint_prompt(doc):  # every reading of one program at once, as the training 
 
 def process_joint_prompt(doc, results):  # one response, one line per reading, read as the JOINT reward reads it
     answers = joint_answers(results[0], REWARD_EXTRACTOR)
-    golds = {row["condition"]: row["gold"] for row in doc["rows"] if row["condition"] in JOINT_CONDITIONS}
+    golds = {row["condition"]: row["gold"] for row in doc["rows"] if row["condition"] in joint_conditions()}
     correct = {condition: answers.get(condition) == gold for condition, gold in golds.items()}
     return {
         "joint": program_solved(answers, golds) is True,
@@ -170,11 +170,11 @@ def process_traced(doc, results):  # the raw response: its label and the core's 
 
 
 def choices(doc):  # the readings table's gold letters
-    return list(LETTERS)
+    return list(answer_letters())
 
 
 def choice_index(doc):
-    return LETTERS.index(doc["gold"])
+    return answer_letters().index(doc["gold"])
 
 
 def letter_prompt(doc):  # multiple choice: no reasoning asked for; the letter follows "ANSWER:"
@@ -186,7 +186,7 @@ def _letters(families):
 
     def process(doc, results):
         loglikelihoods = [loglikelihood for loglikelihood, _ in results]
-        right = LETTERS[max(range(len(LETTERS)), key=loglikelihoods.__getitem__)] == doc["gold"]
+        right = answer_letters()[max(range(len(answer_letters())), key=loglikelihoods.__getitem__)] == doc["gold"]
         item = {key: doc[key] for key in ("id", "program_id", "condition", "gold")} | {"loglikelihoods": loglikelihoods}
         # one-letter choices have one length, so lm-eval's length-normalised acc_norm picks the same letter
         return {"acc": right, "acc_norm": right} | dict.fromkeys(metrics, item)

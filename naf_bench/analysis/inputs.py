@@ -58,7 +58,7 @@ def read_runs(paths, known: set[str]) -> tuple[dict[str, dict[str, str]], dict[s
 
 def read_stored(paths) -> dict[str, dict[str, dict]]:
     """``{run name: {id: {"stored", "stored_ok"}}}``: the authors' letters (and T2S parser verdicts) that
-    ``import-reference`` writes beside each output; an lm-eval folder has none."""
+    ``import-authors`` writes beside each output; an lm-eval folder has none."""
     stored = {}
     for path in map(Path, paths):
         if path.is_file():

@@ -5,22 +5,16 @@
 from __future__ import annotations
 
 import json
-from functools import partial
 from pathlib import Path
 
 from naf_bench.analysis.tables import default_readings
-from naf_bench.readings import LETTER_OF, LETTERS, NAMED_CONDITIONS, NO_SEMANTICS
+from naf_bench.readings import NO_SEMANTICS, answer_letters, letter_of, named_conditions
 from naf_bench.scoring.audit import AUDIT_CLASSES
 from naf_bench.scoring.formatting import percent, table_header
 
-NAMED = NAMED_CONDITIONS
-
-
-_pct = partial(percent, missing="n/a")
-
 
 def _ci(interval) -> str:
-    return "" if not interval else f" [{_pct(interval[0])}, {_pct(interval[1])}]"
+    return "" if not interval else f" [{percent(interval[0])}, {percent(interval[1])}]"
 
 
 def markdown(result: dict) -> str:
@@ -45,27 +39,27 @@ def _table_1(runs: dict) -> list[str]:
         "",
         "## Table 1: accuracy per semantics",
         "",
-        *table_header(["run", *NAMED, "all (parsed)", "strict", "cor."]),
+        *table_header(["run", *named_conditions(), "all (parsed)", "strict", "cor."]),
     ]
     for name, r in runs.items():
         cells = [
-            f"{_pct(c['accuracy'])}{_ci(c['ci95'])} ({c['correct']}/{c['n_parsed']} of {c['n']})"
+            f"{percent(c['accuracy'])}{_ci(c['ci95'])} ({c['correct']}/{c['n_parsed']} of {c['n']})"
             if (c := r["per_semantics"].get(k))
             else "–"
-            for k in NAMED
+            for k in named_conditions()
         ]
         lines.append(
-            f"| {name} | " + " | ".join(cells) + f" | {_pct(r['accuracy'])} ({r['n_parsed']}/{r['n_prompts']})"
-            f" | {_pct(r['strict_accuracy'])} | {_pct(r['default_correspondence'])} |"
+            f"| {name} | " + " | ".join(cells) + f" | {percent(r['accuracy'])} ({r['n_parsed']}/{r['n_prompts']})"
+            f" | {percent(r['strict_accuracy'])} | {percent(r['default_correspondence'])} |"
         )
     if runs:
         first = next(iter(runs.values()))
-        for x in (*(f"constant_{x}" for x in LETTERS), "majority"):
+        for x in (*(f"constant_{x}" for x in answer_letters()), "majority"):
             cells = [
-                _pct(first["per_semantics"][k]["baselines"].get(x)) if k in first["per_semantics"] else "–"
-                for k in NAMED
+                percent(first["per_semantics"][k]["baselines"].get(x)) if k in first["per_semantics"] else "–"
+                for k in named_conditions()
             ]
-            lines.append(f"| *{x}* | " + " | ".join(cells) + f" | {_pct(first['baselines'].get(x))} | | |")
+            lines.append(f"| *{x}* | " + " | ".join(cells) + f" | {percent(first['baselines'].get(x))} | | |")
     return lines
 
 
@@ -75,7 +69,7 @@ def _table_2(runs: dict) -> list[str]:
         "",
         "## Table 2: accuracy by divergence bin (semantics named)",
         "",
-        *table_header(["run", "bin", *NAMED, "all", "Fisher control vs divergent"]),
+        *table_header(["run", "bin", *named_conditions(), "all", "Fisher control vs divergent"]),
     ]
     for name, r in runs.items():
         fisher = r["fisher"]
@@ -83,8 +77,8 @@ def _table_2(runs: dict) -> list[str]:
         test = f"p = {fisher['p_value']:.2g}, odds ratio {odds}{_mann_whitney(fisher)}" if fisher else "n/a"
         for family, cells in r["by_bin"].items():
             row = [
-                f"{_pct(c['accuracy'])} ({c['correct']}/{c['n_parsed']})" if (c := cells.get(k)) else "–"
-                for k in (*NAMED, "all")
+                f"{percent(c['accuracy'])} ({c['correct']}/{c['n_parsed']})" if (c := cells.get(k)) else "–"
+                for k in (*named_conditions(), "all")
             ]
             lines.append(f"| {name} | {family} | " + " | ".join(row) + f" | {test} |")
     return lines
@@ -105,7 +99,7 @@ def _table_4(runs: dict) -> list[str]:
         for name, f in flips.items():
             r = runs[name]
             lines.append(
-                f"| {name} | {_pct(r['strict_accuracy'])} | {_pct(f['rate'])} ({f['flipped']}) | {f['groups']} "
+                f"| {name} | {percent(r['strict_accuracy'])} | {percent(f['rate'])} ({f['flipped']}) | {f['groups']} "
                 f"| {r['n_parsed']}/{r['n_prompts']} |"
             )
     return lines
@@ -123,10 +117,9 @@ def _table_5(runs: dict) -> list[str]:
             "| run | n | parsed | definite (A/B) | abstained (C) | definite share |",
             "|---|---|---|---|---|---|",
         ]
-        lines += [
-            f"| {n} | {u['n']} | {u['n_parsed']} | {u['definite']} | {u['abstained']} | {_pct(u['definite_share'])} |"
-            for n, u in undefined.items()
-        ]
+        for n, u in undefined.items():
+            share = percent(u["definite_share"])
+            lines.append(f"| {n} | {u['n']} | {u['n_parsed']} | {u['definite']} | {u['abstained']} | {share} |")
     return lines
 
 
@@ -139,17 +132,17 @@ def _tables_9_10(runs: dict) -> list[str]:
             "",
             f"## Tables 9–10: untutored answers (condition {NO_SEMANTICS})",
             "",
-            *table_header(["run", "bin", *LETTERS, "unparsed"]),
+            *table_header(["run", "bin", *answer_letters(), "unparsed"]),
         ]
         for name, d in defaults.items():
             lines += [
-                f"| {name} | {b} | " + " | ".join(str(c[x]) for x in (*LETTERS, "unparsed")) + " |"
+                f"| {name} | {b} | " + " | ".join(str(c[x]) for x in (*answer_letters(), "unparsed")) + " |"
                 for b, c in d["by_bin"].items()
             ]
         columns = default_readings()
         lines += [
             "",
-            *table_header(["run / baseline", *columns, "best fit", f"{LETTER_OF['u']} answers naming the cycle"]),
+            *table_header(["run / baseline", *columns, "best fit", f"{letter_of()['u']} answers naming the cycle"]),
         ]
         for name, d in defaults.items():
             lines.append(
@@ -180,7 +173,7 @@ def _tables_11_13(runs: dict, floor: dict | None) -> list[str]:
                 lines.append(f"| {name} | {key} | " + " | ".join(str(counts[c]) for c in AUDIT_CLASSES) + " |")
         floor_text = (
             (
-                f"{_pct(floor['rate'])} ({floor['contradicted']}/{floor['auditable']} over {floor['runs']} "
+                f"{percent(floor['rate'])} ({floor['contradicted']}/{floor['auditable']} over {floor['runs']} "
                 "run(s) with every answer correct)"
             )
             if floor
@@ -195,7 +188,7 @@ def _tables_11_13(runs: dict, floor: dict | None) -> list[str]:
                     "run",
                     "contradicted / auditable",
                     "rate",
-                    *(f"sound {c}" for c in NAMED),
+                    *(f"sound {c}" for c in named_conditions()),
                     "cycle registered",
                     "odd: no stable model",
                     "skept-even: >1 model",
@@ -205,11 +198,14 @@ def _tables_11_13(runs: dict, floor: dict | None) -> list[str]:
         ]
         for name, a in audited.items():
             c = a["contradicted_among_correct"]
-            sound = [f"{s['sound']}/{s['auditable']}" if (s := a["sound_by_condition"].get(k)) else "–" for k in NAMED]
+            sound = [
+                f"{s['sound']}/{s['auditable']}" if (s := a["sound_by_condition"].get(k)) else "–"
+                for k in named_conditions()
+            ]
             points = [f"{p['stated']}/{p['n']}" for p in a["checkpoints"].values()]
             odd = a["skeptical_odd"]
             lines.append(
-                f"| {name} | {c['contradicted']}/{c['auditable']} | {_pct(c['rate'])} | "
+                f"| {name} | {c['contradicted']}/{c['auditable']} | {percent(c['rate'])} | "
                 + " | ".join(sound)
                 + " | "
                 + " | ".join(points)
@@ -230,11 +226,12 @@ def _size_moderators(runs: dict) -> list[str]:
                 f"- {name}: "
                 + ", ".join(f"z({k}) = {v:.3f}{_ci(s['ci95'].get(k))}" for k, v in coefficients.items())
                 + "; accuracy by depth "
-                + ", ".join(f"{k}: {_pct(v)}" for k, v in s["accuracy_by"]["depth"].items())
+                + ", ".join(f"{k}: {percent(v)}" for k, v in s["accuracy_by"]["depth"].items())
                 + "; by width "
-                + ", ".join(f"{k}: {_pct(v)}" for k, v in s["accuracy_by"]["width"].items())
+                + ", ".join(f"{k}: {percent(v)}" for k, v in s["accuracy_by"]["width"].items())
                 + (
-                    "; sound traces by depth " + ", ".join(f"{k}: {_pct(v)}" for k, v in s["sound_by"]["depth"].items())
+                    "; sound traces by depth "
+                    + ", ".join(f"{k}: {percent(v)}" for k, v in s["sound_by"]["depth"].items())
                     if "sound_by" in s
                     else ""
                 )
@@ -251,7 +248,7 @@ def _mann_whitney(fisher: dict) -> str:
 
 
 def _counted(c: dict) -> str:
-    return f"{_pct(c['accuracy'])}{_ci(c['ci95'])} ({c['correct']}/{c['n_parsed']} of {c['n']})"
+    return f"{percent(c['accuracy'])}{_ci(c['ci95'])} ({c['correct']}/{c['n_parsed']} of {c['n']})"
 
 
 def _render_slices(runs: dict) -> list[str]:
@@ -275,9 +272,9 @@ def _render_slices(runs: dict) -> list[str]:
             for value, c in values.items():
                 b = c["baselines"]
                 lines.append(
-                    f"| {name} | {axis} | {value} | {_counted(c)} | {_pct(c['strict_accuracy'])} | "
-                    f"{_pct(b['best_constant_per_condition'])} | "
-                    + " / ".join(_pct(b[f"constant_{x}"]) for x in LETTERS)
+                    f"| {name} | {axis} | {value} | {_counted(c)} | {percent(c['strict_accuracy'])} | "
+                    f"{percent(b['best_constant_per_condition'])} | "
+                    + " / ".join(percent(b[f"constant_{x}"]) for x in answer_letters())
                     + " |"
                 )
     return lines
@@ -292,7 +289,7 @@ def _render_regression(regression: dict | None) -> list[str]:
         "## E3: standardized OLS of correctness (pooled)",
         "",
         f"Pooling: {regression['pooling']}; pooled {', '.join(regression['pooled'])} "
-        f"(accuracy {', '.join(f'{n} {_pct(v)}' for n, v in regression['accuracy'].items())}); n = "
+        f"(accuracy {', '.join(f'{n} {percent(v)}' for n, v in regression['accuracy'].items())}); n = "
         f"{regression['n']}; bins against {regression['reference_bin']}. Each fit is reported on its own: "
         "a bin coefficient from one fit is not comparable with the other's.",
         "",
@@ -324,7 +321,7 @@ def _render_framing(runs: dict) -> list[str]:
     lines = ["", "## E4: accuracy per framing (flip rate: Table 4)", "", "| run | framing | accuracy | strict |"]
     lines.append("|---|---|---|---|")
     for name, cells in framed.items():
-        lines += [f"| {name} | {f} | {_counted(c)} | {_pct(c['strict_accuracy'])} |" for f, c in cells.items()]
+        lines += [f"| {name} | {f} | {_counted(c)} | {percent(c['strict_accuracy'])} |" for f, c in cells.items()]
     return lines
 
 
@@ -342,8 +339,8 @@ def _render_mitigation(runs: dict) -> list[str]:
     ]
     for name, m in mitigated.items():
         lines.append(
-            f"| {name} | {m['mitigation']} | {_pct(m['accuracy'])} ({m['correct']}/{m['n_parsed']}) | "
-            f"{_pct(m['strict_accuracy'])} (of {m['n']}) | {m['nulls']} | {_ci(m['ci95'])} over {m['n_programs']} "
+            f"| {name} | {m['mitigation']} | {percent(m['accuracy'])} ({m['correct']}/{m['n_parsed']}) | "
+            f"{percent(m['strict_accuracy'])} (of {m['n']}) | {m['nulls']} | {_ci(m['ci95'])} over {m['n_programs']} "
             f"programs | {_ci(m['ci95_prompts'])} over {m['n']} prompts |"
         )
     translated = {n: m["translations"] for n, m in mitigated.items() if m.get("translations")}
@@ -360,8 +357,8 @@ def _render_mitigation(runs: dict) -> list[str]:
             outcomes = ", ".join(f"{k} {v}" for k, v in t["outcomes"].items())
             ours = t["ours"]
             lines.append(
-                f"| {name} | {t['stored_ok']}/{t['stored_ok_known']} | {outcomes} | {_pct(ours['accuracy'])} "
-                f"({ours['correct']}/{ours['answered']}) | {_pct(ours['strict_accuracy'])} (of {t['n']}) |"
+                f"| {name} | {t['stored_ok']}/{t['stored_ok_known']} | {outcomes} | {percent(ours['accuracy'])} "
+                f"({ours['correct']}/{ours['answered']}) | {percent(ours['strict_accuracy'])} (of {t['n']}) |"
             )
         for name, t in translated.items():
             lines += [f"- {name}: undefined query atom: {key}" for key in t["undefined_query"]]
@@ -386,14 +383,21 @@ def write_analysis(result: dict, out: str | Path) -> list[Path]:
     figure, axis = plt.subplots(figsize=(10, 4), dpi=100)
     width = 0.8 / max(len(runs), 1)
     for k, (name, r) in enumerate(runs.items()):
-        cells = [r["per_semantics"].get(c) for c in NAMED]
+        cells = [r["per_semantics"].get(c) for c in named_conditions()]
         values = [c["accuracy"] if c and c["accuracy"] is not None else float("nan") for c in cells]
         errors = [
             [v - c["ci95"][0] if c and c["ci95"] else 0 for v, c in zip(values, cells, strict=True)],
             [c["ci95"][1] - v if c and c["ci95"] else 0 for v, c in zip(values, cells, strict=True)],
         ]
-        axis.bar([x + k * width for x in range(len(NAMED))], values, width, yerr=errors, capsize=2, label=name[:24])
-    axis.set_xticks([x + 0.4 - width / 2 for x in range(len(NAMED))], NAMED)
+        axis.bar(
+            [x + k * width for x in range(len(named_conditions()))],
+            values,
+            width,
+            yerr=errors,
+            capsize=2,
+            label=name[:24],
+        )
+    axis.set_xticks([x + 0.4 - width / 2 for x in range(len(named_conditions()))], named_conditions())
     axis.set_ylim(0, 1.05)
     axis.set_ylabel(f"accuracy over parsed ({result['extractor']})")
     axis.legend(fontsize=7)

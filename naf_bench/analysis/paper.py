@@ -1,7 +1,7 @@
-"""The paper's figures from an imported reference folder: ``naf-bench analyze --reference REF --out OUT``.
+"""The paper's figures from the authors' imported files: ``naf-bench analyze --authors REF --out OUT``.
 
-Each subset that ``import-reference`` wrote (``REF/<subset>/gold.jsonl`` and ``REF/<subset>/runs/*.jsonl``) is
-analyzed with the extractor its figure used (:data:`naf_bench.data.reference.SUBSETS`; ``--extractor`` overrides)
+Each subset that ``import-authors`` wrote (``REF/<subset>/gold.jsonl`` and ``REF/<subset>/runs/*.jsonl``) is
+analyzed with the extractor its figure used (:data:`naf_bench.data.authors.SUBSETS`; ``--extractor`` overrides)
 into ``OUT/<subset>/`` (:func:`naf_bench.analysis.tables.analyze`). ``OUT/paper.json`` and ``OUT/paper.md`` put side
 by side what one subset alone cannot show: Tables 6 and 14 (direct, verify-before-answer and
 translate-then-solve per model) and the pilot's English against Chinese (WFS prompts, null = wrong).
@@ -10,25 +10,24 @@ translate-then-solve per model) and the pilot's English against Chinese (WFS pro
 from __future__ import annotations
 
 import json
-from functools import partial
 from pathlib import Path
 
 from naf_bench.analysis.outputs import write_analysis
 from naf_bench.analysis.tables import analyze
-from naf_bench.data.reference import SUBSETS
+from naf_bench.data.authors import SUBSETS
 from naf_bench.errors import DataError
 from naf_bench.readings import READINGS
 from naf_bench.scoring.formatting import percent, table_header
-from naf_bench.scoring.intake import REFERENCE, SUBMISSION_KIND, describe
+from naf_bench.scoring.intake import AUTHORS, SUBMISSION_KIND, describe
 
 
-def analyze_reference(folder, out, n_bootstrap: int = 1000, extractor: str | None = None) -> tuple[dict, list[Path]]:
+def analyze_authors(folder, out, n_bootstrap: int = 1000, extractor: str | None = None) -> tuple[dict, list[Path]]:
     """Every imported subset's analysis and the cross-subset tables; the content of paper.json and the files."""
     folder, out = Path(folder), Path(out)
     if not folder.is_dir():
         kind = describe(folder) if folder.is_file() else None
         how = f"; to analyze it: naf-bench analyze {folder} --gold GOLD --out DIR" if kind == SUBMISSION_KIND else ""
-        raise DataError(folder, f"{kind or 'no such folder'}, where {REFERENCE} was expected{how}")
+        raise DataError(folder, f"{kind or 'no such folder'}, where {AUTHORS} was expected{how}")
     results, errors, written = {}, {}, []
     for subset in SUBSETS:
         gold = folder / subset.name / "gold.jsonl"
@@ -41,7 +40,7 @@ def analyze_reference(folder, out, n_bootstrap: int = 1000, extractor: str | Non
                 continue
             written += write_analysis(results[subset.name], out / subset.name)
     if not results and not errors:
-        raise DataError(folder, f"no imported subset here, where {REFERENCE} was expected")
+        raise DataError(folder, f"no imported subset here, where {AUTHORS} was expected")
     paper = {
         "extractors": {name: result["extractor"] for name, result in results.items()},
         "errors": errors,
@@ -79,17 +78,15 @@ def language_table(results: dict[str, dict]) -> dict[str, dict[str, dict]]:
     return table
 
 
-_pct = partial(percent, missing="n/a")
-
-
 def render_paper(paper: dict) -> str:
     """paper.md: which extractor each subset used, Tables 6 and 14 side by side, English against Chinese."""
     lines = ["# NAF-Bench: the paper's cross-subset tables", "", "| subset | extractor |", "|---|---|"]
     lines += [f"| {name} | {extractor} |" for name, extractor in paper["extractors"].items()]
     lines += [f"| {name} | not analyzed: {error} |" for name, error in paper["errors"].items()]
     present = {m for cells in paper["mitigation"].values() for m in cells}
-    mitigations = [m for m in ("direct", "verify", "t2s") if m in present] + sorted(present - {"direct", "verify",
-                                                                                            "t2s"})  # fmt: skip
+    mitigations = [m for m in ("direct", "verify", "t2s") if m in present] + sorted(
+        present - {"direct", "verify", "t2s"}
+    )
     if mitigations:
         lines += [
             "",
@@ -99,7 +96,7 @@ def render_paper(paper: dict) -> str:
         ]
         for model, cells in paper["mitigation"].items():
             row = [
-                f"{_pct(c['accuracy'])} ({c['correct']}/{c['n_parsed']}; strict {_pct(c['strict_accuracy'])}, "
+                f"{percent(c['accuracy'])} ({c['correct']}/{c['n_parsed']}; strict {percent(c['strict_accuracy'])}, "
                 f"{c['nulls']} nulls)"
                 if (c := cells.get(m))
                 else "–"
@@ -119,7 +116,7 @@ def render_paper(paper: dict) -> str:
         ]
         for model, cells in paper["language"].items():
             row = [
-                f"{c['correct']}/{c['n']} ({_pct(c['strict_accuracy'])}; {c['n_parsed']} parsed)"
+                f"{c['correct']}/{c['n']} ({percent(c['strict_accuracy'])}; {c['n_parsed']} parsed)"
                 if (c := cells.get(lang))
                 else "–"
                 for lang in languages

@@ -54,7 +54,7 @@ credulous_odd}``
 At the top level, ``regression`` (E3, when depth and width each take three or more values): the authors' pooled
 standardized OLS (``analyze_v3.py``): correctness (null = wrong, condition ``none`` excluded) of the runs whose
 accuracy is below 0.92 (all runs when none is), on an intercept, z(depth), z(width) and a dummy per divergence
-bin (control the reference), fitted once without and once with z(tokens) (prompt length), each with every
+bin (control the base level), fitted once without and once with z(tokens) (prompt length), each with every
 coefficient, n, and 95 % bootstrap intervals of |β_width| − |β_depth| resampling prompts (the authors'
 ``default_rng(0)``) and whole programs (``cluster``).
 """
@@ -69,12 +69,12 @@ from dataclasses import replace
 from naf_bench.analysis.inputs import read_runs, read_stored, score_items
 from naf_bench.certify import Certificate
 from naf_bench.errors import DataError
-from naf_bench.readings import LETTER_OF, LETTERS, NAMED_CONDITIONS, NO_SEMANTICS, READINGS, gold_letter
+from naf_bench.readings import NO_SEMANTICS, READINGS, answer_letters, gold_letter, letter_of, named_conditions
 from naf_bench.scoring.core import Audits, Scores, audits, program_cluster, score
+from naf_bench.scoring.extract import unalias_extractor
 from naf_bench.scoring.intake import read_gold
 from naf_bench.scoring.statistics import bootstrap_interval, cluster_ci, mann_whitney, standardized_ols
 
-NAMED = NAMED_CONDITIONS
 POOLING_THRESHOLD = 0.92  # analyze_v3.py pools the runs below this accuracy ("non-saturated")
 
 
@@ -105,9 +105,9 @@ def default_readings() -> tuple[str, ...]:
 
 def reading_letters(labels: Mapping[str, str]) -> dict[str, str]:
     """The letter each reading gives (closed world = SLDNF; consensus = the shared letter, else undefined's)."""
-    letters = {reading: gold_letter(reading, labels) for reading in NAMED}
+    letters = {reading: gold_letter(reading, labels) for reading in named_conditions()}
     shared = set(letters.values())
-    letters["consensus"] = shared.pop() if len(shared) == 1 else LETTER_OF["u"]
+    letters["consensus"] = shared.pop() if len(shared) == 1 else letter_of()["u"]
     return letters
 
 
@@ -126,8 +126,9 @@ def _tables(items: list[dict], outputs: Mapping[str, str], extractor: str, n_boo
     """Every table of one run from its scored items (each gold row with its text and decided answer)."""
     if not any(i["answer"] is not None for i in items):
         raise DataError("<run>", f"no parsable answer with the {extractor!r} extractor")
-    scores = score(items, outputs, extractor=extractor, answers={i["id"]: i["answer"] for i in items},
-                   n_bootstrap=n_bootstrap)  # fmt: skip
+    scores = score(
+        items, outputs, extractor=extractor, answers={i["id"]: i["answer"] for i in items}, n_bootstrap=n_bootstrap
+    )
     named = [items[k] for k in scores.scored]
     majority = scores.majority
     overall = _cell(scores, scores.scored, majority)
@@ -138,12 +139,14 @@ def _tables(items: list[dict], outputs: Mapping[str, str], extractor: str, n_boo
         "strict_accuracy": overall["strict_accuracy"],
         "ci95": overall["ci95"],
         "baselines": overall["baselines"],
-        "per_semantics": {c: _cell(scores, part, majority) for c in NAMED if (part := scores.where(condition=c))},
+        "per_semantics": {
+            c: _cell(scores, part, majority) for c in named_conditions() if (part := scores.where(condition=c))
+        },
         "default_correspondence": scores.default_correspondence,
     }
     by_bin: dict = defaultdict(dict)
     for family, part in scores.by("family").items():
-        for condition in NAMED:
+        for condition in named_conditions():
             if cell := scores.where(family=family, condition=condition):
                 by_bin[family][condition] = _cell(scores, cell)
         by_bin[family]["all"] = _cell(scores, part)
@@ -234,7 +237,7 @@ def _regression(scored: dict[str, list[dict]], accuracy: dict[str, float | None]
     pooled = [run for run, value in accuracy.items() if value < POOLING_THRESHOLD] or list(accuracy)
     data = [i for run in pooled for i in named[run]]
     families = {i["family"] for i in data}
-    reference = "control" if "control" in families else min(families)
+    base_level = "control" if "control" in families else min(families)
     fits = {"without_length": ("depth", "width")}
     if all(i.get("tokens") is not None for i in data):
         fits["with_length"] = ("depth", "width", "tokens")
@@ -244,7 +247,7 @@ def _regression(scored: dict[str, list[dict]], accuracy: dict[str, float | None]
             [float(i["answer"] == i["gold"]) for i in sample],
             {c: [i[c] for i in sample] for c in columns},
             [i["family"] for i in sample],
-            reference,
+            base_level,
         )
 
     def gap(sample: list[dict], columns) -> float | None:
@@ -257,7 +260,7 @@ def _regression(scored: dict[str, list[dict]], accuracy: dict[str, float | None]
         "accuracy": accuracy,
         "pooled": pooled,
         "n": len(data),
-        "reference_bin": reference,
+        "reference_bin": base_level,
     }
     for name, columns in fits.items():
         coefficients = fit(data, columns)
@@ -314,7 +317,7 @@ def _wfs_undefined(scores: Scores, certificates: dict) -> dict | None:
     if not cell:
         return None
     counts = scores.cell(cell)
-    definite = sum(scores.answers[k] in (LETTER_OF["T"], LETTER_OF["F"]) for k in cell)
+    definite = sum(scores.answers[k] in (letter_of()["T"], letter_of()["F"]) for k in cell)
     return {
         "n": counts.n,
         "n_parsed": counts.n_parsed,
@@ -325,18 +328,19 @@ def _wfs_undefined(scores: Scores, certificates: dict) -> dict | None:
 
 
 def _default_reading(untutored: list[dict], certificates: dict) -> dict:
-    by_bin: dict = defaultdict(lambda: dict.fromkeys((*LETTERS, "unparsed"), 0))
+    by_bin: dict = defaultdict(lambda: dict.fromkeys((*answer_letters(), "unparsed"), 0))
     for i in untutored:
         by_bin[i["family"]][i["answer"] or "unparsed"] += 1
     letters = {i["id"]: reading_letters(certificates[i["id"]].labels) for i in untutored}
     columns = default_readings()
     agreement = {r: sum(i["answer"] == letters[i["id"]][r] for i in untutored) for r in columns}
     baselines = {
-        f"constant_{x}": {r: sum(x == letters[i["id"]][r] for i in untutored) for r in columns} for x in LETTERS
+        f"constant_{x}": {r: sum(x == letters[i["id"]][r] for i in untutored) for r in columns}
+        for x in answer_letters()
     }
     best = max(columns, key=lambda r: agreement[r])
-    beats = all(agreement[best] > baselines[f"constant_{x}"][best] for x in LETTERS)
-    c_answers = [i for i in untutored if i["answer"] == LETTER_OF["u"]]
+    beats = all(agreement[best] > baselines[f"constant_{x}"][best] for x in answer_letters())
+    c_answers = [i for i in untutored if i["answer"] == letter_of()["u"]]
     texts, answers = [i["text"] for i in c_answers], [i["answer"] for i in c_answers]
     audited = audits(texts, c_answers, answers, condition=READINGS.undefined)
     earned = sum(checkpoints["cycle_registered"] is True for checkpoints in audited.checkpoints)
@@ -357,7 +361,7 @@ def _audit(named: list[dict], audited: Audits, certificates: dict) -> dict:
     counts = by_correctness["correct"]
     auditable = counts["sound"] + counts["contradicted"]
     sound_by_condition = {}
-    for condition in NAMED:
+    for condition in named_conditions():
         cell = [c for i, c in zip(named, audited.classes, strict=True) if i["condition"] == condition]
         if cell:
             judged = sum(c in ("sound", "contradicted") for c in cell)
@@ -461,6 +465,7 @@ def analyze(run_paths, gold_path, extractor: str = "strict", n_bootstrap: int = 
     rows = gold.rows
     runs, sources, notes = read_runs(run_paths, {row["id"] for row in rows})
     stored = read_stored(run_paths)
+    extractor = unalias_extractor(extractor)
     out = {"extractor": extractor, "gold": str(gold_path), "notes": gold.notes + notes, "runs": {}}
     sweep = _is_sweep(rows)
     scored = {}  # each run's items, kept for the pooled regression of a sweep

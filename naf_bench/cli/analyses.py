@@ -1,4 +1,4 @@
-"""The paper's analyses: ``import-reference`` and ``analyze``."""
+"""The paper's analyses: ``import-authors`` (old spelling ``import-reference``) and ``analyze``."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from pathlib import Path
 
 from naf_bench.cli.output import pct
 from naf_bench.errors import ConfigError
-from naf_bench.scoring.extract import EXTRACTORS
+from naf_bench.scoring.extract import EXTRACTORS, unalias_extractor
 
 
-def _import_reference(args: argparse.Namespace) -> int:
-    from naf_bench.data.reference import import_reference
+def _import_authors(args: argparse.Namespace) -> int:
+    from naf_bench.data.authors import import_authors
 
-    report = import_reference(args.ref, args.out)  # a DataError reaches main(): file and line, exit status 1
+    report = import_authors(args.ref, args.out)  # a DataError reaches main(): file and line, exit status 1
     for subset, n in report.rows.items():
         print(f"{subset}: {n} prompts over {report.programs[subset]} distinct programs, certified by naf-bench")
     for path in report.written:
@@ -26,16 +26,20 @@ def _import_reference(args: argparse.Namespace) -> int:
         for reason, n in marks.items():
             print(f"marked: {subset}: {n} rows: {reason}")
     total = sum(report.programs.values())
-    print(f"label disagreements between the reference and our certifier: {len(report.disagreements)} "
-          f"(over {total} certified programs)")  # fmt: skip
+    print(
+        f"label disagreements between the authors and our certifier: {len(report.disagreements)} "
+        f"(over {total} certified programs)"
+    )
     for line in report.disagreements:
         print(f"disagreement: {line}", file=sys.stderr)
     for name, reason in report.failed.items():
         print(f"not imported: {Path(args.ref) / name}: {reason}", file=sys.stderr)
     reasons = Counter(reason.split(":")[0] for reason in report.skipped.values())
-    print(f"files under {args.ref}: {len(report.imported)} imported, {len(report.failed)} could not be read, "
-          f"{len(report.skipped)} not read ({', '.join(f'{n} {why}' for why, n in reasons.most_common())}); "
-          f"each file with what it became or why not: {report.summary}")  # fmt: skip
+    print(
+        f"files under {args.ref}: {len(report.imported)} imported, {len(report.failed)} could not be read, "
+        f"{len(report.skipped)} not read ({', '.join(f'{n} {why}' for why, n in reasons.most_common())}); "
+        f"each file with what it became or why not: {report.summary}"
+    )
     return 1 if report.disagreements or report.failed else 0
 
 
@@ -43,12 +47,12 @@ def _analyze(args: argparse.Namespace) -> int:
     from naf_bench.analysis.outputs import write_analysis
     from naf_bench.analysis.tables import analyze
 
-    if args.reference:
-        from naf_bench.analysis.paper import analyze_reference
+    if args.authors:
+        from naf_bench.analysis.paper import analyze_authors
 
         if args.runs or args.gold:
-            raise ConfigError("--reference analyzes every imported subset: give no RUN and no --gold")
-        paper, written = analyze_reference(args.reference, args.out, args.bootstrap, args.extractor)
+            raise ConfigError("--authors analyzes every imported subset: give no RUN and no --gold")
+        paper, written = analyze_authors(args.authors, args.out, args.bootstrap, args.extractor)
         for subset, extractor in paper["extractors"].items():
             print(f"{subset}: answers read with the {extractor!r} extractor")
         for path in written:
@@ -57,7 +61,7 @@ def _analyze(args: argparse.Namespace) -> int:
             print(f"{subset}: not analyzed: {error}", file=sys.stderr)
         return 1 if paper["errors"] else 0
     if not args.runs or not args.gold:
-        raise ConfigError("give RUN files or folders and --gold (or --reference REF)")
+        raise ConfigError("give RUN files or folders and --gold (or --authors REF)")
     result = analyze(args.runs, args.gold, args.extractor or "strict", args.bootstrap)  # a DataError: exit status 1
     for note in result["notes"]:
         print(f"warning: {note}", file=sys.stderr)
@@ -69,41 +73,49 @@ def _analyze(args: argparse.Namespace) -> int:
         line = f"{name}: accuracy {pct(run['accuracy'])} ({run['n_parsed']}/{run['n_prompts']} parsed); {per}"
         if run.get("audit"):
             contradicted = run["audit"]["contradicted_among_correct"]
-            line += (f"; contradicted among correct {pct(contradicted['rate'])} "
-                     f"({contradicted['contradicted']}/{contradicted['auditable']})")  # fmt: skip
+            line += (
+                f"; contradicted among correct {pct(contradicted['rate'])} "
+                f"({contradicted['contradicted']}/{contradicted['auditable']})"
+            )
         print(line)
     for path in write_analysis(result, args.out):
         print(f"wrote {path}")
     return 0
 
 
-def _add_import_reference(commands) -> None:
+def _add_import_authors(commands) -> None:
     imported = commands.add_parser(
-        "import-reference", help="the NAF-Bench authors' data/ and leaderboard/ folders as gold rows and submissions"
+        "import-authors",
+        aliases=["import-reference"],
+        help="the NAF-Bench authors' data/ and leaderboard/ folders as gold rows and submissions",
     )
     imported.add_argument("ref", help="a clone of the authors' repository, or any folder with its data/ layout")
     imported.add_argument(
-        "--out", required=True,
+        "--out",
+        required=True,
         help="folder for <subset>/gold.jsonl, <subset>/runs/*.jsonl, leaderboard/<set>/gold.jsonl and "
         "leaderboard/<set>/submissions/*.jsonl, and import.json: every file under REF with what it became or why not",
-    )  # fmt: skip
-    imported.set_defaults(run=_import_reference)
+    )
+    imported.set_defaults(run=_import_authors)
 
 
 def _add_analyze(commands) -> None:
     analysis = commands.add_parser("analyze", help="the paper's tables from model outputs (see naf_bench.analysis)")
     analysis.add_argument("runs", nargs="*", metavar="RUN", help="submission JSONL files or lm-eval output folders")
-    analysis.add_argument("--gold", help="gold rows JSONL (e.g. from import-reference)")
+    analysis.add_argument("--gold", help="gold rows JSONL (e.g. from import-authors)")
     analysis.add_argument(
+        "--authors",
         "--reference",
+        dest="authors",
         metavar="REF",
-        help="an import-reference output folder: every subset with the extractor its figure used, and paper.md",
+        help="an import-authors output folder: every subset with the extractor its figure used, and paper.md",
     )
     analysis.add_argument(
         "--extractor",
+        type=unalias_extractor,
         choices=(*EXTRACTORS, "stored"),
-        help="how answers are read (default strict; with --reference, each figure's own; stored: the authors' "
-        "letters that import-reference keeps beside each output)",
+        help="how answers are read (default strict; with --authors, each figure's own; stored: the authors' "
+        "letters that import-authors keeps beside each output)",
     )
     analysis.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
     analysis.add_argument("--out", required=True, help="folder for analysis.json, analysis.md and the plots")
@@ -112,5 +124,5 @@ def _add_analyze(commands) -> None:
 
 def add_parsers(commands) -> None:
     """This group's commands, in the order the help lists them."""
-    _add_import_reference(commands)
+    _add_import_authors(commands)
     _add_analyze(commands)

@@ -15,9 +15,9 @@ EXAMPLES = {
               "naf-bench score submission.jsonl --config hard --split test"),
     "baselines": ("naf-bench baselines main --out baselines.json", "naf-bench baselines hard --split validation"),
     "report": ("naf-bench report out/run/lm_eval baselines.json --out out/report",),
-    "import-reference": ("naf-bench import-reference ../NAFBench --out ref",),
+    "import-authors": ("naf-bench import-authors ../NAFBench --out ref",),
     "analyze": ("naf-bench analyze ref/production/runs/*.jsonl --gold ref/production/gold.jsonl --out out/production",
-                "naf-bench analyze --reference ref --out out/paper"),
+                "naf-bench analyze --authors ref --out out/paper"),
     "run": ("naf-bench run smollm2 --limit 2 --baselines baselines.json --out out/run",
             "naf-bench run --model local-chat-completions --model_args base_url=http://127.0.0.1:8000/v1 --limit 2"),
     "smollm2-path": ("naf-bench smollm2-path", 'ls -l "$(naf-bench smollm2-path)"'),
@@ -73,5 +73,7 @@ def with_help(parser: argparse.ArgumentParser, command: str = "") -> None:
         if isinstance(action, argparse._SubParsersAction):
             helps = {choice.dest: choice.help for choice in action._choices_actions}
             for name, sub in action.choices.items():
+                if name not in helps:  # an old spelling (argparse's alias) of a command listed under its name
+                    continue
                 sub.description = sub.description or helps[name]
                 with_help(sub, f"{command} {name}".strip())

@@ -16,26 +16,43 @@ def _run(args: argparse.Namespace) -> int:
 
     limit = check_limit(args.limit)  # what can be checked is, before a model loads
     out = Path(args.out) if args.dry_run else check_out(args.out, args.overwrite)
-    print(f"evaluating {args.model or args.model_args} ({args.backend}) on {', '.join(args.tasks)} through lm-eval, "
-          f"{f'{limit:g} documents per task' if limit else 'every document'} ...", flush=True)  # fmt: skip
+    print(
+        f"evaluating {args.model or args.model_args} ({args.backend}) on {', '.join(args.tasks)} through lm-eval, "
+        f"{f'{limit:g} documents per task' if limit else 'every document'} ...",
+        flush=True,
+    )
     folder, results = run_model(
-        args.model, out / "lm_eval", tuple(args.tasks), backend=args.backend, model_args=args.model_args,
-        device=args.device, batch_size=args.batch_size, apply_chat_template=args.chat_template, limit=limit,
-        max_gen_toks=args.max_gen_toks, use_cache=args.use_cache, dry_run=args.dry_run, say=print,
-    )  # fmt: skip
+        args.model,
+        out / "lm_eval",
+        tuple(args.tasks),
+        backend=args.backend,
+        model_args=args.model_args,
+        device=args.device,
+        batch_size=args.batch_size,
+        apply_chat_template=args.chat_template,
+        limit=limit,
+        max_gen_toks=args.max_gen_toks,
+        use_cache=args.use_cache,
+        dry_run=args.dry_run,
+        say=print,
+    )
     if args.dry_run:
         count = results["config"]["naf_bench_dry_run"]
         tokens = count["prompt_tokens"]
         tokens = f"{tokens:,} prompt tokens" if tokens is not None else "prompt tokens unknown (give a tokenizer=)"
-        print(f"dry run: would send {count['requests']:,} requests to {count['base_url']} ({count['model']}): "
-              f"{tokens}, {count['prompt_characters']:,} characters; nothing sent, nothing written")  # fmt: skip
+        print(
+            f"dry run: would send {count['requests']:,} requests to {count['base_url']} ({count['model']}): "
+            f"{tokens}, {count['prompt_characters']:,} characters; nothing sent, nothing written"
+        )
         return 0
     print(f"wrote lm-eval results and samples to {folder}")
     if endpoint := results["config"].get("naf_bench_endpoint"):
         sent = [n for docs in endpoint["completion_tokens"].values() for per in docs.values() for n in per]
-        print(f"sent {len(sent)} requests to {endpoint['base_url']} ({endpoint['model']}): "
-              f"{sum(n or 0 for n in sent):,} completion tokens and {endpoint['prompt_tokens']:,} prompt tokens "
-              "reported")  # fmt: skip
+        print(
+            f"sent {len(sent)} requests to {endpoint['base_url']} ({endpoint['model']}): "
+            f"{sum(n or 0 for n in sent):,} completion tokens and {endpoint['prompt_tokens']:,} prompt tokens "
+            "reported"
+        )
     from naf_bench.errors import DataError
     from naf_bench.runs.lm_eval_output import model_name
     from naf_bench.runs.run import write_submission
@@ -44,8 +61,11 @@ def _run(args: argparse.Namespace) -> int:
     try:
         submission, metadata = write_submission(folder, out, results, model_name(results["config"]["model_args"]))
     except OSError as exc:
-        raise DataError(out, f"the submission could not be written ({exc.strerror or exc}); the answers are in "
-                             f"lm-eval's samples under {folder}") from None  # fmt: skip
+        raise DataError(
+            out,
+            f"the submission could not be written ({exc.strerror or exc}); the answers are in "
+            f"lm-eval's samples under {folder}",
+        ) from None
     print(f"wrote the answers as a leaderboard submission: {submission} and {metadata}")
     for field, reason in validate_metadata(json.loads(metadata.read_text(encoding="utf-8"))):
         print(f"warning: {metadata}: {field}: {reason} (fill it in before submitting)", file=sys.stderr)
@@ -94,14 +114,19 @@ def _add_run(commands) -> None:
     run.add_argument("--device", help="default: cuda when torch sees a GPU, else mps on Apple silicon, else cpu")
     run.add_argument("--batch_size", "--batch-size", type=_batch_size, default=1, help="an integer, or auto")
     chat = run.add_mutually_exclusive_group()
-    chat.add_argument("--apply-chat-template", "--apply_chat_template", dest="chat_template", action="store_true",
-                      default=None,
-                      help="format prompts with the tokenizer's chat template (default: when it has one; "
-                      "refused where it has none)")  # fmt: skip
+    chat.add_argument(
+        "--apply-chat-template",
+        "--apply_chat_template",
+        dest="chat_template",
+        action="store_true",
+        default=None,
+        help="format prompts with the tokenizer's chat template (default: when it has one; refused where it has none)",
+    )
     chat.add_argument("--no-chat-template", dest="chat_template", action="store_false", help="plain prompts")
     run.add_argument("--tasks", nargs="+", default=["naf_bench"], help="lm-eval tasks or groups (see tasks-path)")
-    run.add_argument("--limit", type=float, help="documents per task, or a fraction in (0, 1) of them; the report "
-                     "marks it")  # fmt: skip
+    run.add_argument(
+        "--limit", type=float, help="documents per task, or a fraction in (0, 1) of them; the report marks it"
+    )
     run.add_argument(
         "--max-gen-toks", "--max_gen_toks", type=int, help="new tokens per answer (default: the tasks' 2,048)"
     )
@@ -117,8 +142,11 @@ def _add_run(commands) -> None:
         help="endpoints: count the requests and prompt tokens a run would send, and send none",
     )
     run.add_argument("--baselines", help="a baselines JSON to show beside the model")
-    run.add_argument("--out", default="out/run", help="folder for lm-eval's output, the submission and the report "
-                     "(checked before the model loads)")  # fmt: skip
+    run.add_argument(
+        "--out",
+        default="out/run",
+        help="folder for lm-eval's output, the submission and the report (checked before the model loads)",
+    )
     run.add_argument("--overwrite", action="store_true", help="replace the run already in --out (its submission.jsonl)")
     run.set_defaults(run=_run)
 

@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 
 from naf_bench.errors import CertificationError, ConfigError, NafBenchError, ParseError, SolverError
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import joint_conditions
 from naf_bench.scoring.formatting import percent
 from naf_bench.scoring.metrics import CLI, shown_in
 
@@ -35,10 +35,10 @@ def print_records(records: list[dict]) -> None:
     shown = shown_in(CLI)
     width = max([len(r["name"]) for r in records] + [10])
     heads = " ".join(f"{metric.short:>7}" for metric in shown)
-    header = "  ".join(f"{c:>12}" for c in JOINT_CONDITIONS)
+    header = "  ".join(f"{c:>12}" for c in joint_conditions())
     print(f"{'':{width}} {heads}  {header}  read by (unread)")
     for r in records:
-        cells = [f"{pct(r['per_semantics'].get(c)):>12}" for c in JOINT_CONDITIONS]
+        cells = [f"{pct(r['per_semantics'].get(c)):>12}" for c in joint_conditions()]
         head = [pct(r[metric.name]) for metric in shown]
         unread = "" if r.get("n_unread") is None else f" ({r['n_unread']:,})"
         read = f"  {r['extractor']}{unread}" if r.get("extractor") else ""
@@ -50,5 +50,7 @@ def print_records(records: list[dict]) -> None:
             if t["n_checkable"]:
                 rfwr = pct(t["rfwr"])
                 steps = f"proof accuracy {pct(t['proof_accuracy'])}, right for the wrong reason {rfwr} ({checked})"
-            print(f"{'':{width}} {steps}; reasoned soundly {pct(t['reasoned_soundly'])}, contradicted among correct "
-                  f"{pct(t['contradicted_among_correct'])} (trace audit)")  # fmt: skip
+            print(
+                f"{'':{width}} {steps}; reasoned soundly {pct(t['reasoned_soundly'])}, contradicted among correct "
+                f"{pct(t['contradicted_among_correct'])} (trace audit)"
+            )

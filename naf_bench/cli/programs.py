@@ -97,9 +97,12 @@ def _certify_text(name: str, text: str, query: str | None, args: argparse.Namesp
         print(f"{name}: note: no --query and no '% query:' header: certifying the query 'q'", file=sys.stderr)
     if query not in program.atoms:
         vacuous = "true only vacuously, as the program has no stable model" if certificate.incoherent else "false"
-        print(f"{name}: warning: the query {query!r} appears nowhere in the program, so no rule derives it: "
-              f"false under WFS and SLDNF (it fails at once), in no stable model (credulous false; skeptical "
-              f"{vacuous}); check its spelling, or the file's '% query:' header", file=sys.stderr)  # fmt: skip
+        print(
+            f"{name}: warning: the query {query!r} appears nowhere in the program, so no rule derives it: "
+            f"false under WFS and SLDNF (it fails at once), in no stable model (credulous false; skeptical "
+            f"{vacuous}); check its spelling, or the file's '% query:' header",
+            file=sys.stderr,
+        )
     sys.stderr.flush()  # the warning before the certificate it is about
     if args.json:
         print(certificate.to_json())
@@ -146,8 +149,10 @@ def _export(args: argparse.Namespace) -> int:
         args.num_proc,
         include_test_gold=args.include_test_gold,
     )
-    print(f"wrote {out} (configs: {', '.join(args.configs)}); load it with datasets.load_dataset({str(out)!r}, "
-          f"CONFIG), or upload it with scripts/push_to_hub.py and load {args.repo_id!r}")  # fmt: skip
+    print(
+        f"wrote {out} (configs: {', '.join(args.configs)}); load it with datasets.load_dataset({str(out)!r}, "
+        f"CONFIG), or upload it with scripts/push_to_hub.py and load {args.repo_id!r}"
+    )
     return 0
 
 
@@ -211,9 +216,15 @@ def _generate_on_ray(args: argparse.Namespace, overrides: dict) -> int:
     from naf_bench.data.distributed import generate_on_ray
 
     manifest = generate_on_ray(
-        args.config, args.out, overrides, args.address, args.repo_id or "ORG/naf-bench", args.include_test_gold,
-        args.split, args.resume,
-    )  # fmt: skip
+        args.config,
+        args.out,
+        overrides,
+        args.address,
+        args.repo_id or "ORG/naf-bench",
+        args.include_test_gold,
+        args.split,
+        args.resume,
+    )
     for split, files in manifest["files"].items():
         if args.split in (None, split):
             rows = sum(entry["rows"] for entry in files)
@@ -283,25 +294,30 @@ def _add_generate(commands) -> None:
     generate.add_argument("--cache-dir", help="datasets cache folder")
     generate.add_argument("--num-proc", type=int, help="processes that certify and render where they pay (same rows)")
     generate.add_argument(
-        "--shard", type=_shard, metavar="I/N",
+        "--shard",
+        type=_shard,
+        metavar="I/N",
         help="only the I-th of N ranges of cells (tiers), not cached: the N outputs, concatenated per split in "
         "order, are the config's rows (one machine each) unless a shard keeps a program another shard's earlier "
         "unit kept (see the README)",
-    )  # fmt: skip
+    )
     generate.add_argument(
-        "--engine", choices=("local", "ray"), default="local",
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
         help="ray: generate and certify on a Ray cluster (pip install 'naf-bench[ray]'), --out a folder in the "
         "exported Hub layout with a manifest; the same rows as one process",
-    )  # fmt: skip
+    )
     generate.add_argument("--address", help="with --engine ray: an existing cluster (auto, ray://HOST:10001)")
     generate.add_argument("--repo-id", help="with --engine ray: the Hub repository the card's snippets name")
     generate.add_argument(
         "--include-test-gold", action="store_true", help="with --engine ray: keep the gold export withholds"
     )
     generate.add_argument(
-        "--resume", action="store_true",
+        "--resume",
+        action="store_true",
         help="with --engine ray: keep the decision and every complete file the manifest records, make the rest",
-    )  # fmt: skip
+    )
     generate.set_defaults(run=_generate)
 
 

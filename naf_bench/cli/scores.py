@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from naf_bench.cli.output import pct, print_records, write_json
-from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, EXTRACTORS
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, EXTRACTORS, unalias_extractor
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -19,8 +19,9 @@ def _score(args: argparse.Namespace) -> int:
     submission = read_submission(input_file(args.submission, SUBMISSION))
     if not submission.entries and submission.malformed:
         summary = submission.malformed_summary()
-        raise DataError(submission.origin, summary if submission.malformed[0][0] == 0 else f"no answer could be read: "
-                        f"{summary}")  # fmt: skip
+        raise DataError(
+            submission.origin, summary if submission.malformed[0][0] == 0 else f"no answer could be read: {summary}"
+        )
     try:
         gold = gold_for(submission.entries, args.config, args.split, args.gold)
         checked = check(submission, gold, explain=whose)
@@ -44,12 +45,16 @@ def _score(args: argparse.Namespace) -> int:
     )
     if isinstance(record.traces, dict):
         shares = record.traces["reference_definitions"]
-        print(f"traces as the reference's v1 audit counts them: sound among correct traced answers "
-              f"{pct(shares['sound_among_correct'])}, sound of all {record.traces['n']} traces "
-              f"{pct(shares['sound_of_traced'])}")  # fmt: skip
+        print(
+            f"traces as the authors' v1 audit counts them: sound among correct traced answers "
+            f"{pct(shares['sound_among_correct'])}, sound of all {record.traces['n']} traces "
+            f"{pct(shares['sound_of_traced'])}"
+        )
     theirs = record.reference_definitions
-    print(f"as the reference leaderboard defines them: coverage {pct(theirs['coverage'])} (non-null predictions), "
-          f"format-valid rate {pct(theirs['format_valid_rate'])} (readable among those)")  # fmt: skip
+    print(
+        f"as the authors' leaderboard defines them: coverage {pct(theirs['coverage'])} (non-null predictions), "
+        f"format-valid rate {pct(theirs['format_valid_rate'])} (readable among those)"
+    )
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     write_json({**record.to_dict(), "problems": problems}, args.out)
@@ -86,18 +91,22 @@ def _add_score(commands) -> None:
     score = commands.add_parser("score", help="score a leaderboard submission ({id, prediction, trace?} JSONL)")
     score.add_argument("submission")
     score.add_argument(
-        "--config", choices=list(CONFIGS), help="the config whose gold to score against (default: the config whose "
-        "ids the submission's are; refused where they cannot tell)"
-    )  # fmt: skip
+        "--config",
+        choices=list(CONFIGS),
+        help="the config whose gold to score against (default: the config whose "
+        "ids the submission's are; refused where they cannot tell)",
+    )
     score.add_argument("--split", help="the config's split (default: the one the ids are in, else the config's last)")
     score.add_argument(
-        "--gold", help="a gold file instead of --config/--split: naf-bench rows (JSONL), or the NAF-Bench authors' "
-        "leaderboard set, evaluate.py gold or data/ prompt set"
-    )  # fmt: skip
+        "--gold",
+        help="a gold file instead of --config/--split: naf-bench rows (JSONL), or the NAF-Bench authors' "
+        "leaderboard set, evaluate.py gold or data/ prompt set",
+    )
     score.add_argument("--out", help="write the scores as JSON")
     score.add_argument(
         "--extractor",
         default=DEFAULT_EXTRACTOR,
+        type=unalias_extractor,
         choices=EXTRACTORS,
         help=f"how answers are read (default {DEFAULT_EXTRACTOR}; see naf_bench.scoring.extract)",
     )

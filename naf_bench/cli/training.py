@@ -47,8 +47,10 @@ def _stream(args: argparse.Namespace) -> int:
 
             rows = openrlhf_rows(rows)
         out.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
-    print(f"wrote stream items {args.start}..{args.start + args.count - 1} (seed {args.seed}, levels "
-          f"{dict(stream.levels)}) as {args.format} to {out}")  # fmt: skip
+    print(
+        f"wrote stream items {args.start}..{args.start + args.count - 1} (seed {args.seed}, levels "
+        f"{dict(stream.levels)}) as {args.format} to {out}"
+    )
     return 0
 
 

@@ -29,7 +29,7 @@ CITATION = """@misc{nafbench2026,
   eprint        = {2609.27517},
   archivePrefix = {arXiv},
   url           = {https://arxiv.org/abs/2609.27517},
-  note          = {NAF-Bench; reference implementation https://github.com/14H034160212/NAFBench},
+  note          = {NAF-Bench; the authors' implementation https://github.com/14H034160212/NAFBench},
 }
 
 @misc{modellog2026,
@@ -108,9 +108,11 @@ def _builder_class():
 
         def __init__(self, generation: GenerationConfig, **kwargs):
             super().__init__(
-                name=generation.name, version=datasets.Version(DATASET_VERSION), description=generation.description,
+                name=generation.name,
+                version=datasets.Version(DATASET_VERSION),
+                description=generation.description,
                 **kwargs,
-            )  # fmt: skip
+            )
             self.base = generation
             for key in OVERRIDABLE:
                 setattr(self, key, None)
@@ -238,8 +240,10 @@ def hidden_dataset(folder: str | Path, config: str):
     folder = Path(folder)
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     if manifest.get("config") != config:
-        raise ConfigError(f"{folder}: a hidden set drawn like {manifest.get('config')!r}, where the task reads "
-                          f"{config!r}; run the tasks of {manifest.get('config')!r}")  # fmt: skip
+        raise ConfigError(
+            f"{folder}: a hidden set drawn like {manifest.get('config')!r}, where the task reads "
+            f"{config!r}; run the tasks of {manifest.get('config')!r}"
+        )
     rows = [json.loads(line) for line in (folder / "gold.jsonl").read_text(encoding="utf-8").splitlines()]
     part = datasets.Dataset.from_list(rows, features=features())
     return datasets.DatasetDict({manifest["split"]: part})

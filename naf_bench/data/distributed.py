@@ -398,8 +398,10 @@ def generate_on_ray(
     manifest = _read_json(fs, manifest_path) if resume else None
     if manifest is not None:
         if problems := _manifest_problems(manifest, expected):
-            raise ManifestError(f"{manifest_path} was made with {'; '.join(problems)}: use another folder, or drop "
-                                "--resume to make it again")  # fmt: skip
+            raise ManifestError(
+                f"{manifest_path} was made with {'; '.join(problems)}: use another folder, or drop "
+                "--resume to make it again"
+            )
         if manifest.get("include_test_gold") != include_test_gold:
             raise ManifestError(f"{manifest_path} was made with include_test_gold={manifest.get('include_test_gold')}")
     started = False
@@ -479,10 +481,14 @@ def _check_nodes(ray) -> None:
     identity = ray.put(READINGS.handing(code_identity))
     nodes = [node for node in ray.nodes() if node.get("Alive")]
     task = ray.remote(num_cpus=0)(_preflight)
-    reports = ray.get([
-        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote(identity)
-        for node in nodes
-    ])  # fmt: skip
+    reports = ray.get(
+        [
+            task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote(
+                identity
+            )
+            for node in nodes
+        ]
+    )
     problems = node_problems(nodes, reports, here)
     if problems:
         raise ConfigError("nodes not ready: " + "; ".join(problems))
@@ -499,8 +505,10 @@ def node_problems(nodes: list[dict], reports: list[dict], here: dict) -> list[st
         if report["readings"]:
             problems.append(f"{name}: {report['readings']}")
         elif any(report[key] != here[key] for key in here):
-            problems.append(f"{name}: naf-bench {report['naf_bench']} with row code {report['code_version']}, "
-                            f"not {here['naf_bench']} with {here['code_version']}")  # fmt: skip
+            problems.append(
+                f"{name}: naf-bench {report['naf_bench']} with row code {report['code_version']}, "
+                f"not {here['naf_bench']} with {here['code_version']}"
+            )
     return problems
 
 
@@ -550,8 +558,12 @@ def _decide_all(
             ]
             # the cells before the first changed one are final: their files are rendered now, once
             first = changed[0].order if changed else len(cells)
-            ray.get([k.write_final.remote([c.order for c in cells[final:first] if c.order % count == j])
-                     for j, k in enumerate(keepers)])  # fmt: skip
+            ray.get(
+                [
+                    k.write_final.remote([c.order for c in cells[final:first] if c.order % count == j])
+                    for j, k in enumerate(keepers)
+                ]
+            )
             final = first
             if not changed:
                 break
@@ -586,10 +598,15 @@ def _runs(config: GenerationConfig, include_test_gold: bool) -> dict[str, list[d
         ]
         withheld = not include_test_gold and split in WITHHELD.get(config.name, ())
         plan[split] = [
-            {"name": f"{split}-{i:05d}-of-{len(runs):05d}.parquet", "position": position, "start": start,
-             "size": size, "withheld": withheld}
+            {
+                "name": f"{split}-{i:05d}-of-{len(runs):05d}.parquet",
+                "position": position,
+                "start": start,
+                "size": size,
+                "withheld": withheld,
+            }
             for i, (position, start, size) in enumerate(runs)
-        ]  # fmt: skip
+        ]
     return plan
 
 
@@ -626,8 +643,17 @@ def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, p
                 continue
             if made is not None:
                 written[entry["name"]] = made  # for a decision that did not stand: deleted below
-            ref = write.remote(handed, config_ref, s, entry["position"], entry["attempts"],
-                               entry["start"], out, entry["name"], entry["withheld"])  # fmt: skip
+            ref = write.remote(
+                handed,
+                config_ref,
+                s,
+                entry["position"],
+                entry["attempts"],
+                entry["start"],
+                out,
+                entry["name"],
+                entry["withheld"],
+            )
             todo[ref] = entry
     for made in written.values():
         fs.delete_file(made["temporary"])
@@ -648,9 +674,11 @@ def _complete(fs, path: str, entry: dict) -> bool:
     from pyarrow import fs as pafs
 
     info = fs.get_file_info(path)
-    return info.type == pafs.FileType.File and info.size == entry["size"] and _file_digest(fs, path) == {
-        "sha256": entry["sha256"], "size": entry["size"]
-    }  # fmt: skip
+    return (
+        info.type == pafs.FileType.File
+        and info.size == entry["size"]
+        and _file_digest(fs, path) == {"sha256": entry["sha256"], "size": entry["size"]}
+    )
 
 
 def _write_card(fs, folder: str, repo_id: str, written: GenerationConfig) -> None:
@@ -663,11 +691,16 @@ def _write_card(fs, folder: str, repo_id: str, written: GenerationConfig) -> Non
         config = written if name == written.name else base
         if manifest is not None:
             files = [
-                SplitFiles(split, sum(f["num_bytes"] for f in fl), sum(f["rows"] for f in fl),
-                           sum(f["size"] for f in fl), fl[0]["withheld"])
+                SplitFiles(
+                    split,
+                    sum(f["num_bytes"] for f in fl),
+                    sum(f["rows"] for f in fl),
+                    sum(f["size"] for f in fl),
+                    fl[0]["withheld"],
+                )
                 for split, fl in manifest["files"].items()
                 if fl and all("sha256" in f for f in fl)
-            ]  # fmt: skip
+            ]
         else:
             files = _exported_files(fs, folder, base)
         if files:

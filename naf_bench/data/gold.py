@@ -27,8 +27,9 @@ def config_gold(config: str, split: str | None = None) -> Gold:
     return Gold(load_dataset(config, split=split).to_list(), f"{config}/{split}")
 
 
-def gold_for(ids: Collection[str], config: str | None = None, split: str | None = None,
-             gold: str | Path | None = None) -> Gold:  # fmt: skip
+def gold_for(
+    ids: Collection[str], config: str | None = None, split: str | None = None, gold: str | Path | None = None
+) -> Gold:
     """The gold a submission with these ids is scored on: the file ``gold``, the config split asked for, or,
     with neither, the config split whose ids they are (a ConfigError naming the candidates where ids cannot
     tell)."""
@@ -40,16 +41,20 @@ def gold_for(ids: Collection[str], config: str | None = None, split: str | None 
         return config_gold(config, split)
     named = _config_of(ids)
     if named is None:
-        raise ConfigError(f"the submission's ids name no naf-bench config ({_examples(ids)}): give the gold they "
-                          "belong to with --gold FILE, or --config CONFIG")  # fmt: skip
+        raise ConfigError(
+            f"the submission's ids name no naf-bench config ({_examples(ids)}): give the gold they "
+            "belong to with --gold FILE, or --config CONFIG"
+        )
     splits = [split] if split else list(get_config(named).splits)
     if len(splits) == 1:
         return config_gold(named, splits[0])
     best, dataset = _best_splits(ids, named, splits)
     if len(best) > 1:
         candidates = ", ".join(f"--config {named} --split {name}" for name in best)
-        raise ConfigError(f"the submission's ids are in {len(best)} splits of {named} alike, so "
-                          f"they cannot tell which it answers: give one of {candidates}")  # fmt: skip
+        raise ConfigError(
+            f"the submission's ids are in {len(best)} splits of {named} alike, so "
+            f"they cannot tell which it answers: give one of {candidates}"
+        )
     return Gold(dataset[best[0]].to_list(), f"{named}/{best[0]}")
 
 

@@ -18,7 +18,7 @@ from naf_bench.data.dataset import (
 )
 from naf_bench.data.schema import FIELD_DOCS, features
 from naf_bench.generate.config import CONFIGS, GenerationConfig
-from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS, LETTERS
+from naf_bench.readings import answer_letters, effort_keys, label_keys
 
 # Splits released without their answers, as the paper's leaderboard releases its hard test split.
 WITHHELD = {"hard": ("test",)}
@@ -29,11 +29,11 @@ def withhold_gold(row: dict) -> dict:
     return {
         **row,
         "gold": None,
-        "labels": dict.fromkeys(LABEL_KEYS),
+        "labels": dict.fromkeys(label_keys()),
         "signature": None,
         "distance": None,
         "n_stable_models": None,
-        "effort": dict.fromkeys(EFFORT_KEYS),  # a spent inference limit would reveal the SLDNF loop
+        "effort": dict.fromkeys(effort_keys()),  # a spent inference limit would reveal the SLDNF loop
         "certificate": None,
         "gold_trace": None,
         "messages": row["messages"][:1],
@@ -89,7 +89,7 @@ EVAL_COLUMNS = ("id", "program_id", "family", "condition", "gold", "prompt")  # 
 # inspect's built-in pattern scorer: the last "ANSWER: X" (markdown emphasis and a parenthesis allowed around X),
 # the strict extractor's first rule; anchored at the start, so a text without it is scanned once
 def answer_pattern() -> str:
-    return r"\A(?s:.*)(?i:answer)[ \t]*:[\s*_]*\(?([" + "".join(LETTERS) + r"])\b"
+    return r"\A(?s:.*)(?i:answer)[ \t]*:[\s*_]*\(?([" + "".join(answer_letters()) + r"])\b"
 
 
 def _evaluated_split(dataset, name: str, include_test_gold: bool) -> str | None:
@@ -116,7 +116,7 @@ def eval_yaml(evaluated: list[tuple[str, SplitFiles]]) -> str:
             "scorers": [{"name": "pattern", "args": {"pattern": answer_pattern(), "ignore_case": False}}],
         }
         for name, files in evaluated
-    ]  # fmt: skip
+    ]
     return yaml.safe_dump({"tasks": tasks}, sort_keys=False, allow_unicode=True)
 
 
@@ -131,8 +131,9 @@ class SplitFiles:
     withheld: bool
 
 
-def dataset_card(entries: list[tuple[GenerationConfig, list[SplitFiles]]], repo_id: str,
-                 evaluated: list[tuple[str, SplitFiles]] = ()):  # fmt: skip
+def dataset_card(
+    entries: list[tuple[GenerationConfig, list[SplitFiles]]], repo_id: str, evaluated: list[tuple[str, SplitFiles]] = ()
+):
     """The dataset card (``huggingface_hub.DatasetCard``) of written ``(config, [SplitFiles])`` entries and the
     ``(config, gold subset)`` that ``eval.yaml`` evaluates: Hub metadata with ``configs`` and a ``dataset_info``
     per config and subset, then the sections."""
@@ -245,10 +246,21 @@ def _card_body(entries, repo_id: str, evaluated=()) -> str:
 
     environment = Environment(loader=PackageLoader("naf_bench"), keep_trailing_newline=True, undefined=StrictUndefined)
     return environment.get_template("dataset_card.md.j2").render(
-        summary=SUMMARY, dataset_version=DATASET_VERSION, version=__version__, code_version=code_version(),
-        homepage=HOMEPAGE, repo_id=repo_id, example=example, configs=configs, gold_note=gold_note, fields=fields,
-        citation=CITATION, license=LICENSE.upper(), evaluated=evaluated, gold_suffix=GOLD_SUFFIX,
-    )  # fmt: skip
+        summary=SUMMARY,
+        dataset_version=DATASET_VERSION,
+        version=__version__,
+        code_version=code_version(),
+        homepage=HOMEPAGE,
+        repo_id=repo_id,
+        example=example,
+        configs=configs,
+        gold_note=gold_note,
+        fields=fields,
+        citation=CITATION,
+        license=LICENSE.upper(),
+        evaluated=evaluated,
+        gold_suffix=GOLD_SUFFIX,
+    )
 
 
 TAGS = ["logic-programming", "negation-as-failure", "answer-set-programming", "well-founded-semantics", "reasoning",

@@ -1,14 +1,14 @@
-"""Import the reference leaderboard's sets and submissions (``REF/leaderboard/``) as gold rows and submissions.
+"""Import the authors' leaderboard's sets and submissions (``REF/leaderboard/``) as gold rows and submissions.
 
-Called by :func:`naf_bench.data.reference.import_reference`; it writes under ``OUT/leaderboard/``:
+Called by :func:`naf_bench.data.authors.import_authors`; it writes under ``OUT/leaderboard/``:
 
 - ``<set>/gold.jsonl`` for each ``REF/leaderboard/data/<set>.jsonl``: one row per prompt in naf-bench's row
   schema. Two row layouts are known: the hard sets' (``id, rec_id, axis, difficulty, cond, gold, labels,
   prompt``: ``program_id`` is the ``rec_id``, ``family`` the ``axis``, ``tier`` the ``difficulty``) and the
   dev set's (``id, cond, divergence_bin, gold, prompt``: the ``rec_id`` is the id without its
   ``-<cond>::<cond>`` ending, ``family`` the ``divergence_bin``). The sets store no program: the rules are
-  read back from the prompt and certified by naf-bench; every label or gold letter on which the reference and
-  our certifier disagree is listed (the reference's gold is kept in the row). A file in another layout, or
+  read back from the prompt and certified by naf-bench; every label or gold letter on which the authors and
+  our certifier disagree is listed (the authors' gold is kept in the row). A file in another layout, or
   one with a row that cannot be read, is reported with the reason and not imported; the others are.
 - ``submissions/<name>.jsonl`` for each ``REF/leaderboard/submissions*/**/*.jsonl``: ``{id, prediction,
   trace?}``; the raw logs' ``text`` (the full output) becomes the trace, a null prediction stays null
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from naf_bench.certify import certify
 from naf_bench.errors import DataError, NafBenchError
-from naf_bench.readings import CONDITIONS, gold_letter
+from naf_bench.readings import all_conditions, gold_letter
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.read_back import program_from_prompt
 
@@ -35,7 +35,7 @@ LEADERBOARD_LAYOUTS = {  # name: the fields every record has (the hard sets' `la
 
 
 def has_leaderboard(ref: str | Path) -> bool:
-    """Whether ``ref`` holds reference leaderboard sets or submissions."""
+    """Whether ``ref`` holds the authors' leaderboard sets or submissions."""
     ref = Path(ref) / "leaderboard"
     return any((ref / "data").glob("*.jsonl")) or any(ref.glob("submissions*/**/*.jsonl"))
 
@@ -69,7 +69,7 @@ def _gold_rows(set_name: str, records: list, layout: str, disagreements: list[st
     for number, record in enumerate(records, start=1):
         task_id, condition = record["id"], record["cond"]
         where = f"record {number} ({task_id})"
-        if condition not in CONDITIONS:
+        if condition not in all_conditions():
             raise ValueError(f"{where}: unknown condition {condition!r}")
         if task_id in seen:
             raise ValueError(f"{where}: duplicate id")
@@ -97,27 +97,29 @@ def _gold_rows(set_name: str, records: list, layout: str, disagreements: list[st
         theirs = {k: labels.get(k) for k in certificate.labels} if isinstance(labels, dict) else None
         if (theirs is not None and theirs != certificate.labels) or record["gold"] != ours:
             disagreements.append(
-                f"leaderboard/{set_name} {task_id}: reference labels {theirs or 'not given'} gold {record['gold']}, "
+                f"leaderboard/{set_name} {task_id}: their labels {theirs or 'not given'} gold {record['gold']}, "
                 f"ours {certificate.labels} gold {ours}"
             )
         meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
-        rows.append({
-            "id": task_id,
-            "program_id": program_id,
-            "config": f"reference-leaderboard-{set_name}",
-            "family": record["axis"] if layout == "hard" else record["divergence_bin"],
-            "tier": record.get("difficulty"),
-            "condition": condition,
-            "gold": record["gold"],
-            "labels": dict(certificate.labels),
-            "signature": certificate.signature,
-            "program": key[0],
-            "query": query,
-            "depth": meta.get("depth"),
-            "width": meta.get("width"),
-            "n_stable_models": certificate.n_stable_models,
-            "certificate": certificate.to_json(),
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": task_id,
+                "program_id": program_id,
+                "config": f"reference-leaderboard-{set_name}",
+                "family": record["axis"] if layout == "hard" else record["divergence_bin"],
+                "tier": record.get("difficulty"),
+                "condition": condition,
+                "gold": record["gold"],
+                "labels": dict(certificate.labels),
+                "signature": certificate.signature,
+                "program": key[0],
+                "query": query,
+                "depth": meta.get("depth"),
+                "width": meta.get("width"),
+                "n_stable_models": certificate.n_stable_models,
+                "certificate": certificate.to_json(),
+            }
+        )
     return rows, len(certificates)
 
 
@@ -155,8 +157,11 @@ def _home(ids: set[str], sets: dict[str, set[str]]) -> tuple[str | None, str]:
         home = complete[0][1]
         also = [name for _, name in complete[1:]]
         extra = len(ids - sets[home])
-        return home, (f"answers every id of {home}" + (f" and {extra} ids it does not have" if extra else "")
-                      + (f"; it also answers every id of {', '.join(also)}" if also else ""))  # fmt: skip
+        return home, (
+            f"answers every id of {home}"
+            + (f" and {extra} ids it does not have" if extra else "")
+            + (f"; it also answers every id of {', '.join(also)}" if also else "")
+        )
     overlap = max(sets, key=lambda name: (len(ids & sets[name]), name), default=None)
     if overlap is None or not ids & sets[overlap]:
         return None, "its ids belong to no leaderboard set here"
@@ -185,8 +190,10 @@ def import_leaderboard(ref: str | Path, out: str | Path, report) -> None:
             report.refused(ref, exc, f"the leaderboard set {set_name}", path)
             continue
         if not any(isinstance(record.get("labels"), dict) for record in records):
-            report.notes.append(f"leaderboard/{set_name}: the set carries no labels, only gold letters: only those "
-                                "are checked against naf-bench's certificates")  # fmt: skip
+            report.notes.append(
+                f"leaderboard/{set_name}: the set carries no labels, only gold letters: only those "
+                "are checked against naf-bench's certificates"
+            )
         report.rows[f"leaderboard/{set_name}"] = len(rows)
         report.programs[f"leaderboard/{set_name}"] = programs
         write(out / set_name / "gold.jsonl", rows)

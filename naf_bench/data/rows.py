@@ -13,7 +13,7 @@ from naf_bench.generate.algorithm import CellStats, Instance, exclusions
 from naf_bench.generate.bins import distance
 from naf_bench.generate.config import GenerationConfig, Unit
 from naf_bench.generate.registry import FAMILIES
-from naf_bench.readings import EFFORT_KEYS, NO_SEMANTICS, gold_letter
+from naf_bench.readings import NO_SEMANTICS, effort_keys, gold_letter
 from naf_bench.syntax.render import render_asp
 from naf_bench.verbalize.prompt import render_prompt
 from naf_bench.verbalize.trace import render_gold_trace
@@ -164,7 +164,7 @@ def instance_rows(config: GenerationConfig, instance: Instance, index: int, spli
                 "language": config.language,
                 "order_id": order_id,
                 "n_stable_models": certificate.n_stable_models,
-                "effort": {key: certificate.effort[key] for key in EFFORT_KEYS},
+                "effort": {key: certificate.effort[key] for key in effort_keys()},
                 "certificate": certificates[order_id],
                 "gold_trace": gold_trace,
                 "prompt": prompt,

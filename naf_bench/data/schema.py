@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from naf_bench.readings import EFFORT_KEYS, LABEL_KEYS
+from naf_bench.readings import effort_keys, label_keys
 
 LABELS = "labels"  # one string per reading of the readings table (read when the schema is built)
 EFFORT = "effort"  # one int64 per effort counter of the table's engines
@@ -13,11 +13,11 @@ FIELDS = (
     (
         "id",
         "string",
-        "`nb-{config}-{family}-i{index}-{condition}::{condition}`: the reference's layout under an `nb-` prefix, "
-        "so no id names a reference program (`-o{k}` marks rule order k); a split other than test adds its name "
-        "after the config (`nb-hard-train-…`), so an id is unique across its config's splits",
+        "`nb-{config}-{family}-i{index}-{condition}::{condition}`: the authors' layout under an `nb-` prefix, "
+        "so no id names one of the authors' programs (`-o{k}` marks rule order k); a split other than test adds its "
+        "name after the config (`nb-hard-train-…`), so an id is unique across its config's splits",
     ),
-    ("program_id", "string", "shared by all rows of one program (the reference's `rec_id`); JOINT groups by it"),
+    ("program_id", "string", "shared by all rows of one program (the authors' `rec_id`); JOINT groups by it"),
     ("config", "string", "the config the row belongs to"),
     (
         "family",
@@ -61,7 +61,7 @@ FIELDS = (
         "prompt",
         "string",
         "the full prompt; rules are numbered only where a trace is asked for (sft: the traced prompt with a "
-        "worked example), letter-only prompts list them unnumbered as the reference implementation does",
+        "worked example), letter-only prompts list them unnumbered as the authors' implementation does",
     ),
     (
         "messages",
@@ -81,9 +81,9 @@ def features():
 
     def feature(kind):
         if kind == LABELS:
-            return {key: datasets.Value("string") for key in LABEL_KEYS}
+            return {key: datasets.Value("string") for key in label_keys()}
         if kind == EFFORT:
-            return {key: datasets.Value("int64") for key in EFFORT_KEYS}
+            return {key: datasets.Value("int64") for key in effort_keys()}
         if isinstance(kind, dict):
             return {key: feature(value) for key, value in kind.items()}
         if isinstance(kind, list):

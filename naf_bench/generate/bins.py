@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from itertools import pairwise
 
-from naf_bench.readings import BASELINE, NAMED_CONDITIONS, gold_letter
+from naf_bench.readings import BASELINE, gold_letter, named_conditions
 from naf_bench.syntax.ast import Literal, Program, Rule
 
 # Each bin's certified labels, by reading (the signature column above joins them); a program belongs to the bin
@@ -55,7 +55,7 @@ def distance(labels: dict[str, str]) -> int:
     """How many of the other readings' answers (credulous, skeptical, WFS) differ from the closed-world (SLDNF)
     answer (0-3)."""
     baseline = gold_letter(BASELINE, labels)
-    return sum(gold_letter(condition, labels) != baseline for condition in NAMED_CONDITIONS)
+    return sum(gold_letter(condition, labels) != baseline for condition in named_conditions())
 
 
 def _names(rng: random.Random, count: int) -> list[str]:
@@ -122,7 +122,7 @@ def assemble(bin_name: str, rng: random.Random, depth: int, width: int, cycle_le
     if bin_name in ("control", "control_false"):
         # control_false reads the guard's negation: the query is false under every reading
         rules.append(Rule(chain[-1], (*bottom_extra, Literal(guard, bottom_positive == (bin_name == "control")))))
-        if rng.random() < 0.5:  # an even cycle the query does not read (as in the reference's controls)
+        if rng.random() < 0.5:  # an even cycle the query does not read (as in the authors' controls)
             rules.extend(cycle)
     else:
         rules.append(Rule(chain[-1], (*bottom_extra, Literal(bridge, bottom_positive))))

@@ -32,10 +32,14 @@ def invariant(program: Program, query: str) -> int:
     negative = Counter([atom for _, neg in bodies for atom in neg])
     colour = {atom: (heads[atom] << 40) | (positive[atom] << 20) | negative[atom] for atom in program.atoms}
     colour[query] = colour.get(query, 0) | 1 << 60  # counts stay far below 2^20
-    return hash(tuple(sorted(
-        (colour[rule.head], *sorted([colour[a] for a in pos]), -1, *sorted([colour[a] for a in neg]))
-        for rule, (pos, neg) in zip(program.rules, bodies, strict=True)
-    )))  # fmt: skip
+    return hash(
+        tuple(
+            sorted(
+                (colour[rule.head], *sorted([colour[a] for a in pos]), -1, *sorted([colour[a] for a in neg]))
+                for rule, (pos, neg) in zip(program.rules, bodies, strict=True)
+            )
+        )
+    )
 
 
 def chao1(counts: Counter) -> float | None:

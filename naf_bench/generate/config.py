@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from difflib import get_close_matches
+from functools import partial
 
 from naf_bench.errors import ConfigError
 from naf_bench.generate.algorithm import Cell
 from naf_bench.generate.bins import BINS, SEED_BINS
 from naf_bench.generate.registry import FAMILIES
-from naf_bench.readings import CONDITIONS, NAMED_CONDITIONS, NO_SEMANTICS
+from naf_bench.readings import NO_SEMANTICS, LiveView, all_conditions, named_conditions
 from naf_bench.verbalize.framing import FRAMINGS
 from naf_bench.verbalize.templates import LANGUAGES
 
 # The leaderboard families' sizes (variables, cycles or depth), one tier each, and the programs per tier in a
-# 77-program split (the reference's scored hard set) and in the 192-program train split.
+# 77-program split (the authors' scored hard set) and in the 192-program train split.
 TIER_SIZES = {
     "cnf": (8,),
     "decided": (1, 2, 3, 4, 5, 6),
@@ -53,7 +54,7 @@ class GenerationConfig:
 
     name: str
     description: str
-    prefix: str  # row ids: {prefix}-{family}-i{index}-{condition}::{condition}; nb-* never names a reference id
+    prefix: str  # row ids: {prefix}-{family}-i{index}-{condition}::{condition}; nb-* names none of the authors'
     seed: int = 0
     depths: tuple[int, ...] = (8,)
     widths: tuple[int, ...] = (4,)
@@ -62,7 +63,8 @@ class GenerationConfig:
     odd_cycle_len: int = 3
     programs_per_cell: int = 30
     programs_per_bin: tuple[int, ...] = ()  # if given, one count per bin, spread over that bin's cells
-    conditions: tuple[str, ...] = CONDITIONS  # a live view of the readings table until validated
+    # a live view of the readings table until validated (a view has no hash: a dataclass takes it by a factory)
+    conditions: tuple[str, ...] = field(default_factory=partial(LiveView, all_conditions))
     language: str = "en"
     framings: tuple[str, ...] = ("abstract",)
     n_orders: int = 1  # >1: each named condition also rendered under seeded rule orders (order set)
@@ -90,7 +92,7 @@ class GenerationConfig:
     def validate(self) -> GenerationConfig:
         problems = []
         if not self.prefix.startswith("nb-"):
-            problems.append(f"prefix must start with 'nb-' (reference ids name other programs), got {self.prefix!r}")
+            problems.append(f"prefix must start with 'nb-' (the authors' ids name other programs), got {self.prefix!r}")
         if any(d < 1 for d in self.depths):
             problems.append(f"depths must be >= 1, got {self.depths}")
         if any(w < 0 for w in self.widths):
@@ -105,8 +107,8 @@ class GenerationConfig:
             problems.append(f"programs_per_cell must be >= 1, got {self.programs_per_cell}")
         if self.programs_per_bin and (len(self.programs_per_bin) != len(self.bins) or min(self.programs_per_bin) < 1):
             problems.append(f"programs_per_bin needs one count >= 1 per bin {self.bins}, got {self.programs_per_bin}")
-        if unknown := [c for c in self.conditions if c not in CONDITIONS]:
-            problems.append(f"unknown conditions {unknown}; expected {list(CONDITIONS)}")
+        if unknown := [c for c in self.conditions if c not in all_conditions()]:
+            problems.append(f"unknown conditions {unknown}; expected {list(all_conditions())}")
         if self.language not in LANGUAGES:
             problems.append(f"unknown language {self.language!r}; expected {sorted(LANGUAGES)}")
         if unknown := [f for f in self.framings if f != "abstract" and (f not in FRAMINGS or self.language != "en")]:
@@ -200,7 +202,7 @@ CONFIGS: dict[str, GenerationConfig] = {
             "only programs whose SLDNF label is the same under every order are kept.",
             prefix="nb-order",
             programs_per_cell=10,
-            conditions=NAMED_CONDITIONS,
+            conditions=LiveView(named_conditions),
             n_orders=4,
         ),
         GenerationConfig(
@@ -208,7 +210,7 @@ CONFIGS: dict[str, GenerationConfig] = {
             "Framing invariance: 8 programs x 4 named conditions (32 groups) x 3 narrative framings (96 rows).",
             prefix="nb-framing",
             programs_per_cell=2,
-            conditions=NAMED_CONDITIONS,
+            conditions=LiveView(named_conditions),
             framings=("escalation", "sensor", "audit"),
         ),
         GenerationConfig(
@@ -234,7 +236,7 @@ CONFIGS: dict[str, GenerationConfig] = {
             "training half of the canonical-key partition, so none is in an evaluation config.",
             prefix="nb-sft",
             programs_per_cell=8,
-            conditions=NAMED_CONDITIONS,
+            conditions=LiveView(named_conditions),
             framings=("abstract", "escalation", "sensor", "audit"),
             splits=("train", "validation"),
             training=True,
@@ -288,8 +290,11 @@ def get_config(name: str, **overrides) -> GenerationConfig:
 
 def parse_overrides(pairs: list[str]) -> dict:
     """``--set depths=2,8 --set seed=3`` into typed config overrides (a ConfigError names a bad pair)."""
-    fields = {name: field for name, field in GenerationConfig.__dataclass_fields__.items()
-              if name not in ("name", "description")}  # fmt: skip
+    fields = {
+        name: field
+        for name, field in GenerationConfig.__dataclass_fields__.items()
+        if name not in ("name", "description")
+    }
     types = {name: field.type for name, field in fields.items()}
     overrides = {}
     for pair in pairs:

@@ -29,7 +29,7 @@ from itertools import pairwise
 
 from naf_bench.syntax.ast import Literal, Program, Rule
 
-# Quota on (cred, skept) for cnf, as in the reference implementation: shares keyed by the certificate's labels of
+# Quota on (cred, skept) for cnf, as in the authors' implementation: shares keyed by the certificate's labels of
 # these readings, joined (data keyed by label, as the bins' required labels are)
 CNF_QUOTA_READINGS = ("cred", "skept")
 CNF_QUOTA = {"TT": 0.34, "FT": 0.28, "FF": 0.28, "TF": 0.10}

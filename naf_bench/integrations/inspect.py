@@ -19,7 +19,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState, generate
 
 from naf_bench.integrations.tasks import TaskSpec, prompt_text, task_documents, task_spec, task_specs
-from naf_bench.readings import LETTERS
+from naf_bench.readings import answer_letters
 from naf_bench.scoring.formatting import nan_if_undefined
 
 _SHOWN_IN_INPUT = ("prompt", "messages")  # the input already shows them
@@ -95,7 +95,7 @@ def answer_shares() -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         n = len(scores) or math.nan
-        return {f"answer_{x}": sum(s.score.answer == x for s in scores) / n for x in LETTERS}
+        return {f"answer_{x}": sum(s.score.answer == x for s in scores) / n for x in answer_letters()}
 
     return compute
 
@@ -196,18 +196,26 @@ def _sample(spec: TaskSpec, document) -> Sample:
     if spec.per_program:
         metadata = {"program_id": document["program_id"], "rows": [_shown(row) for row in document["rows"]]}
         return Sample(input=prompt_text(spec, document), id=document["program_id"], metadata=metadata)
-    return Sample(input=prompt_text(spec, document), target=document["gold"] or "", id=document["id"],
-                  metadata=_shown(document))  # fmt: skip
+    return Sample(
+        input=prompt_text(spec, document), target=document["gold"] or "", id=document["id"], metadata=_shown(document)
+    )
 
 
-def naf_bench_task(name: str, config: str | None = None, split: str | None = None, extractor: str | None = None,
-                   limit: int | None = None, dataset_path: str | None = None) -> Task:  # fmt: skip
+def naf_bench_task(
+    name: str,
+    config: str | None = None,
+    split: str | None = None,
+    extractor: str | None = None,
+    limit: int | None = None,
+    dataset_path: str | None = None,
+) -> Task:
     """The inspect Task of the lm-eval task ``name``: its documents (rows, or programs; of ``config`` and ``split``
     where given, the first ``limit``, from ``dataset_path`` where given), its prompt, greedy generation of up to its
     token budget."""
-    from naf_bench.scoring.extract import EXTRACTORS
+    from naf_bench.scoring.extract import EXTRACTORS, unalias_extractor
 
     spec = task_spec(name)
+    extractor = None if extractor is None else unalias_extractor(extractor)
     if extractor is not None and extractor not in EXTRACTORS:
         from naf_bench.errors import ConfigError
 
@@ -228,8 +236,13 @@ def naf_bench_task(name: str, config: str | None = None, split: str | None = Non
 
 
 def _registered(name: str):
-    def make(config: str | None = None, split: str | None = None, extractor: str | None = None,
-             limit: int | None = None, dataset_path: str | None = None) -> Task:  # fmt: skip
+    def make(
+        config: str | None = None,
+        split: str | None = None,
+        extractor: str | None = None,
+        limit: int | None = None,
+        dataset_path: str | None = None,
+    ) -> Task:
         return naf_bench_task(name, config, split, extractor, limit, dataset_path)
 
     make.__name__ = make.__qualname__ = name

@@ -23,7 +23,7 @@ from lighteval.tasks.lighteval_task import LightevalTaskConfig
 from lighteval.tasks.requests import Doc, SamplingMethod
 
 from naf_bench.integrations.tasks import TaskSpec, prompt_text, task_specs
-from naf_bench.readings import JOINT_CONDITIONS, NAMED_CONDITIONS
+from naf_bench.readings import joint_conditions, named_conditions
 from naf_bench.scoring.formatting import nan_if_undefined
 
 DATASET = "NAF_BENCH_DATASET"  # the export folder or Hub id the tasks read
@@ -65,7 +65,7 @@ def _reading_accuracy(reading: str):
 
 
 CORPUS = {"acc": _accuracy, "coverage": _coverage, "joint": _joint} | {
-    f"acc_{reading}": _reading_accuracy(reading) for reading in NAMED_CONDITIONS
+    f"acc_{reading}": _reading_accuracy(reading) for reading in named_conditions()
 }
 
 
@@ -99,17 +99,22 @@ class LetterOfResponse(SampleLevelComputation):
 def _prompt(spec: TaskSpec):
     def prompt_function(line: dict, task_name: str) -> Doc:
         document = {"rows": [line]} if spec.per_program else line  # a JOINT prompt's: its program's one row
-        return Doc(task_name=task_name, query=prompt_text(spec, document), choices=[line["gold"] or ""],
-                   gold_index=0, specific={key: line[key] for key in ROW_FIELDS})  # fmt: skip
+        return Doc(
+            task_name=task_name,
+            query=prompt_text(spec, document),
+            choices=[line["gold"] or ""],
+            gold_index=0,
+            specific={key: line[key] for key in ROW_FIELDS},
+        )
 
     return prompt_function
 
 
 def _conditions(spec: TaskSpec):
     if spec.per_program:  # lighteval reads rows: a program is its first JOINT reading's row, the others its labels
-        first = next(iter(JOINT_CONDITIONS))
+        first = next(iter(joint_conditions()))
         return lambda line: line["condition"] == first
-    conditions = set(spec.conditions or NAMED_CONDITIONS)
+    conditions = set(spec.conditions or named_conditions())
     return lambda line: line["condition"] in conditions
 
 
@@ -143,8 +148,10 @@ def _dataset() -> str:
     if not os.environ.get(DATASET):
         from naf_bench.errors import ConfigError
 
-        raise ConfigError(f"lighteval reads documents with datasets.load_dataset: set {DATASET} to an export folder "
-                          "(naf-bench export --out FOLDER) or a Hub id")  # fmt: skip
+        raise ConfigError(
+            f"lighteval reads documents with datasets.load_dataset: set {DATASET} to an export folder "
+            "(naf-bench export --out FOLDER) or a Hub id"
+        )
     return os.environ[DATASET]
 
 

@@ -17,8 +17,10 @@ def reward_func(queries: list[str], prompts: list[str], labels: list[str]) -> di
 
     import torch
 
-    responses = [query[len(prompt) :] if query.startswith(prompt) else query
-                 for query, prompt in zip(queries, prompts, strict=True)]  # fmt: skip
+    responses = [
+        query[len(prompt) :] if query.startswith(prompt) else query
+        for query, prompt in zip(queries, prompts, strict=True)
+    ]
     scores = [verifiable_score(text, label) for text, label in zip(responses, labels, strict=True)]
     formats = [format_score(text, json.loads(label)) for text, label in zip(responses, labels, strict=True)]
     rewards = torch.tensor(scores, dtype=torch.float32)

@@ -17,7 +17,7 @@ from reasoning_gym.dataset import ProceduralDataset
 from reasoning_gym.factory import register_dataset
 
 from naf_bench.errors import ConfigError
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import joint_conditions
 from naf_bench.training import rewards
 from naf_bench.training.stream import CURRICULUM, JOINT, Stream
 from naf_bench.verbalize.joint_prompt import answer_line
@@ -73,7 +73,7 @@ class NafBenchDataset(ProceduralDataset):
         row = self.stream[idx]
         if row["condition"] == JOINT:
             golds = rewards.joint_golds(row)
-            answer = "\n".join(answer_line(condition, golds[condition]) for condition in JOINT_CONDITIONS)
+            answer = "\n".join(answer_line(condition, golds[condition]) for condition in joint_conditions())
         else:
             answer = row["gold"]
         difficulty = {name: getattr(self.config, name) for name in CURRICULUM}
@@ -100,9 +100,12 @@ class NafBenchCurriculum(BaseCurriculum):
 
     def __init__(self):
         super().__init__(NafBenchCurriculum.__name__, NafBenchConfig)
-        attributes = [ScalarAttributeDefinition(name=name, field_name=name, levels=list(levels),
-                                                description=f"the stream's {name}")
-                      for name, levels in CURRICULUM.items()]  # fmt: skip
+        attributes = [
+            ScalarAttributeDefinition(
+                name=name, field_name=name, levels=list(levels), description=f"the stream's {name}"
+            )
+            for name, levels in CURRICULUM.items()
+        ]
         self._define_attributes(*attributes)
 
 

@@ -92,8 +92,9 @@ def _translation_prompt(row: Mapping) -> str:
     from naf_bench.syntax import parse_program
     from naf_bench.verbalize.mitigation import render_translation_prompt
 
-    system, user = render_translation_prompt(parse_program(row["program"]), row["query"], row["framing"],
-                                             row["language"])  # fmt: skip
+    system, user = render_translation_prompt(
+        parse_program(row["program"]), row["query"], row["framing"], row["language"]
+    )
     return f"{system}\n\n{user}"
 
 
@@ -139,17 +140,18 @@ def task_rows(spec: TaskSpec, config: str | None = None, split: str | None = Non
     """The task's rows (a ``datasets.Dataset``): those lm-eval's task reads, from ``config`` and ``split`` where
     given, and from ``dataset_path`` (an export folder or Hub id) where given."""
     from naf_bench.data.dataset import task_dataset
-    from naf_bench.readings import NAMED_CONDITIONS
+    from naf_bench.readings import named_conditions
 
-    dataset = task_dataset(config or spec.config, spec.conditions or tuple(NAMED_CONDITIONS), dataset_path)
+    dataset = task_dataset(config or spec.config, spec.conditions or tuple(named_conditions()), dataset_path)
     split = split or spec.split
     if split not in dataset:
         raise ConfigError(f"config {config or spec.config!r} has no split {split!r}; it has {', '.join(dataset)}")
     return dataset[split]
 
 
-def task_documents(spec: TaskSpec, config: str | None = None, split: str | None = None,
-                   dataset_path: str | None = None):  # fmt: skip
+def task_documents(
+    spec: TaskSpec, config: str | None = None, split: str | None = None, dataset_path: str | None = None
+):
     """The task's documents as lm-eval reads them: its rows, or one document per program where ``spec.per_program``
     (``{"program_id", "rows"}``, :func:`naf_bench.data.dataset.program_documents`)."""
     from naf_bench.data.dataset import program_documents

@@ -44,7 +44,7 @@ def board_table(board: dict, baselines: list[dict]):
     import pandas as pd
 
     from naf_bench.leaderboard.site import partial_label
-    from naf_bench.readings import JOINT_CONDITIONS
+    from naf_bench.readings import joint_conditions
 
     full = board["full_scores"]
     records = []
@@ -60,7 +60,7 @@ def board_table(board: dict, baselines: list[dict]):
             "programs solved": f"{row['joint_solved']}/{row['n_programs']}",
         }
         if full:
-            for condition in JOINT_CONDITIONS:
+            for condition in joint_conditions():
                 record[f"{condition} %"] = _percent(row["per_semantics"].get(condition))
             record["coverage %"] = _percent(row["coverage"])
             record["unknown ids"] = row.get("n_unknown_ids")
@@ -68,7 +68,7 @@ def board_table(board: dict, baselines: list[dict]):
         records.append(record)
     columns = ["rank", "team", "model", "kind", "JOINT %", "95% interval", "programs solved"]
     if full:
-        columns += [f"{c} %" for c in JOINT_CONDITIONS] + ["coverage %", "unknown ids"]
+        columns += [f"{c} %" for c in joint_conditions()] + ["coverage %", "unknown ids"]
     frame = pd.DataFrame(records, columns=[*columns, "submitted"])
     # numbers (so that the page sorts them as numbers) shown with one decimal each: "39.0", never "39"
     style = frame.style.format("{:.1f}", subset=[c for c in columns if c.endswith(" %")], na_rep="")
@@ -83,13 +83,21 @@ def verified_table(board: dict):
     records = []
     for row in board["rows"]:
         low_high = row["joint_ci95"]
-        records.append({
-            "set": row["set"], "rank": row["rank"], "team": row["name"], "model": row["model"], "kind": row["kind"],
-            "JOINT %": _percent(row["joint"]),
-            "95% interval": "" if low_high is None else f"{_pct(low_high[0])}–{_pct(low_high[1])}",
-            "programs solved": f"{row['joint_solved']}/{row['n_programs']}", "tokens": row.get("completion_tokens"),
-            "run s": row.get("run_seconds"), "submitted": row.get("time", ""),
-        })  # fmt: skip
+        records.append(
+            {
+                "set": row["set"],
+                "rank": row["rank"],
+                "team": row["name"],
+                "model": row["model"],
+                "kind": row["kind"],
+                "JOINT %": _percent(row["joint"]),
+                "95% interval": "" if low_high is None else f"{_pct(low_high[0])}–{_pct(low_high[1])}",
+                "programs solved": f"{row['joint_solved']}/{row['n_programs']}",
+                "tokens": row.get("completion_tokens"),
+                "run s": row.get("run_seconds"),
+                "submitted": row.get("time", ""),
+            }
+        )
     frame = pd.DataFrame(records, columns=list(_VERIFIED_COLUMNS))
     return frame.style.format("{:.1f}", subset=["JOINT %"], na_rep="")
 
@@ -113,8 +121,11 @@ def changed_tables(service: Service, splits: list[str], answer: dict) -> list:
     from naf_bench.scoring.metadata import TRACKS
 
     changed = answer.get("status") == "accepted" and answer["board_changed"]
-    uploads = [board_table(service.board(t, s), service.baseline_rows(s)) if changed and s == answer["split"]
-               else gr.skip() for s in splits for t in TRACKS]  # fmt: skip
+    uploads = [
+        board_table(service.board(t, s), service.baseline_rows(s)) if changed and s == answer["split"] else gr.skip()
+        for s in splits
+        for t in TRACKS
+    ]
     return [*uploads, *(gr.skip() for _ in KINDS)]
 
 
@@ -144,12 +155,15 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
         if track in KINDS:  # the worker's runs: scored on the worker's own sets, whatever the split
             return service.verified_board(track)
         if track not in TRACKS or split not in splits:
-            return {"status": "refused", "reasons": [f"tracks: {', '.join([*TRACKS, *KINDS])}; "
-                                                     f"splits: {', '.join(splits)}"]}  # fmt: skip
+            return {
+                "status": "refused",
+                "reasons": [f"tracks: {', '.join([*TRACKS, *KINDS])}; splits: {', '.join(splits)}"],
+            }
         return {**service.board(track, split), "self_reported": True}
 
-    def submit_model(kind: str, model: str, base_url: str, key: str, token: str,
-                     profile: gr.OAuthProfile | None = None) -> dict:  # fmt: skip
+    def submit_model(
+        kind: str, model: str, base_url: str, key: str, token: str, profile: gr.OAuthProfile | None = None
+    ) -> dict:
         return service.submit_model(identify(token, profile), kind, model, base_url or None, key or None)
 
     def history(token: str) -> dict:
@@ -163,8 +177,10 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
         import pandas as pd
 
         answer = service.history(identify(token, profile))
-        return (pd.DataFrame(answer.get("uploads", []), columns=list(_HISTORY_COLUMNS)),
-                pd.DataFrame(answer.get("jobs", []), columns=list(_JOB_COLUMNS)))  # fmt: skip
+        return (
+            pd.DataFrame(answer.get("uploads", []), columns=list(_HISTORY_COLUMNS)),
+            pd.DataFrame(answer.get("jobs", []), columns=list(_JOB_COLUMNS)),
+        )
 
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
         gr.Markdown(
@@ -173,17 +189,8 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
             "shown JOINT changes only when a new submission beats it by more than its standard error, program by "
             "program. The interval is Wilson's, from the shown JOINT and the number of programs alone."
         )
-        boards = []
         with gr.Tabs():
-            for split in splits:
-                for track in TRACKS:
-                    name = f"{'hidden test' if split == HIDDEN else 'public dev'} · {track}"
-                    with gr.Tab(name, elem_id=f"tab-{split}-{track}"):
-                        boards.append(gr.Dataframe(label=f"{name} (self-reported: the team ran its model)",
-                                                   interactive=False, elem_id=f"board-{split}-{track}"))  # fmt: skip
-            for kind, name in (("verified", "verified (run by the maintainer)"), ("endpoint", "endpoint runs")):
-                with gr.Tab(name, elem_id=f"tab-{kind}"):
-                    boards.append(gr.Dataframe(label=name, interactive=False, elem_id=f"board-{kind}"))
+            boards = _board_tabs(gr, splits)
             with gr.Tab("Submit", elem_id="tab-submit"):
                 if hub_sign_in:
                     gr.LoginButton()
@@ -196,8 +203,11 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
                     kind = gr.Radio(list(KINDS), value="verified", label="kind", elem_id="job-kind")
                     model = gr.Textbox(label="model: an approved one, or the endpoint's served model", elem_id="model")
                     base_url = gr.Textbox(label="endpoint base URL (endpoint runs)", elem_id="base-url")
-                    key = gr.Textbox(label="endpoint key (kept until the job ends, never shown)", type="password",
-                                     elem_id="endpoint-key")  # fmt: skip
+                    key = gr.Textbox(
+                        label="endpoint key (kept until the job ends, never shown)",
+                        type="password",
+                        elem_id="endpoint-key",
+                    )
                     queue = gr.Button("Submit the model", elem_id="send-model")
                     queued = gr.JSON(label="answer", elem_id="model-answer")
                 show = gr.Button("Show my history", elem_id="show-history")
@@ -207,14 +217,38 @@ def build_app(service: Service, hub_sign_in: bool = False, upload_grace: float =
         send.click(submit, [submission, metadata, token], answer, api_name="submit", concurrency_limit=4).then(
             lambda answer: changed_tables(service, splits, answer), answer, boards, api_visibility="private"
         ).then(history_table, token, [own, jobs], api_visibility="private")
-        queue.click(submit_model, [kind, model, base_url, key, token], queued, api_name="submit_model",
-                    concurrency_limit=4).then(history_table, token, [own, jobs], api_visibility="private")  # fmt: skip
+        queue.click(
+            submit_model, [kind, model, base_url, key, token], queued, api_name="submit_model", concurrency_limit=4
+        ).then(history_table, token, [own, jobs], api_visibility="private")
         show.click(history_table, token, [own, jobs], api_visibility="private")
         refresh.click(tables, None, boards, api_visibility="private")
         demo.load(tables, None, boards, api_visibility="private")
         gr.api(board, api_name="board")
         gr.api(history, api_name="history")
     return demo
+
+
+def _board_tabs(gr, splits: list[str]) -> list:
+    """A tab per board, in the open Tabs: each split's tracks (self-reported), then the worker's runs; their
+    tables in that order (as ``tables`` fills them)."""
+    from naf_bench.scoring.metadata import TRACKS
+
+    boards = []
+    for split in splits:
+        for track in TRACKS:
+            name = f"{'hidden test' if split == HIDDEN else 'public dev'} · {track}"
+            with gr.Tab(name, elem_id=f"tab-{split}-{track}"):
+                boards.append(
+                    gr.Dataframe(
+                        label=f"{name} (self-reported: the team ran its model)",
+                        interactive=False,
+                        elem_id=f"board-{split}-{track}",
+                    )
+                )
+    for kind, name in (("verified", "verified (run by the maintainer)"), ("endpoint", "endpoint runs")):
+        with gr.Tab(name, elem_id=f"tab-{kind}"):
+            boards.append(gr.Dataframe(label=name, interactive=False, elem_id=f"board-{kind}"))
+    return boards
 
 
 _HISTORY_COLUMNS = ("submission", "time", "split", "track", "board_changed", "shown_now", "withdrawn")
@@ -243,12 +277,20 @@ def serve(
     demo = build_app(service, hub_sign_in=hub_sign_in, upload_grace=upload_grace)
     from starlette.middleware import Middleware
 
-    door = Middleware(Door, folder=folder, api_names=API_NAMES, max_upload=2 * service.limits.max_bytes,
-                      idle=upload_idle)  # fmt: skip
+    door = Middleware(
+        Door, folder=folder, api_names=API_NAMES, max_upload=2 * service.limits.max_bytes, idle=upload_idle
+    )
     demo.queue(default_concurrency_limit=4).launch(
-        server_name=host, server_port=port, max_file_size=service.limits.max_bytes, footer_links=["api"], quiet=True,
-        run_history=False, enable_monitoring=False, app_kwargs={"middleware": [door]}, prevent_thread_lock=not block,
-    )  # fmt: skip
+        server_name=host,
+        server_port=port,
+        max_file_size=service.limits.max_bytes,
+        footer_links=["api"],
+        quiet=True,
+        run_history=False,
+        enable_monitoring=False,
+        app_kwargs={"middleware": [door]},
+        prevent_thread_lock=not block,
+    )
     return demo
 
 

@@ -42,8 +42,10 @@ def approve(spec: str, models: Path) -> tuple[str, Path]:
             return str(path.resolve()), _copy({path.name: path}, models, run=path.name)
         raise ConfigError(f"{spec}: neither a model folder (with config.json) nor a .gguf file")
     if not HUB_PINNED.fullmatch(spec):
-        raise ConfigError(f"{spec!r}: no such model folder or .gguf file, and not a Hub id pinned to a commit "
-                          "(ORG/NAME@COMMIT, the commit's 40 hexadecimal digits)")  # fmt: skip
+        raise ConfigError(
+            f"{spec!r}: no such model folder or .gguf file, and not a Hub id pinned to a commit "
+            "(ORG/NAME@COMMIT, the commit's 40 hexadecimal digits)"
+        )
     repo, commit = spec.rsplit("@", 1)
     with tempfile.TemporaryDirectory(prefix="naf-bench-approve-") as fetched:
         try:

@@ -4,12 +4,12 @@ A thin view over the scoring core: a submission is read and checked once by the 
 (:func:`naf_bench.scoring.intake.read_submission`, :func:`~naf_bench.scoring.intake.check`), and
 :func:`submission_row` scores the checked record with the core (:func:`naf_bench.scoring.evaluation.run_scores`) and
 keeps the columns the board shows; the baselines (constant letters, the best constant per condition, the majority
-letter, the oracle) are scored by the same function as marked reference rows. A board row holds aggregates only: no
+letter, the oracle) are scored by the same function as marked baseline rows. A board row holds aggregates only: no
 id, gold letter, label or certificate of a gold row, and no maintainer-only metadata (the contact).
 
 A submission that answers only part of the set (a line for fewer than all its scored prompts) is shown apart
 from the full runs, not ranked among them; one that answers no id of it, or has malformed lines, duplicate ids
-or invalid metadata, is refused (:data:`naf_bench.scoring.intake.DUPLICATE_RULE`).
+or invalid metadata, is refused (the intake's rules, :mod:`naf_bench.scoring.intake`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 BOARD_FORMAT = 1
 METADATA_SUFFIX = ".metadata.json"
-# with the reference leaderboard's two shares from the same classes: sound among the correct traced answers
+# with the authors' leaderboard's two shares from the same classes: sound among the correct traced answers
 # (their "reasoned soundly"), and sound among all traces
 TRACE_COLUMNS = ("n", "reasoned_soundly", "contradicted_among_correct", "audit", "reference_definitions")
 
@@ -79,8 +79,13 @@ def submission_row(checked: Checked, n_bootstrap: int = 1000) -> tuple[dict, Sco
 
     submission = checked.submission
     scores = run_scores(checked.gold.rows, submission.entries, n_bootstrap=n_bootstrap)
-    row = _row(run_record(scores, submission.name), name=submission.name, baseline=False,
-               metadata=submission.metadata, problems=checked.counts())  # fmt: skip
+    row = _row(
+        run_record(scores, submission.name),
+        name=submission.name,
+        baseline=False,
+        metadata=submission.metadata,
+        problems=checked.counts(),
+    )
     row["partial"] = checked.partial
     if not checked.n_answered:  # nothing answered: no share of it is 0 or 100, it is undefined (shown as —)
         row.update(
@@ -104,7 +109,7 @@ def refusal(submission: Submission) -> list[tuple[str, str]]:
 
 
 def baseline_rows(gold: Sequence[Mapping], n_bootstrap: int = 1000) -> list[dict]:
-    """The reference rows: each constant letter, the best constant per condition, the majority letter, and the
+    """The baseline rows: each constant letter, the best constant per condition, the majority letter, and the
     oracle (the gold letter everywhere), scored like submissions."""
     from naf_bench.scoring.evaluation import constant_predictions, score_rows
 
@@ -199,8 +204,9 @@ def build_board(
             source = (
                 input_file(path, SUBMISSION) if path.suffix == ".jsonl" else submission_bytes(read_inspect_log(path))
             )
-            submission = read_submission(source, name=name, origin=str(path),
-                                         metadata=path.with_name(name + METADATA_SUFFIX))  # fmt: skip
+            submission = read_submission(
+                source, name=name, origin=str(path), metadata=path.with_name(name + METADATA_SUFFIX)
+            )
             reasons = refusal(submission)
             checked = None if reasons else check(submission, answers, explain=whose)
         except DataError as exc:

@@ -35,14 +35,28 @@ def _serve(args) -> int:
 
     restore_if_empty(args.data, args.backup_repo)
     limits = Limits(args.max_bytes, args.max_lines, args.max_line_bytes)
-    service = Service(args.data, args.gold, args.dev_gold, limits, quota=args.quota or None,
-                      window=timedelta(hours=args.quota_hours), allowed_hosts=args.allow_endpoint_host)  # fmt: skip
+    service = Service(
+        args.data,
+        args.gold,
+        args.dev_gold,
+        limits,
+        quota=args.quota or None,
+        window=timedelta(hours=args.quota_hours),
+        allowed_hosts=args.allow_endpoint_host,
+    )
     if args.backup_repo:
         start_backup(service.store, args.backup_repo, every_minutes=args.backup_minutes)
     print(f"serving {args.data} on http://{args.host}:{args.port}", flush=True)
-    serve(service, args.host, args.port, hub_sign_in=args.hub_sign_in, upload_grace=args.upload_grace,
-          upload_space=args.upload_space, upload_max_age=args.upload_max_age,
-          upload_idle=args.upload_idle)  # fmt: skip
+    serve(
+        service,
+        args.host,
+        args.port,
+        hub_sign_in=args.hub_sign_in,
+        upload_grace=args.upload_grace,
+        upload_space=args.upload_space,
+        upload_max_age=args.upload_max_age,
+        upload_idle=args.upload_idle,
+    )
     return 0
 
 
@@ -61,8 +75,10 @@ def _add_team(args) -> int:
 
 def _revoke_team(args) -> int:
     cancelled = _store(args).revoke_team(args.name, hub=args.hub_user)
-    print(f"revoked {'the Hugging Face user' if args.hub_user else 'the team'} {args.name!r}; "
-          f"{len(cancelled)} queued job(s) cancelled")  # fmt: skip
+    print(
+        f"revoked {'the Hugging Face user' if args.hub_user else 'the team'} {args.name!r}; "
+        f"{len(cancelled)} queued job(s) cancelled"
+    )
     return 0
 
 
@@ -100,9 +116,11 @@ def _new_set(args) -> int:
     if args.new_key:
         print(f"wrote a new key to {args.key} (only its owner may read it; keep it off the machines that serve)")
     manifest = new_set(key, args.config, args.out, overrides, attempts=args.attempts, verified=args.verified)
-    print(f"hidden set {manifest['key_fingerprint']} of {args.config!r} ({manifest['split']}): "
-          f"{manifest['programs']} programs, {manifest['rows']} rows, "
-          f"none of the {manifest['public_programs_excluded']} public programs")  # fmt: skip
+    print(
+        f"hidden set {manifest['key_fingerprint']} of {args.config!r} ({manifest['split']}): "
+        f"{manifest['programs']} programs, {manifest['rows']} rows, "
+        f"none of the {manifest['public_programs_excluded']} public programs"
+    )
     for tier in manifest["tiers"]:
         if tier["enumerable"]:
             reach = tier["reach"]
@@ -111,11 +129,15 @@ def _new_set(args) -> int:
                 if reach["chao1"] is not None
                 else f"more than {reach['at_least']:,.0f} programs ({reach['attempts']:,} draws, no repeat)"
             )
-            print(f"enumerable: {tier['tier']} takes {tier['programs']} of the {left} beyond the public ones, "
-                  f"fewer than {manifest['min_reach']:,}: not for the verified track")  # fmt: skip
+            print(
+                f"enumerable: {tier['tier']} takes {tier['programs']} of the {left} beyond the public ones, "
+                f"fewer than {manifest['min_reach']:,}: not for the verified track"
+            )
     if not manifest["enumerable"]:
-        print(f"no tier is enumerable: each tier's {args.attempts:,} draws repeated no program, so each reaches more "
-              f"than {args.attempts**2 / 6:,.0f} programs")  # fmt: skip
+        print(
+            f"no tier is enumerable: each tier's {args.attempts:,} draws repeated no program, so each reaches more "
+            f"than {args.attempts**2 / 6:,.0f} programs"
+        )
     print(f"wrote {Path(args.out) / 'gold.jsonl'} and {Path(args.out) / 'manifest.json'}")
     return 0
 
@@ -132,8 +154,10 @@ def _approve_model(args) -> int:
     model, stored = approve(args.model, store.root / MODELS)
     added = store.approve_model(model, str(stored), args.team)
     whom = f"the team {args.team!r}" if args.team else "every team"
-    print(f"{'approved' if added else 'already approved'} for {whom}: {model} (submitted by this name; its files "
-          f"checked and copied to {stored}, which is what runs, without trust_remote_code)")  # fmt: skip
+    print(
+        f"{'approved' if added else 'already approved'} for {whom}: {model} (submitted by this name; its files "
+        f"checked and copied to {stored}, which is what runs, without trust_remote_code)"
+    )
     return 0
 
 
@@ -142,11 +166,24 @@ def _worker(args) -> int:
     from naf_bench.leaderboard.worker import Worker
 
     key = read_key(args.key) if args.key else None
-    worker = Worker(args.data, args.hidden, key=key, work=args.work, timeout=args.timeout, limit=args.limit,
-                    max_gen_toks=args.max_gen_toks, stale=args.stale, beat=args.beat, attempts=args.attempts,
-                    allowed_hosts=args.allow_endpoint_host, log=lambda line: print(line, flush=True))  # fmt: skip
-    print(f"worker on {args.data}: hidden set {worker.manifest['key_fingerprint']} ({worker.manifest['config']})",
-          flush=True)  # fmt: skip
+    worker = Worker(
+        args.data,
+        args.hidden,
+        key=key,
+        work=args.work,
+        timeout=args.timeout,
+        limit=args.limit,
+        max_gen_toks=args.max_gen_toks,
+        stale=args.stale,
+        beat=args.beat,
+        attempts=args.attempts,
+        allowed_hosts=args.allow_endpoint_host,
+        log=lambda line: print(line, flush=True),
+    )
+    print(
+        f"worker on {args.data}: hidden set {worker.manifest['key_fingerprint']} ({worker.manifest['config']})",
+        flush=True,
+    )
     worker.run(once=args.once, poll=args.poll)
     return 0
 
@@ -183,15 +220,18 @@ def add_parser(commands, build_from_submissions) -> None:
 
 def _add_build(sub, build_from_submissions) -> None:
     build = sub.add_parser(
-        "build", help="write the static board: from a folder of submissions (<name>.jsonl + <name>.metadata.json), "
-        "or from a service's --data under the live board's rules"
-    )  # fmt: skip
+        "build",
+        help="write the static board: from a folder of submissions (<name>.jsonl + <name>.metadata.json), "
+        "or from a service's --data under the live board's rules",
+    )
     build.add_argument("submissions", nargs="?", metavar="SUBMISSIONS_DIR")
     build.add_argument("--data", help="a submission service's folder instead of SUBMISSIONS_DIR")
     build.add_argument(
-        "--gold", required=True, help="gold rows JSONL (read from this path only): the rows `naf-bench generate` "
-        "writes carry their gold letters, e.g. `naf-bench generate hard --split test --out gold.jsonl`"
-    )  # fmt: skip
+        "--gold",
+        required=True,
+        help="gold rows JSONL (read from this path only): the rows `naf-bench generate` "
+        "writes carry their gold letters, e.g. `naf-bench generate hard --split test --out gold.jsonl`",
+    )
     build.add_argument("--dev-gold", help="with --data: the public dev set's gold rows (its site goes to SITE/dev)")
     build.add_argument("--out", required=True, metavar="SITE", help="folder for leaderboard.json, index.html, README")
     build.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the JOINT intervals")
@@ -213,26 +253,34 @@ def _add_serve(sub) -> None:
     serve.add_argument("--max-line-bytes", type=int, default=defaults.max_line_bytes, help="longest line")
     serve.add_argument("--hub-sign-in", action="store_true", help="also accept approved Hugging Face users")
     serve.add_argument(
-        "--upload-grace", type=float, default=30.0,
+        "--upload-grace",
+        type=float,
+        default=30.0,
         help="seconds after its request before a handled upload leaves Gradio's cache (identical uploads share a file)",
-    )  # fmt: skip
+    )
     serve.add_argument(
-        "--upload-space", type=int, default=200_000_000,
+        "--upload-space",
+        type=int,
+        default=200_000_000,
         help="bytes DIR/uploads may hold of uploads no submit has claimed; a bigger upload waits (HTTP 503)",
-    )  # fmt: skip
+    )
     serve.add_argument(
-        "--upload-max-age", type=float, default=300.0,
+        "--upload-max-age",
+        type=float,
+        default=300.0,
         help="seconds an upload no submit has claimed stays in DIR/uploads (DIR/uploads is emptied at start)",
-    )  # fmt: skip
+    )
     serve.add_argument(
         "--backup-repo",
         help="private dataset repository to back up to (and restore from when --data is empty)",
     )
     serve.add_argument("--backup-minutes", type=float, default=10.0, help="minutes between backup commits")
     serve.add_argument(
-        "--upload-idle", type=float, default=30.0,
+        "--upload-idle",
+        type=float,
+        default=30.0,
         help="seconds an upload may send no byte before its connection is closed (its space is freed)",
-    )  # fmt: skip
+    )
     _add_allow_endpoint_host(serve)
     serve.set_defaults(run=_serve)
 
@@ -277,22 +325,30 @@ def _add_new_set(sub) -> None:
         "--new-key", action="store_true", help="write a new key to KEYFILE first (refused if one is there)"
     )
     hidden.add_argument("--config", default="hard", help="the config the set is drawn like (its test split)")
-    hidden.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override, e.g. "
-                        "programs_per_cell=2")  # fmt: skip
-    hidden.add_argument("--attempts", type=int, default=MIN_DRAWS,
-                        help="attempts per tier to estimate what it can reach (a tier passes with no repeat in "
-                        f"{MIN_DRAWS:,})")  # fmt: skip
-    hidden.add_argument("--verified", action="store_true", help="for the verified track: refuse a config with an "
-                        "enumerable tier (draw like --config hidden)")  # fmt: skip
+    hidden.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="config override, e.g. programs_per_cell=2"
+    )
+    hidden.add_argument(
+        "--attempts",
+        type=int,
+        default=MIN_DRAWS,
+        help=f"attempts per tier to estimate what it can reach (a tier passes with no repeat in {MIN_DRAWS:,})",
+    )
+    hidden.add_argument(
+        "--verified",
+        action="store_true",
+        help="for the verified track: refuse a config with an enumerable tier (draw like --config hidden)",
+    )
     hidden.add_argument("--out", required=True, metavar="DIR", help="folder for gold.jsonl and manifest.json")
     hidden.set_defaults(run=_new_set)
 
 
 def _add_approve_model(sub) -> None:
     approve = sub.add_parser(
-        "approve-model", help="let teams submit a model for the verified track: a model folder, a .gguf file, or a "
-        "Hub id pinned to a commit (ORG/NAME@COMMIT)"
-    )  # fmt: skip
+        "approve-model",
+        help="let teams submit a model for the verified track: a model folder, a .gguf file, or a "
+        "Hub id pinned to a commit (ORG/NAME@COMMIT)",
+    )
     approve.add_argument("model", metavar="PATH_OR_HUB_ID@COMMIT")
     approve.add_argument("--team", help="the token team that may submit it")
     approve.add_argument("--open", action="store_true", help="every team may submit it")
@@ -306,19 +362,21 @@ def _add_worker(sub) -> None:
     )
     worker.add_argument("--data", required=True, help="the service's folder (its store)")
     worker.add_argument("--hidden", required=True, metavar="HIDDEN_DIR", help="a new-set folder: the verified set")
-    worker.add_argument("--key", metavar="KEYFILE",
-                        help="a key file (as new-set --new-key writes): endpoint jobs' sets come from it")  # fmt: skip
+    worker.add_argument(
+        "--key", metavar="KEYFILE", help="a key file (as new-set --new-key writes): endpoint jobs' sets come from it"
+    )
     worker.add_argument("--work", help="folder for the runs (prompts, outputs, logs; default HIDDEN_DIR/runs)")
     worker.add_argument("--once", action="store_true", help="stop when no job waits")
-    worker.add_argument("--timeout", type=float,
-                        help="seconds a job's run may take (default: 120 and 10 per program of the set)")  # fmt: skip
+    worker.add_argument(
+        "--timeout", type=float, help="seconds a job's run may take (default: 120 and 10 per program of the set)"
+    )
     worker.add_argument("--limit", type=int, help="documents per task a job runs (default: all)")
     worker.add_argument("--max-gen-toks", type=int, help="tokens a job may generate per prompt")
-    worker.add_argument("--stale", type=float, default=60.0,
-                        help="seconds without a heartbeat: its worker is dead")  # fmt: skip
+    worker.add_argument("--stale", type=float, default=60.0, help="seconds without a heartbeat: its worker is dead")
     worker.add_argument("--beat", type=float, default=5.0, help="seconds between heartbeats")
-    worker.add_argument("--attempts", type=int, default=200,
-                        help="attempts per tier drawing an endpoint job's own set (as new-set's)")  # fmt: skip
+    worker.add_argument(
+        "--attempts", type=int, default=200, help="attempts per tier drawing an endpoint job's own set (as new-set's)"
+    )
     worker.add_argument("--poll", type=float, default=5.0, help="seconds between looks for a job")
     _add_allow_endpoint_host(worker)
     worker.set_defaults(run=_worker)
@@ -326,10 +384,13 @@ def _add_worker(sub) -> None:
 
 def _add_allow_endpoint_host(parser) -> None:
     parser.add_argument(
-        "--allow-endpoint-host", action="append", default=[], metavar="HOST",
+        "--allow-endpoint-host",
+        action="append",
+        default=[],
+        metavar="HOST",
         help="a host of your own networks (loopback, private, link-local, ...) that endpoint jobs may reach, by "
         "the name jobs give (repeatable; the server's and the worker's must agree); none by default",
-    )  # fmt: skip
+    )
 
 
 def _add_space(sub) -> None:

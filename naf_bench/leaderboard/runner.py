@@ -33,8 +33,10 @@ def run_command(model: str | None, hidden: Path, out: Path, settings: dict) -> l
     manifest = json.loads((hidden / "manifest.json").read_text(encoding="utf-8"))
     task = TASKS.get(manifest["config"])
     if task is None:
-        raise ConfigError(f"no lm-eval task reads a hidden set drawn like {manifest['config']!r}; "
-                          f"new-set --config takes one of {', '.join(TASKS)} for the verified track")  # fmt: skip
+        raise ConfigError(
+            f"no lm-eval task reads a hidden set drawn like {manifest['config']!r}; "
+            f"new-set --config takes one of {', '.join(TASKS)} for the verified track"
+        )
     command = [sys.executable, "-m", "naf_bench.leaderboard.guest", "run", *([model] if model else [])]
     # the job's folder is its own: a retry replaces what an attempt that died left there
     command += ["--model", settings.get("backend", "hf"), "--tasks", task, "--out", str(out), "--overwrite"]
@@ -44,8 +46,15 @@ def run_command(model: str | None, hidden: Path, out: Path, settings: dict) -> l
     return command
 
 
-def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings: dict | None = None,
-               timeout: float = 3600.0, key: str | None = None, allowed_hosts=()) -> dict:  # fmt: skip
+def run_hidden(
+    model: str | None,
+    hidden: str | Path,
+    out: str | Path,
+    settings: dict | None = None,
+    timeout: float = 3600.0,
+    key: str | None = None,
+    allowed_hosts=(),
+) -> dict:
     """Run ``model`` on the hidden set in ``hidden`` (a ``leaderboard new-set`` folder), writing the run to
     ``out``; ``{"scores": the core's record, "metadata": the run's submission metadata, "row": the board row,
     "solved": JOINT per program}`` (programs named by a hash of their id: no hidden id), or a JobFailed; the
@@ -64,8 +73,9 @@ def run_hidden(model: str | None, hidden: str | Path, out: str | Path, settings:
     env = child_env(key, allowed_hosts, NAF_BENCH_DATASET=str(hidden.resolve()))
     with open(out / "run.log", "w", encoding="utf-8") as log:
         try:
-            done = subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=timeout,
-                                  preexec_fn=_die_with_parent())  # fmt: skip
+            done = subprocess.run(
+                command, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=timeout, preexec_fn=_die_with_parent()
+            )
         except subprocess.TimeoutExpired:
             raise JobFailed(f"the run passed its limit of {timeout:g} s") from None
     if done.returncode != 0:

@@ -43,8 +43,10 @@ def new_key(path: str | Path) -> bytes:
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        raise ConfigError(f"{path}: a key file is there already; another key makes another set (use it without "
-                          "--new-key, or move it away first)") from None  # fmt: skip
+        raise ConfigError(
+            f"{path}: a key file is there already; another key makes another set (use it without "
+            "--new-key, or move it away first)"
+        ) from None
     key = secrets.token_bytes(KEY_BYTES)
     with os.fdopen(descriptor, "w", encoding="ascii") as file:
         file.write(key.hex() + "\n")
@@ -131,10 +133,16 @@ def new_set(
     tiers = []
     for unit in config.units():
         cell = reach(config, unit, split, attempts, public)
-        tiers.append({
-            "tier": FAMILIES[unit.family].group(unit.axes), "family": unit.family, "axes": unit.axes,
-            "programs": unit.counts[0], "reach": cell, "enumerable": cell["at_least"] - cell["excluded"] < MIN_REACH,
-        })  # fmt: skip
+        tiers.append(
+            {
+                "tier": FAMILIES[unit.family].group(unit.axes),
+                "family": unit.family,
+                "axes": unit.axes,
+                "programs": unit.counts[0],
+                "reach": cell,
+                "enumerable": cell["at_least"] - cell["excluded"] < MIN_REACH,
+            }
+        )
     enumerable = [tier["tier"] for tier in tiers if tier["enumerable"]]
     if verified and enumerable:
         raise ConfigError(

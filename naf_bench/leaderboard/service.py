@@ -5,7 +5,7 @@ it through the server as a submitter would.
 An upload is refused, with every reason and the line it is on, and nothing of it kept, when: the token is
 unknown or revoked; the board is frozen; the file is over the size, line-count or line-length limits, is not
 UTF-8 JSON lines of ``{id, prediction, trace?}``, gives an id twice (the intake's one rule for duplicate ids,
-:data:`naf_bench.scoring.intake.DUPLICATE_RULE`), or holds no id of the gold (or mostly another set's); the
+:mod:`naf_bench.scoring.intake`), or holds no id of the gold (or mostly another set's); the
 metadata is not valid against the leaderboard's schema; or the team is over its quota (the refusal gives the
 next allowed time). Ids the gold does not have are reported and ignored, as ``naf-bench score`` does. An upload
 is read once, from its bytes, into the intake's record (:func:`naf_bench.scoring.intake.read_submission`),
@@ -52,8 +52,9 @@ class ModelJobs:
     """The verified track's side of a :class:`Service`: model jobs queued for the worker (``worker.py``), their
     states, and the boards of their results."""
 
-    def submit_model(self: Service, team: Team | str, kind: str, model: str, base_url: str | None = None,
-                     key: str | None = None) -> dict:  # fmt: skip
+    def submit_model(
+        self: Service, team: Team | str, kind: str, model: str, base_url: str | None = None, key: str | None = None
+    ) -> dict:
         """Queue a job (``kind`` "verified": an approved model; "endpoint": an OpenAI-compatible server's
         ``base_url``, served ``model`` and ``key``), counted in the team's quota with its uploads; the
         acknowledgement (after the commit) or the refusal. The key is never part of an answer."""
@@ -64,9 +65,13 @@ class ModelJobs:
         model = (model or "").strip()
         if kind == "verified":
             if self.store.approved_model(model, team.id) is None:
-                return refused([f"{model!r} is not a model approved for your team (the maintainer approves a model "
-                                "folder, a .gguf file or a Hub id pinned to a commit for a team, or for every team: "
-                                "leaderboard approve-model)"])  # fmt: skip
+                return refused(
+                    [
+                        f"{model!r} is not a model approved for your team (the maintainer approves a model "
+                        "folder, a .gguf file or a Hub id pinned to a commit for a team, or for every team: "
+                        "leaderboard approve-model)"
+                    ]
+                )
             base_url = key = None
         elif kind == "endpoint":
             base_url = (base_url or "").strip()
@@ -76,15 +81,26 @@ class ModelJobs:
         else:
             return refused([f"kind: 'verified' (an approved model) or 'endpoint' (a server), not {kind!r}"])
         try:
-            job = self.store.submit_job(team, kind=kind, model=model, base_url=base_url, settings={}, key=key,
-                                        quota=self.quota, window=self.window, now=self.clock())  # fmt: skip
+            job = self.store.submit_job(
+                team,
+                kind=kind,
+                model=model,
+                base_url=base_url,
+                settings={},
+                key=key,
+                quota=self.quota,
+                window=self.window,
+                now=self.clock(),
+            )
         except StoreError as exc:
             return refused([str(exc)])
         if not isinstance(job, Job):
             return refused(
-                [f"over the quota of {job.quota} uploads and jobs per team in {_hours(self.window)}; "
-                 f"the next is allowed from {job.next_allowed}"]
-            )  # fmt: skip
+                [
+                    f"over the quota of {job.quota} uploads and jobs per team in {_hours(self.window)}; "
+                    f"the next is allowed from {job.next_allowed}"
+                ]
+            )
         return {"status": "queued", "job": job.id, "time": job.submitted_at, "kind": kind, "model": model}
 
     def jobs(self: Service, team: Team) -> list[dict]:
@@ -184,28 +200,45 @@ class Service(ModelJobs):
         except DataError as exc:
             return refused([exc.reason])
         if upload.metadata_problems:
-            return refused([f"metadata: {field}: {reason}" if field else f"metadata: {reason}"
-                            for field, reason in upload.metadata_problems])  # fmt: skip
+            return refused(
+                [
+                    f"metadata: {field}: {reason}" if field else f"metadata: {reason}"
+                    for field, reason in upload.metadata_problems
+                ]
+            )
         meta = upload.metadata
         record, scores = submission_row(checked, n_bootstrap=0)
         solved = scores.solved()  # JOINT per program: what the Ladder compares
         try:
             outcome = self.store.accept(
-                team, split=split, track=meta["track"], data=data,
-                metadata_bytes=meta_bytes, metadata=meta, record=record, solved=solved, quota=self._quota(split),
-                window=self.window, now=self.clock(), min_gain=self.min_gain, releases=self.releases,
-            )  # fmt: skip
+                team,
+                split=split,
+                track=meta["track"],
+                data=data,
+                metadata_bytes=meta_bytes,
+                metadata=meta,
+                record=record,
+                solved=solved,
+                quota=self._quota(split),
+                window=self.window,
+                now=self.clock(),
+                min_gain=self.min_gain,
+                releases=self.releases,
+            )
         except StoreError as exc:  # frozen between the check above and the commit
             return refused([str(exc)])
         if not isinstance(outcome, Accepted):
             return refused(
-                [f"over the quota of {outcome.quota} uploads per team (all tracks together) in {_hours(self.window)}; "
-                 f"the next is allowed from {outcome.next_allowed}"]
-            )  # fmt: skip
+                [
+                    f"over the quota of {outcome.quota} uploads per team (all tracks together) in "
+                    f"{_hours(self.window)}; the next is allowed from {outcome.next_allowed}"
+                ]
+            )
         notes = []
         if checked.unknown:
-            notes.append(f"{len(checked.unknown)} ids are not in the gold set and were ignored, "
-                         f"e.g. {checked.unknown[:3]}")  # fmt: skip
+            notes.append(
+                f"{len(checked.unknown)} ids are not in the gold set and were ignored, e.g. {checked.unknown[:3]}"
+            )
         unanswered = sum(1 for row in scores.rows if upload.entries.get(row["id"], {}).get("prediction") is None)
         if unanswered:
             notes.append(f"{unanswered} of the {len(scores.rows)} scored items have no prediction (unanswered)")
@@ -225,7 +258,7 @@ class Service(ModelJobs):
         return split != HIDDEN or self.store.frozen_at() is not None
 
     def baseline_rows(self, split: str = HIDDEN) -> list[dict]:
-        """The board's reference rows (the board builder's baselines): none for the hidden set while it is live
+        """The board's baseline rows: none for the hidden set while it is live
         (a constant answer's or the majority's score is an aggregate of the hidden labels), every column for the
         dev set and for the hidden set once frozen."""
         full = self.full_scores(split)
@@ -294,13 +327,20 @@ class Service(ModelJobs):
             "status": "ok",
             "team": team.name,
             "uploads": [
-                {"submission": s["id"], "time": s["submitted_at"], "split": s["split"], "track": s["track"],
-                 "board_changed": s["replaced"], "shown_now": s["shown"],
-                 "withdrawn": s["withdrawn_reason"] if s["withdrawn_at"] else None}
-                for s in self.store.submissions(team) if s["track"] in TRACKS
+                {
+                    "submission": s["id"],
+                    "time": s["submitted_at"],
+                    "split": s["split"],
+                    "track": s["track"],
+                    "board_changed": s["replaced"],
+                    "shown_now": s["shown"],
+                    "withdrawn": s["withdrawn_reason"] if s["withdrawn_at"] else None,
+                }
+                for s in self.store.submissions(team)
+                if s["track"] in TRACKS
             ],
             "jobs": self.jobs(team),
-        }  # fmt: skip
+        }
 
 
 # The columns of a board row (board.py) that the hidden set shows while the board is live; the others are emptied.
@@ -358,8 +398,11 @@ def export_board(
             for submission in service.store.shown(split, track):
                 row = shown_row(submission["record"], submission["n_solved"], submission["n_programs"], full)
                 if full:
-                    kept = read_submission(service.store.file_path(submission["file_sha256"]),
-                                           name=submission["team"], metadata=submission["metadata"])  # fmt: skip
+                    kept = read_submission(
+                        service.store.file_path(submission["file_sha256"]),
+                        name=submission["team"],
+                        metadata=submission["metadata"],
+                    )
                     row = submission_row(check(kept, answers), n_bootstrap)[0]
                 board_rows.append(row)
         baselines = board_baselines(rows, n_bootstrap) if full else []

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 
-from naf_bench.readings import JOINT_CONDITIONS, READINGS
+from naf_bench.readings import READINGS, joint_conditions
 from naf_bench.scoring.formatting import percent
 from naf_bench.scoring.metrics import METRICS
 
@@ -30,8 +30,16 @@ def _cell(text, sort=None, *, href=None, version=None, baseline=False, strong=Fa
     link after the text; ``wrap``: the text may wrap; ``label``: a few words in place of a number, wrapped at
     their spaces)."""
     sort = "" if sort is None else sort
-    return {"text": text, "sort": sort, "href": href, "version": version, "baseline": baseline, "strong": strong,
-            "wrap": wrap, "label": label}  # fmt: skip
+    return {
+        "text": text,
+        "sort": sort,
+        "href": href,
+        "version": version,
+        "baseline": baseline,
+        "strong": strong,
+        "wrap": wrap,
+        "label": label,
+    }
 
 
 def _metric(name: str) -> str:
@@ -40,7 +48,7 @@ def _metric(name: str) -> str:
 
 
 def _columns() -> list[dict]:
-    readings = [READINGS[c].title for c in JOINT_CONDITIONS]
+    readings = [READINGS[c].title for c in joint_conditions()]
     names = [
         "#",
         "Model",
@@ -93,7 +101,7 @@ def _table_row(row: Mapping, rank: str | None = None) -> dict:
         _cell(_pct(row["joint"]), row["joint"], strong=True),
         _cell("—" if low is None else f"{_pct(low)}–{_pct(high)}", low),
         _cell(_pct(row["per_prompt_accuracy"]), row["per_prompt_accuracy"]),
-        *(_cell(_pct(row["per_semantics"].get(c)), row["per_semantics"].get(c)) for c in JOINT_CONDITIONS),
+        *(_cell(_pct(row["per_semantics"].get(c)), row["per_semantics"].get(c)) for c in joint_conditions()),
         _cell(_pct(row["coverage"]), row["coverage"]),
         _cell(_pct(row["format_valid_rate"]) + unread, row["format_valid_rate"]),
         _cell("—" if unknown is None else f"{unknown:,}", unknown),
@@ -167,8 +175,14 @@ def page_context(board: Mapping) -> dict:
         )
     rows = [row for shown in (*board["tracks"].values(), board["baselines"]) for row in shown]
     extractors = sorted({row["extractor"] for row in rows if row.get("extractor")})
-    return {"board": board, "dataset": board["dataset"], "columns": _columns(), "families": families, "tracks": tracks,
-            "extractors": extractors}  # fmt: skip
+    return {
+        "board": board,
+        "dataset": board["dataset"],
+        "columns": _columns(),
+        "families": families,
+        "tracks": tracks,
+        "extractors": extractors,
+    }
 
 
 def render_page(board: Mapping) -> str:

@@ -82,9 +82,11 @@ def main() -> None:
         from huggingface_hub import hf_hub_download
 
         gold = hf_hub_download(
-            env["NAF_BENCH_GOLD_REPO"], env.get("NAF_BENCH_GOLD_FILE", "gold.jsonl"), repo_type="dataset",
+            env["NAF_BENCH_GOLD_REPO"],
+            env.get("NAF_BENCH_GOLD_FILE", "gold.jsonl"),
+            repo_type="dataset",
             token=env.get("HF_TOKEN"),
-        )  # fmt: skip
+        )
     if not gold:
         raise ConfigError("set NAF_BENCH_GOLD (a file on the volume) or NAF_BENCH_GOLD_REPO (a private dataset)")
     backup_repo = env.get("NAF_BENCH_BACKUP_REPO")
@@ -94,8 +96,12 @@ def main() -> None:
     if backup_repo:
         start_backup(service.store, backup_repo)
     start_worker(env, data)
-    serve(service, host=env.get("GRADIO_SERVER_NAME", "0.0.0.0"), port=int(env.get("PORT", "7860")),
-          hub_sign_in=env.get("SPACE_ID") is not None and env.get("OAUTH_CLIENT_ID") is not None)  # fmt: skip
+    serve(
+        service,
+        host=env.get("GRADIO_SERVER_NAME", "0.0.0.0"),
+        port=int(env.get("PORT", "7860")),
+        hub_sign_in=env.get("SPACE_ID") is not None and env.get("OAUTH_CLIENT_ID") is not None,
+    )
 
 
 def start_worker(env, data: Path):

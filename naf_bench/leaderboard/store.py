@@ -323,15 +323,20 @@ class Store:
         cancelled."""
         moment = _iso(now_utc())
         with self._transaction() as db:
-            row = db.execute("SELECT id FROM teams WHERE kind = ? AND name = ? AND revoked_at IS NULL",
-                             ("hub" if hub else "token", name)).fetchone()  # fmt: skip
+            row = db.execute(
+                "SELECT id FROM teams WHERE kind = ? AND name = ? AND revoked_at IS NULL",
+                ("hub" if hub else "token", name),
+            ).fetchone()
             if row is None:
                 raise StoreError(f"no active {'Hub user' if hub else 'token team'} named {name!r}")
             db.execute("UPDATE teams SET revoked_at = ? WHERE id = ?", (moment, row["id"]))
-            cancelled = [job for (job,) in db.execute("SELECT id FROM jobs WHERE team_id = ? AND state = 'queued'",
-                                                      (row["id"],))]  # fmt: skip
-            db.execute("UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE team_id = ? AND state = "
-                       "'queued'", (REVOKED, moment, row["id"]))  # fmt: skip
+            cancelled = [
+                job for (job,) in db.execute("SELECT id FROM jobs WHERE team_id = ? AND state = 'queued'", (row["id"],))
+            ]
+            db.execute(
+                "UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE team_id = ? AND state = 'queued'",
+                (REVOKED, moment, row["id"]),
+            )
         for job in cancelled:
             self.key_path(job).unlink(missing_ok=True)
         return cancelled
@@ -388,11 +393,25 @@ class Store:
                 raise StoreError("the board is frozen: it takes no uploads")
             if quota is not None and (over := _over_quota(db, team.id, split, quota, window, moment)):
                 return over
-            return self._insert(db, team.id, split, track, data, metadata_bytes, metadata, record, solved, moment,
-                                min_gain, releases)  # fmt: skip
+            return self._insert(
+                db, team.id, split, track, data, metadata_bytes, metadata, record, solved, moment, min_gain, releases
+            )
 
-    def _insert(self, db, team_id, split, track, data, metadata_bytes, metadata, record, solved, moment, min_gain,
-                releases=RELEASES):  # fmt: skip
+    def _insert(
+        self,
+        db,
+        team_id,
+        split,
+        track,
+        data,
+        metadata_bytes,
+        metadata,
+        record,
+        solved,
+        moment,
+        min_gain,
+        releases=RELEASES,
+    ):
         """Keep a scored submission inside the caller's transaction, the Ladder of ``(team, split)`` deciding
         whether it is shown, once the team's state on ``split`` has changed ``releases`` times (withdrawn
         submissions too: what they showed was seen) never again."""
@@ -413,10 +432,22 @@ class Store:
             "INSERT INTO submissions (team_id, split, track, submitted_at, file_sha256, metadata_sha256,"
             " metadata, record, solved, n_solved, n_programs, replaced, shown)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (team_id, split, track, _iso(moment), file_digest, metadata_digest, json.dumps(metadata),
-             json.dumps(record), json.dumps(dict(solved), sort_keys=True), sum(map(bool, solved.values())),
-             len(solved), int(replaced), int(replaced)),
-        )  # fmt: skip
+            (
+                team_id,
+                split,
+                track,
+                _iso(moment),
+                file_digest,
+                metadata_digest,
+                json.dumps(metadata),
+                json.dumps(record),
+                json.dumps(dict(solved), sort_keys=True),
+                sum(map(bool, solved.values())),
+                len(solved),
+                int(replaced),
+                int(replaced),
+            ),
+        )
         return Accepted(cursor.lastrowid, _iso(moment), replaced, file_digest)
 
     def withdraw(self, submission_id: int, by: str, reason: str) -> None:
@@ -460,8 +491,11 @@ class Store:
     def standings(self, split: str, track: str) -> list[tuple[int, int, str, int]]:
         """(programs solved, programs, time, id) of each submission shown on the board of ``split`` and ``track``:
         what ranks it, without its record."""
-        rows = self._read("SELECT n_solved, n_programs, submitted_at, id FROM submissions "
-                          "WHERE split = ? AND track = ? AND shown = 1", (split, track))  # fmt: skip
+        rows = self._read(
+            "SELECT n_solved, n_programs, submitted_at, id FROM submissions "
+            "WHERE split = ? AND track = ? AND shown = 1",
+            (split, track),
+        )
         return [tuple(row) for row in rows]
 
     def _submissions(self, where: str, params: tuple) -> list[dict]:
@@ -486,19 +520,26 @@ class Store:
                 if row is None:
                     raise StoreError(f"no token team named {team!r}")
                 team_id = row["id"]
-            if db.execute("SELECT 1 FROM approved_models WHERE model = ? AND team_id IS ? AND stored = ?",
-                          (model, team_id, stored)).fetchone():  # fmt: skip
+            if db.execute(
+                "SELECT 1 FROM approved_models WHERE model = ? AND team_id IS ? AND stored = ?",
+                (model, team_id, stored),
+            ).fetchone():
                 return False
             db.execute("DELETE FROM approved_models WHERE model = ? AND team_id IS ?", (model, team_id))
-            db.execute("INSERT INTO approved_models (model, team_id, stored, approved_at) VALUES (?, ?, ?, ?)",
-                       (model, team_id, stored, _iso(now_utc())))  # fmt: skip
+            db.execute(
+                "INSERT INTO approved_models (model, team_id, stored, approved_at) VALUES (?, ?, ?, ?)",
+                (model, team_id, stored, _iso(now_utc())),
+            )
             return True
 
     def approved_model(self, model: str, team_id: int) -> Path | None:
         """The checked copy of ``model`` as approved for the team ``team_id`` or for every team; None when it is
         not approved for it."""
-        rows = self._read("SELECT stored FROM approved_models WHERE model = ? AND (team_id = ? OR team_id IS NULL)"
-                          " ORDER BY team_id IS NULL LIMIT 1", (model, team_id))  # fmt: skip
+        rows = self._read(
+            "SELECT stored FROM approved_models WHERE model = ? AND (team_id = ? OR team_id IS NULL)"
+            " ORDER BY team_id IS NULL LIMIT 1",
+            (model, team_id),
+        )
         return Path(rows[0]["stored"]) if rows else None
 
     def approved_models(self) -> list[str]:
@@ -551,11 +592,14 @@ class Store:
         with self._transaction() as db:
             dead = "state = 'running' AND heartbeat_at < ?"
             limit = _iso(moment - stale)
-            for row in db.execute(f"SELECT id, attempts FROM jobs WHERE {dead} AND attempts >= ?",
-                                  (limit, max_attempts)).fetchall():  # fmt: skip
+            for row in db.execute(
+                f"SELECT id, attempts FROM jobs WHERE {dead} AND attempts >= ?", (limit, max_attempts)
+            ).fetchall():
                 reason = f"the worker running it stopped (killed or crashed) on each of its {row['attempts']} attempts"
-                db.execute("UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
-                           (reason, _iso(moment), row["id"]))  # fmt: skip
+                db.execute(
+                    "UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
+                    (reason, _iso(moment), row["id"]),
+                )
                 ended.append(row["id"])
             row = db.execute(f"SELECT * FROM jobs WHERE {dead} ORDER BY id LIMIT 1", (limit,)).fetchone()
             if row is None:  # NULL (a team none of whose jobs started) sorts first
@@ -569,8 +613,10 @@ class Store:
                     " WHERE id = ?",
                     (_iso(moment), _iso(moment), row["id"]),
                 )
-                row = db.execute("SELECT j.*, t.name AS team FROM jobs j JOIN teams t ON t.id = j.team_id "
-                                 "WHERE j.id = ?", (row["id"],)).fetchone()  # fmt: skip
+                row = db.execute(
+                    "SELECT j.*, t.name AS team FROM jobs j JOIN teams t ON t.id = j.team_id WHERE j.id = ?",
+                    (row["id"],),
+                ).fetchone()
         for job_id in ended:
             self.key_path(job_id).unlink(missing_ok=True)
         return None if row is None else _job(row, row["team"])
@@ -578,13 +624,25 @@ class Store:
     def beat(self, job: Job, now: datetime | None = None) -> bool:
         """The worker running ``job`` is alive; False when the job is no longer this attempt's."""
         with self._transaction() as db:
-            return bool(db.execute(
-                "UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND state = 'running' AND attempts = ?",
-                (_iso(now or now_utc()), job.id, job.attempts),
-            ).rowcount)  # fmt: skip
+            return bool(
+                db.execute(
+                    "UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND state = 'running' AND attempts = ?",
+                    (_iso(now or now_utc()), job.id, job.attempts),
+                ).rowcount
+            )
 
-    def post_job(self, job: Job, *, split: str, data: bytes, metadata_bytes: bytes, metadata: Mapping,
-                 record: Mapping, solved: Mapping[str, bool], min_gain: int = MIN_GAIN) -> Accepted | None:  # fmt: skip
+    def post_job(
+        self,
+        job: Job,
+        *,
+        split: str,
+        data: bytes,
+        metadata_bytes: bytes,
+        metadata: Mapping,
+        record: Mapping,
+        solved: Mapping[str, bool],
+        min_gain: int = MIN_GAIN,
+    ) -> Accepted | None:
         """Post a job's result as a submission of its team on ``split`` (its kind's own Ladder state) and mark the
         job done, in one transaction; None, posting nothing, when this attempt no longer holds the job (another
         worker took it over, or it ended; a job is posted at most once) or its team was revoked meanwhile (the job
@@ -594,14 +652,19 @@ class Store:
             if not self._holds(db, job):
                 return None
             if db.execute("SELECT revoked_at FROM teams WHERE id = ?", (job.team_id,)).fetchone()["revoked_at"]:
-                db.execute("UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
-                           (REVOKED, _iso(moment), job.id))  # fmt: skip
+                db.execute(
+                    "UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
+                    (REVOKED, _iso(moment), job.id),
+                )
                 accepted = None
             else:
-                accepted = self._insert(db, job.team_id, split, job.kind, data, metadata_bytes, metadata, record,
-                                        solved, moment, min_gain)  # fmt: skip
-                db.execute("UPDATE jobs SET state = 'done', ended_at = ?, submission_id = ? WHERE id = ?",
-                           (_iso(moment), accepted.submission_id, job.id))  # fmt: skip
+                accepted = self._insert(
+                    db, job.team_id, split, job.kind, data, metadata_bytes, metadata, record, solved, moment, min_gain
+                )
+                db.execute(
+                    "UPDATE jobs SET state = 'done', ended_at = ?, submission_id = ? WHERE id = ?",
+                    (_iso(moment), accepted.submission_id, job.id),
+                )
         self.key_path(job.id).unlink(missing_ok=True)
         return accepted
 
@@ -611,8 +674,10 @@ class Store:
         with self._transaction() as db:
             if not self._holds(db, job):
                 return False
-            db.execute("UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
-                       (reason, _iso(max(shown_from or now_utc(), now_utc())), job.id))  # fmt: skip
+            db.execute(
+                "UPDATE jobs SET state = 'failed', reason = ?, ended_at = ? WHERE id = ?",
+                (reason, _iso(max(shown_from or now_utc(), now_utc())), job.id),
+            )
         self.key_path(job.id).unlink(missing_ok=True)
         return True
 
@@ -720,11 +785,20 @@ def _over_quota(db, team_id: int, split: str, quota: int, window: timedelta, mom
     """The refusal when the team's uploads to ``split`` and its model jobs in the window reach ``quota``."""
     since = _iso(moment - window)
     recent = sorted(
-        [row[0] for row in db.execute("SELECT submitted_at FROM submissions WHERE team_id = ? AND split = ? "
-                                      "AND submitted_at > ?", (team_id, split, since))]
-        + [row[0] for row in db.execute("SELECT submitted_at FROM jobs WHERE team_id = ? AND submitted_at > ?",
-                                        (team_id, since))]
-    )  # fmt: skip
+        [
+            row[0]
+            for row in db.execute(
+                "SELECT submitted_at FROM submissions WHERE team_id = ? AND split = ? AND submitted_at > ?",
+                (team_id, split, since),
+            )
+        ]
+        + [
+            row[0]
+            for row in db.execute(
+                "SELECT submitted_at FROM jobs WHERE team_id = ? AND submitted_at > ?", (team_id, since)
+            )
+        ]
+    )
     if len(recent) < quota:
         return None
     first = datetime.fromisoformat(recent[len(recent) - quota])
@@ -741,8 +815,18 @@ def _write_private(path: Path, data: bytes) -> None:
 
 
 def _job(row, team: str) -> Job:
-    return Job(row["id"], row["team_id"], team, row["kind"], row["model"], row["base_url"], json.loads(row["settings"]),
-               row["state"], row["attempts"], row["submitted_at"])  # fmt: skip
+    return Job(
+        row["id"],
+        row["team_id"],
+        team,
+        row["kind"],
+        row["model"],
+        row["base_url"],
+        json.loads(row["settings"]),
+        row["state"],
+        row["attempts"],
+        row["submitted_at"],
+    )
 
 
 def _team(row) -> Team:

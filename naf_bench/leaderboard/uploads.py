@@ -206,14 +206,20 @@ class Door:
         except (KeyError, ValueError):
             return await _refuse(send, 411, "an upload needs a Content-Length")
         if length > self.max_upload:
-            return await _refuse(send, 413, f"an upload is at most {self.max_upload:,} bytes; this one is {length:,}",
-                                 [(b"connection", b"close")])  # fmt: skip
+            return await _refuse(
+                send,
+                413,
+                f"an upload is at most {self.max_upload:,} bytes; this one is {length:,}",
+                [(b"connection", b"close")],
+            )
         if self.folder.unclaimed_bytes() + self.folder.in_flight + length > self.folder.space:
             await _drain(receive)  # read and drop it, so that the client reads the answer (nothing is written)
             return await _refuse(
-                send, 503, "the server's space for uploads not yet submitted is full; try again in a few minutes",
+                send,
+                503,
+                "the server's space for uploads not yet submitted is full; try again in a few minutes",
                 [(b"retry-after", str(int(self.folder.max_age)).encode())],
-            )  # fmt: skip
+            )
         self.folder.in_flight += length
         body = []
 
@@ -284,7 +290,11 @@ async def _drain(receive) -> None:
 
 async def _refuse(send, status: int, reason: str, headers=()) -> None:
     body = json.dumps({"status": "refused", "reasons": [reason]}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *headers]})  # fmt: skip
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *headers],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

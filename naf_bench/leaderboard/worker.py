@@ -94,10 +94,22 @@ def run_settings(job: Job, limits: dict, stored: Path | None = None) -> tuple[st
 class Worker:
     """One worker over the store in ``data`` and the hidden set in ``hidden``."""
 
-    def __init__(self, data: str | Path, hidden: str | Path, *, key: bytes | None = None,
-                 work: str | Path | None = None, timeout: float | None = None, limit: int | None = None,
-                 max_gen_toks: int | None = None, stale: float = 60.0, beat: float = 5.0, attempts: int = 200,
-                 allowed_hosts=(), log=print):  # fmt: skip
+    def __init__(
+        self,
+        data: str | Path,
+        hidden: str | Path,
+        *,
+        key: bytes | None = None,
+        work: str | Path | None = None,
+        timeout: float | None = None,
+        limit: int | None = None,
+        max_gen_toks: int | None = None,
+        stale: float = 60.0,
+        beat: float = 5.0,
+        attempts: int = 200,
+        allowed_hosts=(),
+        log=print,
+    ):
         """``timeout``: each job's wall-clock limit (default :data:`START_SECONDS` and :data:`SECONDS_PER_PROGRAM`
         per program of the set); ``allowed_hosts``: endpoint hosts of the maintainer's own networks a job may reach
         (as the server's)."""
@@ -124,8 +136,15 @@ class Worker:
         try:
             hidden, key = self._set_of(job)
             model, settings = run_settings(job, self.limits, self._approved(job))
-            result = run_hidden(model, hidden, self.work / f"job-{job.id}-{job.attempts}", settings, self.timeout,
-                                key, self.allowed_hosts)  # fmt: skip
+            result = run_hidden(
+                model,
+                hidden,
+                self.work / f"job-{job.id}-{job.attempts}",
+                settings,
+                self.timeout,
+                key,
+                self.allowed_hosts,
+            )
         except JobFailed as exc:
             if job.kind == "endpoint":  # a failure's kind, exit status or time would tell what the host answered
                 self.log(f"job {job.id}: {exc}")
@@ -172,8 +191,13 @@ class Worker:
             raise ConfigError("an endpoint job needs the worker's key (worker --key KEYFILE) for its own set")
         folder = self.work / f"job-{job.id}-set"
         if not (folder / "manifest.json").is_file():  # the same set again on a retry: same key, same rows
-            new_set(job_key(self.key, job.id), self.manifest["config"], folder, self.manifest["overrides"],
-                    attempts=self.attempts)  # fmt: skip
+            new_set(
+                job_key(self.key, job.id),
+                self.manifest["config"],
+                folder,
+                self.manifest["overrides"],
+                attempts=self.attempts,
+            )
         key = self.store.key_path(job.id)
         return folder, key.read_text(encoding="utf-8") if key.is_file() else None
 
@@ -196,16 +220,29 @@ class Worker:
             metadata["model_name"] = job.model.rsplit("@", 1)[0] if hub else Path(job.model).name
             if hub:
                 metadata["model_version"] = job.model.rsplit("@", 1)[1]
-        row = dict(result["row"], name=job.team, track=job.kind, kind=job.kind, set=manifest["key_fingerprint"],
-                   model=metadata["model_name"], metadata=public_metadata(metadata),
-                   job=job.id, attempts=job.attempts, run_seconds=round(seconds, 1),
-                   completion_tokens=None if tokens is None else tokens["total"])  # fmt: skip
+        row = dict(
+            result["row"],
+            name=job.team,
+            track=job.kind,
+            kind=job.kind,
+            set=manifest["key_fingerprint"],
+            model=metadata["model_name"],
+            metadata=public_metadata(metadata),
+            job=job.id,
+            attempts=job.attempts,
+            run_seconds=round(seconds, 1),
+            completion_tokens=None if tokens is None else tokens["total"],
+        )
         data = json.dumps(row, sort_keys=True).encode()
         accepted = self.store.post_job(
-            job, split=set_split(job.kind, manifest["key_fingerprint"]), data=data,
-            metadata_bytes=json.dumps(metadata, sort_keys=True).encode(), metadata=metadata, record=row,
+            job,
+            split=set_split(job.kind, manifest["key_fingerprint"]),
+            data=data,
+            metadata_bytes=json.dumps(metadata, sort_keys=True).encode(),
+            metadata=metadata,
+            record=row,
             solved=result["solved"],
-        )  # fmt: skip
+        )
         if accepted is None:
             self.log(f"job {job.id}: another attempt holds it now: this result is not posted")
         else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from naf_bench.certify import Certificate
-from naf_bench.readings import LETTER_OF
+from naf_bench.readings import letter_of
 from naf_bench.syntax.graph import strongly_connected_components
 from naf_bench.syntax.parse import parse_program
 from naf_bench.syntax.structure import dependencies
@@ -53,7 +53,7 @@ def forward_chainer(row: Mapping) -> dict:
     g = _grammar(row)
     value = "T" if holds else "F"
     trace = g.render(derived, g.statement(row["query"], value), None)
-    return {"prediction": f"ANSWER: {LETTER_OF[value]}", "trace": trace}
+    return {"prediction": f"ANSWER: {letter_of()[value]}", "trace": trace}
 
 
 def wfs_collapse(row: Mapping) -> dict:
@@ -61,7 +61,7 @@ def wfs_collapse(row: Mapping) -> dict:
     value = "T" if certificate.wfs_values.get(row["query"], "F") == "T" else "F"
     g = _grammar(row)
     trace = g.render((), g.statement(row["query"], value), None)
-    return {"prediction": f"ANSWER: {LETTER_OF[value]}", "trace": trace}
+    return {"prediction": f"ANSWER: {letter_of()[value]}", "trace": trace}
 
 
 def oracle(row: Mapping) -> dict:

@@ -90,12 +90,16 @@ def served_models(base_url: str, timeout: float = 15.0) -> list[str]:
         with urllib.request.urlopen(_request(url), timeout=timeout) as answer:
             listing = json.load(answer)
     except urllib.error.HTTPError as exc:
-        raise ConfigError(f"endpoint {public_url(url)} answered HTTP {exc.code} {exc.reason}"
-                          f"{' (is OPENAI_API_KEY set?)' if exc.code in (401, 403) else ''}") from None  # fmt: skip
+        raise ConfigError(
+            f"endpoint {public_url(url)} answered HTTP {exc.code} {exc.reason}"
+            f"{' (is OPENAI_API_KEY set?)' if exc.code in (401, 403) else ''}"
+        ) from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise ConfigError(f"endpoint {public_url(url)} does not answer ({reason}): is the server running, and is "
-                          "base_url its /v1/... URL?") from None  # fmt: skip
+        raise ConfigError(
+            f"endpoint {public_url(url)} does not answer ({reason}): is the server running, and is "
+            "base_url its /v1/... URL?"
+        ) from None
     return [str(model.get("id")) for model in listing.get("data", []) if isinstance(model, dict)]
 
 
@@ -152,8 +156,9 @@ class _Recording:
         return self._eos_string or (super().eos_string if self.tokenizer is not None else None)
 
     def _create_payload(self, messages, generate=False, gen_kwargs=None, seed=1234, eos=None, **kwargs) -> dict:
-        payload = super()._create_payload(messages, generate=generate, gen_kwargs=gen_kwargs, seed=seed, eos=eos,
-                                          **kwargs)  # fmt: skip
+        payload = super()._create_payload(
+            messages, generate=generate, gen_kwargs=gen_kwargs, seed=seed, eos=eos, **kwargs
+        )
         if not payload.get("stop"):
             payload.pop("stop", None)
         if generate:
@@ -195,8 +200,9 @@ class _Recording:
 
     def _count(self, request) -> str:
         context, gen_kwargs = request.args[0], dict(request.args[1])
-        payload = self._create_payload(self.create_message([context]), generate=True, gen_kwargs=gen_kwargs,
-                                       seed=self._seed, eos=self.eos_string)  # fmt: skip
+        payload = self._create_payload(
+            self.create_message([context]), generate=True, gen_kwargs=gen_kwargs, seed=self._seed, eos=self.eos_string
+        )
         self._count_text(payload.get("messages") or payload.get("prompt"))
         return ""
 
@@ -237,18 +243,32 @@ class _Recording:
                     encoding = tiktoken.encoding_for_model(self.model)
                 except Exception:  # no tiktoken, a model it does not know, or its encoding file not here (offline)
                     return None
-                self._encode = lambda prompt: len(encoding.encode(prompt if isinstance(prompt, str) else
-                                                  "".join(m.get("content", "") for m in prompt)))  # fmt: skip
+                self._encode = lambda prompt: len(
+                    encoding.encode(
+                        prompt if isinstance(prompt, str) else "".join(m.get("content", "") for m in prompt)
+                    )
+                )
         return self._encode
 
     def get_model_info(self) -> dict:
         info = {"base_url": public_url(self.base_url), "model": self.model}
         if self.dry_run:
-            return {"naf_bench_dry_run": info | {"requests": self.requests, "prompt_tokens": self.prompt_tokens,
-                                                  "prompt_characters": self.prompt_characters}}  # fmt: skip
-        return {"naf_bench_endpoint": info | {"generation_settings": self.sent_settings,
-                                              "completion_tokens": self.completion_tokens,
-                                              "prompt_tokens": self.reported_prompt_tokens}}  # fmt: skip
+            return {
+                "naf_bench_dry_run": info
+                | {
+                    "requests": self.requests,
+                    "prompt_tokens": self.prompt_tokens,
+                    "prompt_characters": self.prompt_characters,
+                }
+            }
+        return {
+            "naf_bench_endpoint": info
+            | {
+                "generation_settings": self.sent_settings,
+                "completion_tokens": self.completion_tokens,
+                "prompt_tokens": self.reported_prompt_tokens,
+            }
+        }
 
 
 @register_model("naf-bench-local-chat-completions")

@@ -58,8 +58,9 @@ def read_inspect_log(path: str | Path) -> InspectLog:
         row.setdefault("gold", sample.get("target") or None)
         rows.append((row, _response(sample.get("output") or {})))
     config = (header.get("plan") or {}).get("config") or {}
-    return InspectLog(path, evaluation["task"].rsplit("/", 1)[-1], evaluation.get("model", "model"), config,
-                      tuple(rows))  # fmt: skip
+    return InspectLog(
+        path, evaluation["task"].rsplit("/", 1)[-1], evaluation.get("model", "model"), config, tuple(rows)
+    )
 
 
 def _response(output: dict) -> str | None:
@@ -93,8 +94,10 @@ def _eval_archive(path: Path) -> tuple[dict, list]:
             header = json.loads(archive.read("header.json"))
             samples = [json.loads(archive.read(name)) for name in sorted(names) if name.startswith("samples/")]
     except NotImplementedError:
-        raise DataError(path, "zstd-compressed: install inspect-ai (or zipfile-zstd) to read it, or write "
-                              "logs with --log-format json") from None  # fmt: skip
+        raise DataError(
+            path,
+            "zstd-compressed: install inspect-ai (or zipfile-zstd) to read it, or write logs with --log-format json",
+        ) from None
     except (zipfile.BadZipFile, KeyError, json.JSONDecodeError):
         raise DataError(path, f"not a finished .eval archive (no readable header.json); {LOG} was expected") from None
     return header, samples

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from naf_bench.errors import DataError
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import joint_conditions
 from naf_bench.runs.inspect_log import is_inspect_log
 from naf_bench.runs.lm_eval_output import MITIGATION_TASKS, read_output_folder
 from naf_bench.scoring.consistency import compute_consistency
@@ -50,8 +50,11 @@ def _result_records(path: Path) -> list[dict]:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         kind = describe(path)
         if kind == SUBMISSION_KIND:
-            raise DataError(path, f"{kind}, not scores: score it first (naf-bench score {path} --out scores.json), "
-                                  "then report scores.json") from None  # fmt: skip
+            raise DataError(
+                path,
+                f"{kind}, not scores: score it first (naf-bench score {path} --out scores.json), "
+                "then report scores.json",
+            ) from None
         reason = f"{kind}, not scores" if kind else f"not JSON ({getattr(exc, 'msg', exc)})"
         raise DataError(path, f"{reason}; expected {RESULTS}") from None
     found = data if isinstance(data, list) else [data]
@@ -114,9 +117,11 @@ def _endpoint(recorded: dict) -> dict:
     counts = [n for docs in recorded["completion_tokens"].values() for per in docs.values() for n in per]
     reported = [n for n in counts if n is not None]
     return {key: recorded[key] for key in ("base_url", "model", "generation_settings")} | {
-        "requests": len(counts), "completion_tokens": sum(reported), "reported": len(reported),
+        "requests": len(counts),
+        "completion_tokens": sum(reported),
+        "reported": len(reported),
         "prompt_tokens": recorded.get("prompt_tokens"),
-    }  # fmt: skip
+    }
 
 
 def _from_inspect(paths) -> list[dict]:
@@ -134,8 +139,10 @@ def _from_inspect(paths) -> list[dict]:
         records += [_scored_prompts(f"{f}: {name}", main, extractor) for f, extractor in FILTERS.items()]
         for task in MITIGATION_TASKS:
             if task in tasks:
-                records += [_scored_prompts(f"{f}: {name} [{task.removeprefix('naf_bench_')}]", tasks[task], extractor,
-                                            task) for f, extractor in FILTERS.items()]  # fmt: skip
+                records += [
+                    _scored_prompts(f"{f}: {name} [{task.removeprefix('naf_bench_')}]", tasks[task], extractor, task)
+                    for f, extractor in FILTERS.items()
+                ]
     return records
 
 
@@ -221,9 +228,10 @@ def _accuracy_by_bin(records: list[dict]):
     if not any(r.get("by_bin_semantics") for r in records):
         return None
     bins = sorted({b for r in records for b in r.get("by_bin_semantics") or {}})
-    columns = [(b, c) for b in bins for c in JOINT_CONDITIONS]
-    matrix = [[100 * (r.get("by_bin_semantics") or {}).get(b, {}).get(c, float("nan")) for b, c in columns]
-              for r in records]  # fmt: skip
+    columns = [(b, c) for b in bins for c in joint_conditions()]
+    matrix = [
+        [100 * (r.get("by_bin_semantics") or {}).get(b, {}).get(c, float("nan")) for b, c in columns] for r in records
+    ]
     figure, axis = plt.subplots(figsize=_size(records, extra=1.2), dpi=DPI)  # room for the bins' labels
     image = axis.imshow(matrix, vmin=0, vmax=100, cmap="RdYlGn", aspect="auto")
     figure.colorbar(image, ax=axis, label="accuracy (%)", fraction=0.03, pad=0.01)
@@ -242,19 +250,28 @@ def _accuracy_by_bin(records: list[dict]):
 def _joint(records: list[dict]):
     """JOINT per record, with its 95% program-clustered interval (none for a limited run)."""
     values = [None if r.get("joint") is None else 100 * r["joint"] for r in records]
-    intervals = [[100 * x for x in r["joint_ci95"]] if r.get("joint_ci95") and not limited(r) else None
-                 for r in records]  # fmt: skip
+    intervals = [
+        [100 * x for x in r["joint_ci95"]] if r.get("joint_ci95") and not limited(r) else None for r in records
+    ]
     errors = [[0 if v is None or i is None else v - i[0] for v, i in zip(values, intervals, strict=True)],
               [0 if v is None or i is None else i[1] - v for v, i in zip(values, intervals, strict=True)]]  # fmt: skip
-    return _bars(records, values, "JOINT (%)", "joint.png", "JOINT (%) with 95% program-clustered intervals",
-                 colour="tab:blue", errors=errors)  # fmt: skip
+    return _bars(
+        records,
+        values,
+        "JOINT (%)",
+        "joint.png",
+        "JOINT (%) with 95% program-clustered intervals",
+        colour="tab:blue",
+        errors=errors,
+    )
 
 
 def _flip_rates(records: list[dict]):
     """The flip rate across rule orders per record (n/a where a record has none)."""
     values = [None if r.get("flip_rate") is None else 100 * r["flip_rate"] for r in records]
-    return _bars(records, values, "flip rate across rule orders (%)", "flip_rate.png", "Flip rates (%)",
-                 colour="tab:orange")  # fmt: skip
+    return _bars(
+        records, values, "flip rate across rule orders (%)", "flip_rate.png", "Flip rates (%)", colour="tab:orange"
+    )
 
 
 def _bars(records: list[dict], values: list, label: str, name: str, title: str, colour: str, errors=None):
@@ -352,28 +369,50 @@ def _markdown(records: list[dict], plots) -> str:
     def endpoint(r: dict) -> str:
         e = r["endpoint"]
         settings = "; ".join(_code(json.dumps(x, sort_keys=True)) for x in e["generation_settings"]) or "none"
-        return (f"{r['name']}: {_code(e['model'])} at {_code(e['base_url'])}, {e['requests']} requests sent with "
-                f"{settings}; {e['completion_tokens']:,} completion tokens reported for {e['reported']} of them, "
-                f"{e['prompt_tokens'] or 0:,} prompt tokens")  # fmt: skip
+        return (
+            f"{r['name']}: {_code(e['model'])} at {_code(e['base_url'])}, {e['requests']} requests sent with "
+            f"{settings}; {e['completion_tokens']:,} completion tokens reported for {e['reported']} of them, "
+            f"{e['prompt_tokens'] or 0:,} prompt tokens"
+        )
 
     environment = Environment(loader=PackageLoader("naf_bench"), keep_trailing_newline=True, undefined=StrictUndefined)
     return environment.get_template("report.md.j2").render(
-        columns=["model / baseline", "n", "JOINT", "95% CI", "per-prompt acc.", "coverage", *JOINT_CONDITIONS,
-                 "mean ρ (mc)"],
+        columns=[
+            "model / baseline",
+            "n",
+            "JOINT",
+            "95% CI",
+            "per-prompt acc.",
+            "coverage",
+            *joint_conditions(),
+            "mean ρ (mc)",
+        ],
         rows=[_row(r) for r in records],
         limited=any(limited(r) for r in records),
-        traced=[[r["name"], *(_percent(r["traces"][key]) for key in ("proof_accuracy", "rfwr", "reasoned_soundly"))]
-                for r in records if r.get("traces")],
+        traced=[
+            [r["name"], *(_percent(r["traces"][key]) for key in ("proof_accuracy", "rfwr", "reasoned_soundly"))]
+            for r in records
+            if r.get("traces")
+        ],
         mc_metrics=list(MC_METRICS),
-        mc=[[r["mc"]["model"], *(_rho_text(r["mc"][key]) if key.startswith("rho") else _percent(r["mc"][key])
-                                 for key in MC_METRICS)] for r in records if r.get("mc")],
+        mc=[
+            [
+                r["mc"]["model"],
+                *(_rho_text(r["mc"][key]) if key.startswith("rho") else _percent(r["mc"][key]) for key in MC_METRICS),
+            ]
+            for r in records
+            if r.get("mc")
+        ],
         flips=[f"{r['name']} {_percent(r['flip_rate'])}" for r in records if r.get("flip_rate") is not None],
         endpoints=[endpoint(r) for r in records if r.get("endpoint")],
         prompts=[r["prompts"] for r in records if r.get("prompts")],
-        read=[f"{r['name']}: `{r['extractor']}`, {r['n_unread']:,} unread" for r in records
-              if r.get("extractor") and r.get("n_unread") is not None],
+        read=[
+            f"{r['name']}: `{r['extractor']}`, {r['n_unread']:,} unread"
+            for r in records
+            if r.get("extractor") and r.get("n_unread") is not None
+        ],
         plots=plots,
-    )  # fmt: skip
+    )
 
 
 def _code(text: str) -> str:
@@ -384,6 +423,14 @@ def _code(text: str) -> str:
 def _row(r: dict) -> list[str]:
     ci = r.get("joint_ci95")
     interval = f"{_percent(ci[0])}–{_percent(ci[1])}" if ci and not limited(r) else "–"  # no interval from a few
-    per = [_percent(r.get("per_semantics", {}).get(c)) for c in JOINT_CONDITIONS]
-    return [r["name"], _n(r), _percent(r.get("joint")), interval, _percent(r.get("per_prompt_accuracy")),
-            _percent(r.get("coverage")), *per, _mean_rho(r)]  # fmt: skip
+    per = [_percent(r.get("per_semantics", {}).get(c)) for c in joint_conditions()]
+    return [
+        r["name"],
+        _n(r),
+        _percent(r.get("joint")),
+        interval,
+        _percent(r.get("per_prompt_accuracy")),
+        _percent(r.get("coverage")),
+        *per,
+        _mean_rho(r),
+    ]

@@ -52,8 +52,10 @@ def check_out(out: str | Path, overwrite: bool = False) -> Path:
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out}: a file, where the run's output folder goes; name a folder")
     if (out / "submission.jsonl").exists() and not overwrite:
-        raise ConfigError(f"--out {out}: holds an earlier run's submission.jsonl; name another folder, or pass "
-                          "--overwrite to replace it")  # fmt: skip
+        raise ConfigError(
+            f"--out {out}: holds an earlier run's submission.jsonl; name another folder, or pass "
+            "--overwrite to replace it"
+        )
     existing = next(folder for folder in (out, *out.absolute().parents) if folder.exists())
     if not existing.is_dir():
         raise ConfigError(f"--out {out}: {existing} is a file, where a folder was expected; name a folder")
@@ -61,8 +63,9 @@ def check_out(out: str | Path, overwrite: bool = False) -> Path:
         with tempfile.TemporaryFile(dir=existing):
             pass
     except OSError as exc:
-        raise ConfigError(f"--out {out}: cannot write in {existing} ({exc.strerror or exc}); name a writable "
-                          "folder") from None  # fmt: skip
+        raise ConfigError(
+            f"--out {out}: cannot write in {existing} ({exc.strerror or exc}); name a writable folder"
+        ) from None
     return out
 
 
@@ -71,8 +74,10 @@ def check_limit(limit: float | None) -> int | float | None:
     if limit is None or 0 < limit < 1:
         return limit
     if limit < 1 or limit != int(limit):
-        raise ConfigError(f"--limit {limit:g}: give a positive count of documents per task (e.g. 20), or a "
-                          "fraction between 0 and 1 (e.g. 0.1)")  # fmt: skip
+        raise ConfigError(
+            f"--limit {limit:g}: give a positive count of documents per task (e.g. 20), or a "
+            "fraction between 0 and 1 (e.g. 0.1)"
+        )
     return int(limit)
 
 
@@ -144,9 +149,11 @@ def check_endpoint(backend: str, arguments: dict[str, str], manager, tasks, dry_
     needing = logprob_tasks(manager, tasks)
     advice = "run the generative tasks (e.g. --tasks naf_bench), or these with --model hf or vllm"
     if needing and backend in CHAT:
-        raise ConfigError(f"{', '.join(needing)}: scored by the log-probabilities of the answer letters, which a chat "
-                          f"endpoint does not return; {advice}, or --model local-completions against a server whose "
-                          "/v1/completions returns prompt log-probabilities (vLLM's)")  # fmt: skip
+        raise ConfigError(
+            f"{', '.join(needing)}: scored by the log-probabilities of the answer letters, which a chat "
+            f"endpoint does not return; {advice}, or --model local-completions against a server whose "
+            "/v1/completions returns prompt log-probabilities (vLLM's)"
+        )
     if dry_run:
         if "model" not in arguments:
             raise ConfigError("--dry-run asks no server: name the model (--model_args model=NAME)")
@@ -155,21 +162,28 @@ def check_endpoint(backend: str, arguments: dict[str, str], manager, tasks, dry_
     if "model" not in arguments:
         if len(served) != 1:
             listed = ", ".join(served[:5]) or "none"
-            raise ConfigError(f"endpoint {public_url(arguments['base_url'])} serves {len(served)} models "
-                              f"({listed}): name one with --model_args model=NAME")  # fmt: skip
+            raise ConfigError(
+                f"endpoint {public_url(arguments['base_url'])} serves {len(served)} models "
+                f"({listed}): name one with --model_args model=NAME"
+            )
         arguments["model"] = served[0]
     if needing and not returns_prompt_logprobs(arguments["base_url"], arguments["model"]):
-        raise ConfigError(f"{', '.join(needing)}: scored by prompt log-probabilities, which "
-                          f"{public_url(arguments['base_url'])} does not return (echo with logprobs: vLLM's server "
-                          f"does, transformers serve's does not); {advice}")  # fmt: skip
+        raise ConfigError(
+            f"{', '.join(needing)}: scored by prompt log-probabilities, which "
+            f"{public_url(arguments['base_url'])} does not return (echo with logprobs: vLLM's server "
+            f"does, transformers serve's does not); {advice}"
+        )
 
 
 def public_model_args(arguments: dict[str, str]) -> str:
     """``model_args`` as written to lm-eval's results: the base URL without credentials, no secret argument."""
     from naf_bench.runs.endpoints import SECRET_ARGS, public_url
 
-    shown = {key: public_url(value) if key == "base_url" else value for key, value in arguments.items()
-             if key not in SECRET_ARGS and key != "dry_run"}  # fmt: skip
+    shown = {
+        key: public_url(value) if key == "base_url" else value
+        for key, value in arguments.items()
+        if key not in SECRET_ARGS and key != "dry_run"
+    }
     return ",".join(f"{key}={value}" for key, value in shown.items())
 
 
@@ -185,8 +199,9 @@ def checked_task_manager(arguments: dict[str, str], tasks: tuple[str, ...], meta
     if folder is not None and not folder.exists():
         near = _near_names(folder)
         if near:
-            raise ConfigError(f"model {arguments['pretrained']!r}: no such file or folder; did you mean "
-                              f"{' or '.join(near)}?")  # fmt: skip
+            raise ConfigError(
+                f"model {arguments['pretrained']!r}: no such file or folder; did you mean {' or '.join(near)}?"
+            )
         try:
             validate_repo_id(arguments["pretrained"])  # a Hub name: lm-eval's back-end fetches it, or says why not
         except HFValidationError:
@@ -200,8 +215,10 @@ def checked_task_manager(arguments: dict[str, str], tasks: tuple[str, ...], meta
     manager = TaskManager(include_path=str(tasks_dir()), metadata=metadata)
     if unknown := [task for task in tasks if task not in manager.all_tasks]:
         ours = sorted(name for name in manager.all_tasks if name.startswith("naf_bench"))
-        lines = [f"{task!r} (closest: {', '.join(get_close_matches(task, manager.all_tasks, 3, 0.6)) or 'none'})"
-                 for task in unknown]  # fmt: skip
+        lines = [
+            f"{task!r} (closest: {', '.join(get_close_matches(task, manager.all_tasks, 3, 0.6)) or 'none'})"
+            for task in unknown
+        ]
         raise ConfigError(f"unknown task {'; '.join(lines)}; naf-bench's tasks: {', '.join(ours)}")
     return manager
 
@@ -301,14 +318,17 @@ def run_model(
         template = has_chat_template(arguments)
         named = arguments.get("tokenizer") or model_name(arguments)
         if apply_chat_template and not template:
-            raise ConfigError(f"--apply-chat-template: the tokenizer of {named} has no chat template; drop the "
-                              "option (plain prompts), or name a tokenizer with one: --model_args tokenizer=..."
-                              )  # fmt: skip
+            raise ConfigError(
+                f"--apply-chat-template: the tokenizer of {named} has no chat template; drop the "
+                "option (plain prompts), or name a tokenizer with one: --model_args tokenizer=..."
+            )
         apply_chat_template = template
         prompts = "the tokenizer's chat template" if template else "plain prompts: the tokenizer has no chat template"
         if not template and say is not None:
-            say(f"note: the tokenizer of {named} has no chat template: the model gets plain prompts "
-                "(recorded in the results, the submission's metadata and the report)")  # fmt: skip
+            say(
+                f"note: the tokenizer of {named} has no chat template: the model gets plain prompts "
+                "(recorded in the results, the submission's metadata and the report)"
+            )
     tracker = EvaluationTracker(output_path=str(out))
     sent = {**arguments, **({"dry_run": "True"} if dry_run else {})}
     with _quiet_git_lookup():
@@ -418,8 +438,13 @@ def write_submission(folder: str | Path, out: str | Path, results: dict, model: 
                 if row["id"] not in seen:
                     seen.add(row["id"])
                     reasoning = thinking(response)
-                    lines.append({"id": row["id"], "prediction": strip_thinking(response).strip() if reasoning
-                                  else response, "trace": reasoning or response})  # fmt: skip
+                    lines.append(
+                        {
+                            "id": row["id"],
+                            "prediction": strip_thinking(response).strip() if reasoning else response,
+                            "trace": reasoning or response,
+                        }
+                    )
                     if per_request and idx < len(per_request) and per_request[idx] is not None:
                         tokens[row["id"]] = per_request[idx]
     generated = [c for c in results["configs"].values() if c.get("output_type") == "generate_until"]

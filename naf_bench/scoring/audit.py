@@ -59,9 +59,9 @@ _TAGS = (("—", " , "), (" -- ", " , "),
          ("⇒", "\n"), ("=>", "\n"), ("⟹", "\n"), ("\\Rightarrow", "\n"), ("\\rightarrow", "\n"), ("\\to ", "\n"),
          ("\\implies", "\n"), ("∧", " and "), ("&", " and "), ("\\land", " and "), ("\\wedge", " and "), ("{", " { "),
          ("}", " } "), ("’", "'"), ("*", " "))  # fmt: skip
-_QUOTED = re.compile(r'"[^"\n]{0,200}"|“[^”\n]{0,200}”')
+_QUOTATION = re.compile(r'"[^"\n]{0,200}"|“[^”\n]{0,200}”')
 _CLAUSE_END = re.compile(r"[\n;!?]|\.(?:\s|$)")
-_TOKEN = re.compile(r"[a-z0-9_]+|[=(){},:']")
+_WORD_TOKEN = re.compile(r"[a-z0-9_]+|[=(){},:']")
 
 _SKIP = _words(
     "determine determining evaluate evaluating compute computing consider considering trace tracing if "
@@ -82,7 +82,7 @@ _GLUE = _words(", and proposition propositions the atoms also finally ultimately
 _DENIAL = _words("no neither nor cannot without missing lack lacks lacking never")  # and "not" right before the atom
 _EPISTEMIC = _words("conclude affirm establish assert say claim confirm guarantee")
 _MAKERS = _words("makes making make made leaves leaving leave renders rendering")
-_VALUES = (  # longest first; matched on the tokens after the copula; None: explicitly no verdict
+_VERDICT_PHRASES = (  # longest first; matched on the tokens after the copula; None: explicitly no verdict
     (("cannot", "be", "proven", "true", "or", "false"), "u"),
     (("cannot", "be", "proved", "true", "or", "false"), "u"),
     (("cannot", "be", "derived", "true", "or", "false"), "u"),
@@ -138,9 +138,9 @@ _VALUES = (  # longest first; matched on the tokens after the copula; None: expl
     (("entailed",), "T"),
     (("succeeds",), "T"),
 )
-_VALUES_BY_FIRST_WORD: dict[str, list[tuple[tuple[str, ...], str | None]]] = {}
-for _phrase, _value in _VALUES:  # longest first within each first word, as listed
-    _VALUES_BY_FIRST_WORD.setdefault(_phrase[0], []).append((_phrase, _value))
+_VERDICT_PHRASES_BY_FIRST_WORD: dict[str, list[tuple[tuple[str, ...], str | None]]] = {}
+for _phrase, _value in _VERDICT_PHRASES:  # longest first within each first word, as listed
+    _VERDICT_PHRASES_BY_FIRST_WORD.setdefault(_phrase[0], []).append((_phrase, _value))
 _BARE = _words("true false undefined t f u")
 _LETTER_VALUES = {"t": "T", "f": "F", "u": "u"}  # only right after '='
 _CYCLE_WORDS = ("cycl", "loop", "circular", "mutual", "self-referen", "depends on itself", "interdependen")
@@ -177,7 +177,7 @@ _TAGS_FOR = {
 
 def normalise(text: str) -> str:
     """Lower-cased text with markup unwrapped, arrows turned into clause breaks and rule necks into 'if'."""
-    text = _QUOTED.sub(" ", text or "")
+    text = _QUOTATION.sub(" ", text or "")
     for old, new in _TAGS_FOR["\\" in text, text.isascii()]:
         text = text.replace(old, new)
     return text.lower().replace("can't", "cannot").replace("won't", "will not").replace("n't", " not")
@@ -187,9 +187,9 @@ def clauses(text: str) -> list[tuple[list[str], bool]]:
     """(tokens, is_question) per clause of normalised text."""
     out, start = [], 0
     for match in _CLAUSE_END.finditer(text):
-        out.append((_TOKEN.findall(text, start, match.start()), match.group() == "?"))
+        out.append((_WORD_TOKEN.findall(text, start, match.start()), match.group() == "?"))
         start = match.end()
-    out.append((_TOKEN.findall(text, start), False))
+    out.append((_WORD_TOKEN.findall(text, start), False))
     return [(tokens, question) for tokens, question in out if tokens]
 
 
@@ -245,7 +245,7 @@ def _value_after(tokens: list[str], i: int) -> str | None:
         return None
     if after_equals and tokens[i] in _LETTER_VALUES:
         return _LETTER_VALUES[tokens[i]]
-    for phrase, value in _VALUES_BY_FIRST_WORD.get(tokens[i], ()):
+    for phrase, value in _VERDICT_PHRASES_BY_FIRST_WORD.get(tokens[i], ()):
         if _starts(tokens, i, phrase):
             after = i + len(phrase)
             if value is not None and after + 1 < len(tokens) and tokens[after] == "and" and tokens[after + 1] in _BARE:

@@ -31,7 +31,7 @@ CALIBRATIONS = ("none", "nucleus_entropy", "entropy", "log_nucleus_size")
 MAX_EVENTS = 22
 MAX_NESTING = 64  # parentheses, '~' and atleast( nested deeper are a ParseError (the parser recurses on them)
 CHUNK = 1 << 22  # numbers held at once per chunk of items (float64: 32 MB), whatever the batch
-_TOKEN = re.compile(r"\s*(?:(<->|->|[&|~^(),])|(\d+)|([A-Za-z_][A-Za-z0-9_.]*))")
+_FORMULA_TOKEN = re.compile(r"\s*(?:(<->|->|[&|~^(),])|(\d+)|([A-Za-z_][A-Za-z0-9_.]*))")
 
 
 class _Parser:
@@ -40,7 +40,7 @@ class _Parser:
         self.tokens: list[tuple[str, int]] = []
         position = 0
         while position < len(text):
-            match = _TOKEN.match(text, position)
+            match = _FORMULA_TOKEN.match(text, position)
             if not match or match.end() == position:
                 if text[position:].strip() == "":
                     break

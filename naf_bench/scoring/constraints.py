@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
-from naf_bench.readings import LETTERS, NO_SEMANTICS, READINGS
+from naf_bench.readings import NO_SEMANTICS, READINGS, answer_letters
 
 CONSTRAINT_FAMILIES = ("one_letter", "alphabet", "invariance", "inclusion", "certified")
 
@@ -35,11 +35,11 @@ def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
     """(family, formula) pairs for the rows of one program; event ``r{k}_{L}`` is row k answering L."""
     formulas = []
     for k, row in enumerate(rows):
-        events = [f"r{k}_{letter}" for letter in LETTERS]
+        events = [f"r{k}_{letter}" for letter in answer_letters()]
         formulas.append(("one_letter", f"atleast(1, {', '.join(events)}) & ~atleast(2, {', '.join(events)})"))
         if row["condition"] in READINGS:
             alphabet = READINGS[row["condition"]].letters.values()
-            if excluded := [f"~r{k}_{letter}" for letter in LETTERS if letter not in alphabet]:
+            if excluded := [f"~r{k}_{letter}" for letter in answer_letters() if letter not in alphabet]:
                 formulas.append(("alphabet", " & ".join(excluded)))
         if row.get("gold"):
             formulas.append(("certified", f"r{k}_{row['gold']}"))
@@ -49,7 +49,7 @@ def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
             groups.setdefault(row["condition"], []).append(k)
     for members in groups.values():
         for first, other in itertools.pairwise(members):
-            formulas.append(("invariance", " & ".join(f"(r{first}_{x} <-> r{other}_{x})" for x in LETTERS)))
+            formulas.append(("invariance", " & ".join(f"(r{first}_{x} <-> r{other}_{x})" for x in answer_letters())))
     for (condition, letter), (implied, implied_letter) in inclusions():
         for k in groups.get(condition, [])[:1]:
             for j in groups.get(implied, [])[:1]:
@@ -59,7 +59,9 @@ def constraint_formulas(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
 
 def row_events(letter_probabilities: Sequence[Mapping]) -> dict:
     """Event probabilities ``r{k}_{L}`` from per-row letter probabilities (as ``letter_probabilities`` gives)."""
-    return {f"r{k}_{letter}": value[letter] for k, value in enumerate(letter_probabilities) for letter in LETTERS}
+    return {
+        f"r{k}_{letter}": value[letter] for k, value in enumerate(letter_probabilities) for letter in answer_letters()
+    }
 
 
 def constraints_of_samples(samples: Sequence[tuple[Mapping, Mapping]]) -> list[tuple[str, str, dict]]:

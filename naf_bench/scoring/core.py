@@ -11,7 +11,7 @@ default correspondence, program-clustered intervals) or a field (the proof metri
 ``naf-bench score``, ``analyze``, the reports, the leaderboard, the evaluate module and the lm-eval aggregations
 are views over it.
 
-Definitions follow seed 000 and the reference leaderboard: a program counts towards JOINT only if it has a gold
+Definitions follow seed 000 and the authors' leaderboard: a program counts towards JOINT only if it has a gold
 row under every JOINT reading, and is solved when each of those answers is present and correct; rows whose gold
 is None (condition ``none``) are never scored.
 """
@@ -22,11 +22,12 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
+from typing import Any
 
 from naf_bench.certify import Certificate
-from naf_bench.readings import JOINT_CONDITIONS, LETTERS, NO_SEMANTICS, READINGS, gold_letter
+from naf_bench.readings import NO_SEMANTICS, READINGS, answer_letters, gold_letter, joint_conditions
 from naf_bench.scoring.audit import AUDIT_CLASSES, audit
-from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, extract_answer
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, extract_answer, unalias_extractor
 from naf_bench.scoring.records import Record
 from naf_bench.scoring.statistics import cluster_resamples, percentile_interval
 from naf_bench.scoring.steps import FLAGS, check_steps
@@ -89,23 +90,35 @@ def _program(text: str) -> Program:
     return parse_program(text)
 
 
-def _certified(row: Mapping) -> tuple[Certificate, Program]:
-    """A row's certificate and its program, each read once: the row's own program text where it has one (its rule
-    order, as its prompt words the rules), else the certificate's."""
+def _read_once(read: dict | None, parse: Callable[[str], Any], text: str) -> Any:
+    """``parse(text)``, kept in ``read`` (one scoring pass's: (parse, text) -> what it gave) for the rest of the
+    pass; without ``read``, only the recent texts are kept (``parse``'s own cache)."""
+    if read is None:
+        return parse(text)
+    if (parse, text) not in read:
+        read[parse, text] = parse(text)
+    return read[parse, text]
+
+
+def _certified(row: Mapping, read: dict | None = None) -> tuple[Certificate, Program]:
+    """A row's certificate and its program, each text read once in a pass (``read``): the row's own program text
+    where it has one (its rule order, as its prompt words the rules), else the certificate's."""
     certificate = row.get("certificate")
     if certificate is None:
         raise ValueError("each reference needs the row's 'certificate' (and 'condition')")
     if isinstance(certificate, str):
-        certificate = _certificate(certificate)
-    return certificate, _program(row.get("program") or certificate.program)
+        certificate = _read_once(read, _certificate, certificate)
+    return certificate, _read_once(read, _program, row.get("program") or certificate.program)
 
 
-def check_row(text: str | None, row: Mapping) -> dict[str, bool]:
+def check_row(text: str | None, row: Mapping, read: dict | None = None) -> dict[str, bool]:
     """The step checker's four flags of one text on its row: the row's certificate, program, condition and, where
-    it has them, framing, language and prompt (whose wording of the rules a step may quote)."""
-    certificate, program = _certified(row)
-    return check_steps(text or "", certificate, row["condition"], row.get("framing"), row.get("language"),
-                       row.get("prompt"), program)  # fmt: skip
+    it has them, framing, language and prompt (whose wording of the rules a step may quote). ``read`` is the
+    scoring pass's texts already read (:func:`proofs` gives one), so that a pass parses each program once."""
+    certificate, program = _certified(row, read)
+    return check_steps(
+        text or "", certificate, row["condition"], row.get("framing"), row.get("language"), row.get("prompt"), program
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,17 +137,24 @@ class Audits:
         return audit_by_correctness(self.classes, self.correct)
 
 
-def audits(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequence[str | None],
-           condition: str | None = None) -> Audits:  # fmt: skip
+def audits(
+    texts: Iterable[str | None],
+    rows: Sequence[Mapping],
+    answers: Sequence[str | None],
+    condition: str | None = None,
+    read: dict | None = None,
+) -> Audits:
     """The audit of each text (read one at a time) on its row under its condition (or ``condition`` for all), each
-    program read once. An answer is right when it is the row's ``gold`` or, for a row without one (the evaluate
-    module's references), the certificate's gold letter for the condition."""
+    program read once in the pass (``read``, shared with the step checker by :func:`proofs`). An answer is right
+    when it is the row's ``gold`` or, for a row without one (the evaluate module's references), the certificate's
+    gold letter for the condition."""
     found: dict[str, list] = {"classes": [], "reasons": [], "checkpoints": [], "earned": [], "correct": []}
+    read = {} if read is None else read
     for i, (text, row, answer) in enumerate(zip(texts, rows, answers, strict=True)):
         reading = condition or row.get("condition")
         if reading not in READINGS:
             raise ValueError(f"references[{i}]['condition'] must be a named condition, got {reading!r}")
-        certificate, program = _certified(row)
+        certificate, program = _certified(row, read)
         gold = row["gold"] if "gold" in row else gold_letter(reading, certificate.labels)
         audited = audit(text or "", certificate, reading, program)
         found["classes"].append(audited["class"])
@@ -147,12 +167,13 @@ def audits(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequen
 
 def proofs(texts: Iterable[str | None], rows: Sequence[Mapping], answers: Sequence[str | None]) -> Proofs:
     """The step checker (:func:`check_row`) and the audit (:func:`audits`) of each text on its row, and their
-    scores."""
+    scores. One pass: each certificate and program text is read once for the audit and the step checker both."""
     texts = list(texts)
-    audited = audits(texts, rows, answers)  # checks each row's condition first
+    read: dict = {}  # this pass's texts already read, forgotten with it
+    audited = audits(texts, rows, answers, read=read)  # checks each row's condition first
     flags: dict[str, list[bool]] = {name: [] for name in FLAGS}
     for text, row in zip(texts, rows, strict=True):
-        found = check_row(text, row)
+        found = check_row(text, row, read)
         for name in FLAGS:
             flags[name].append(found[name])
     classes, earned, correct = audited.classes, audited.earned, audited.correct
@@ -194,7 +215,7 @@ def _share(flags: Sequence[bool]) -> float | None:
     return sum(flags) / len(flags) if flags else None
 
 
-STORED = "stored"  # the extractor that reads the authors' stored letters (import-reference's run lines)
+STORED = "stored"  # the extractor that reads the authors' stored letters (import-authors' run lines)
 
 
 def decide_answer(text: str | None, row: Mapping, extractor: str = DEFAULT_EXTRACTOR, stored: str | None = None):
@@ -209,7 +230,7 @@ def decide_answer(text: str | None, row: Mapping, extractor: str = DEFAULT_EXTRA
     if row.get("mitigation") == "t2s" and text is not None:
         translation = answer_from_translation(text, row["condition"])
     if extractor == STORED:
-        return (stored if stored in LETTERS else None), translation
+        return (stored if stored in answer_letters() else None), translation
     if translation is not None:
         return translation.letter, translation
     return extract_answer(text, extractor), None
@@ -217,14 +238,14 @@ def decide_answer(text: str | None, row: Mapping, extractor: str = DEFAULT_EXTRA
 
 def constant_hits(gold: str | None) -> dict[str, bool]:
     """Whether each constant answer is right on one row; their means are the constant baselines."""
-    return {f"constant_{x}": gold == x for x in LETTERS}
+    return {f"constant_{x}": gold == x for x in answer_letters()}
 
 
 def majority_letter(golds: Iterable[str | None]) -> str | None:
     """The most frequent gold letter, the first in A/B/C order among equals (the one tie rule of every
     baseline); None when no row has gold."""
     counts = Counter(gold for gold in golds if gold is not None)
-    return max(LETTERS, key=lambda letter: counts[letter]) if counts else None
+    return max(answer_letters(), key=lambda letter: counts[letter]) if counts else None
 
 
 def best_constants(rows: Iterable[Mapping]) -> dict[str, str]:
@@ -238,7 +259,7 @@ def best_constants(rows: Iterable[Mapping]) -> dict[str, str]:
 def program_solved(answers: Mapping[str, str | None], golds: Mapping[str, str]) -> bool | None:
     """One program's JOINT term from its answers and gold letters by condition: None when JOINT does not count
     it (a JOINT reading without gold), else whether every JOINT reading is answered right."""
-    joint = JOINT_CONDITIONS
+    joint = joint_conditions()
     if not all(c in golds for c in joint):
         return None
     return all(answers.get(c) is not None and answers[c] == golds[c] for c in joint)
@@ -332,7 +353,7 @@ class Scores:
         """The accuracy of each constant answer on the slice's gold letters, and of the ``majority`` letter."""
         golds = Counter(self.rows[i]["gold"] for i in (self.scored if indices is None else indices))
         n = sum(golds.values())
-        out = {f"constant_{x}": golds[x] / n if n else None for x in LETTERS}
+        out = {f"constant_{x}": golds[x] / n if n else None for x in answer_letters()}
         out["majority"] = out[f"constant_{majority}"] if majority else None
         return out
 
@@ -375,8 +396,13 @@ class Scores:
         ]
         return _share([self.answers[i] == default[self.rows[i]["program_id"]] for i in wrong])
 
-    def intervals(self, statistics: Sequence[str], cluster: str = "program", indices: Sequence[int] | None = None,
-                  n_bootstrap: int | None = None) -> dict[str, tuple[float, float]]:  # fmt: skip
+    def intervals(
+        self,
+        statistics: Sequence[str],
+        cluster: str = "program",
+        indices: Sequence[int] | None = None,
+        n_bootstrap: int | None = None,
+    ) -> dict[str, tuple[float, float]]:
         """95 % percentile intervals of ``statistics`` (``strict_accuracy``, ``accuracy``: over parsed answers,
         ``joint``) resampling whole clusters (:data:`CLUSTERS`; JOINT's terms need ``program``) with
         replacement: the draws of :func:`naf_bench.scoring.statistics.cluster_resamples`, each resample scored from
@@ -438,7 +464,7 @@ def score(
         rows=rows,
         answers=[answers.get(row["id"]) for row in rows],
         answered=[predictions.get(row["id"]) is not None for row in rows],
-        extractor=extractor,
+        extractor=unalias_extractor(extractor),
         format_valid_rate=sum(answer is not None for answer in read) / len(read) if read else None,
         n_bootstrap=n_bootstrap,
         seed=seed,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from naf_bench.readings import LETTERS
+from naf_bench.readings import answer_letters
 from naf_bench.scoring.core import Scores, best_constants, majority_letter, score
 from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 from naf_bench.scoring.metrics import RECORD, values
@@ -29,7 +29,7 @@ class RunRecord(Record):
     n_unread: int  # scored prompts answered (not null) in text the extractor could not read: counted unanswered
     joint: float | None
     joint_ci95: tuple[float, float] | None
-    per_prompt_accuracy: float | None  # the core's strict accuracy, under the reference leaderboard's name
+    per_prompt_accuracy: float | None  # the core's strict accuracy, under the authors' leaderboard's name
     accuracy: float | None
     coverage: float | None
     format_valid_rate: float | None
@@ -38,7 +38,8 @@ class RunRecord(Record):
     joint_per_family: dict[str, float | None]
     joint_solved: tuple[int, int]  # (programs solved, programs JOINT counts)
     joint_solved_per_family: dict[str, tuple[int, int]]
-    # the reference leaderboard's coverage (non-null predictions) and format-valid rate (readable among those)
+    # the authors' leaderboard's coverage (non-null predictions) and format-valid rate (readable among those), under
+    # the key it had before the authors' files had a name of their own
     reference_definitions: dict[str, float | None]
     by_distance_semantics: dict | NotScored = NOT_SCORED  # only when every row has its divergence distance
     traces: dict | NotScored = NOT_SCORED  # only when traces were submitted
@@ -96,7 +97,7 @@ def run_record(scores: Scores, name: str) -> RunRecord:
             family: (sum(terms.values()), len(terms))
             for family, terms in ((family, scores.solved(part)) for family, part in families.items())
         },
-        "reference_definitions": _reference_definitions(scores),
+        "reference_definitions": _authors_definitions(scores),
     }
     if scores.rows and all(row.get("distance") is not None for row in scores.rows):
         record["by_distance_semantics"] = _by_bin_semantics(scores, scores.by("distance"))
@@ -106,15 +107,15 @@ def run_record(scores: Scores, name: str) -> RunRecord:
                 "unearned_correct", "proof_accuracy", "rfwr")  # fmt: skip
         record["traces"] = {key: getattr(proof, key) for key in keys}
         correct = proof.audit_by_correctness["correct"]
-        record["traces"]["reference_definitions"] = {  # the reference leaderboard's v1 trace-soundness shares
+        record["traces"]["reference_definitions"] = {  # the authors' leaderboard's v1 trace-soundness shares
             "sound_among_correct": correct["sound"] / sum(correct.values()) if sum(correct.values()) else None,
             "sound_of_traced": proof.audit["sound"] / proof.n,
         }
     return RunRecord(**record)
 
 
-def _reference_definitions(scores: Scores) -> dict[str, float | None]:
-    """Coverage and format-valid rate as the reference leaderboard defines them: the share of scored rows
+def _authors_definitions(scores: Scores) -> dict[str, float | None]:
+    """Coverage and format-valid rate as the authors' leaderboard defines them: the share of scored rows
     answered (a non-null prediction), and the share of those answers that read as a letter."""
     answered = [i for i in scores.scored if scores.answered[i]]
     n = len(scores.scored)
@@ -137,7 +138,7 @@ def _by_bin_semantics(scores: Scores, slices: Mapping) -> dict:
 def constant_predictions(rows: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
     """Input-blind baselines: each constant letter, the best constant per condition, the majority letter."""
     named = [row for row in rows if row["gold"] is not None]
-    predictions = {f"constant_{x}": {row["id"]: {"prediction": x} for row in named} for x in LETTERS}
+    predictions = {f"constant_{x}": {row["id"]: {"prediction": x} for row in named} for x in answer_letters()}
     best = best_constants(named)
     predictions["best_constant_per_condition"] = {row["id"]: {"prediction": best[row["condition"]]} for row in named}
     majority = majority_letter(row["gold"] for row in named) or "A"

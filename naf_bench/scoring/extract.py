@@ -14,8 +14,9 @@ unanswered, never as a wrong letter:
     names three and is ignored), else "the answer is X", else the option wording ("definitely no", "无法确定")
     or a truth word (true / false / undefined) in the concluding sentence. Hedges such as "the answer is
     probably A" stay unanswered.
-``reference``
-    The NAF-Bench authors' reasoning extractor, as their tables used it: their instructed-format parser (an
+``authors``
+    The NAF-Bench authors' reasoning extractor, as their tables used it (its old name ``reference`` is read as
+    ``authors`` wherever an extractor is named, :func:`unalias_extractor`): their instructed-format parser (an
     ``ANSWER: X`` not followed by a letter, in the visible text and then in the raw text; an answer phrase;
     a line that is only the letter), then a free-form conclusion about the query atom: the last ``\\boxed{}``,
     else up to 160 characters after the last "answer"/"conclusion", else the last 200 characters, read for
@@ -23,8 +24,9 @@ unanswered, never as a wrong letter:
     ``<think>`` blocks are removed, as theirs does.
 
 Every mode runs in time linear in the text: patterns are anchored on literals, whitespace runs are single
-character classes, and lines are scanned one by one. The letters are the table's (:data:`LETTERS`); words name
-truth values (``T``, ``F``, ``u``), whose letters the table gives (:data:`LETTER_OF`).
+character classes, and lines are scanned one by one. The letters are the table's
+(:func:`naf_bench.readings.answer_letters`); words name truth values (``T``, ``F``, ``u``), whose letters the
+table gives (:func:`naf_bench.readings.letter_of`).
 """
 
 from __future__ import annotations
@@ -33,9 +35,10 @@ import functools
 import re
 from dataclasses import dataclass
 
-from naf_bench.readings import LETTER_OF, LETTERS
+from naf_bench.readings import answer_letters, letter_of
 
-EXTRACTORS = ("strict", "flexible", "reference")
+EXTRACTORS = ("strict", "flexible", "authors")
+EXTRACTOR_ALIASES = {"reference": "authors"}  # old name -> name, for options users typed before issue 57
 # The one default: the metric, `score`, the board, the lm-eval group's headline filter, training and RL rewards.
 # flexible reads every answer strict reads, as the same letter, and adds the answers the NAF-Bench authors'
 # leaderboard scorer accepts (a bare letter, "A. Definitely yes", true / false / unknown) and more (\boxed{},
@@ -92,7 +95,7 @@ def _compiled(letters: tuple[str, ...]) -> _Patterns:
 
 
 def _patterns() -> _Patterns:
-    return _compiled(LETTERS[:])  # one look-up of the live view
+    return _compiled(answer_letters()[:])  # one look-up of the live view
 
 
 def strip_thinking(text: str, keep_lines: bool = False) -> str:
@@ -126,7 +129,7 @@ def thinking(text: str) -> str:
 
 
 def _boxed(text: str, end_at_first_brace: bool) -> str | None:
-    """The content of the last ``\\boxed{…}``: up to the first ``}`` (the reference's reading) or balanced."""
+    """The content of the last ``\\boxed{…}``: up to the first ``}`` (the authors' reading) or balanced."""
     last, start = None, 0
     while (opening := text.find("\\boxed{", start)) >= 0:
         content_start = opening + 7
@@ -157,10 +160,10 @@ def _word_letter(word: str, patterns: _Patterns) -> str | None:
 def _keyword_letter(text: str) -> str | None:
     for value, words in _OPTION_WORDS.items():
         if any(w in text for w in words):
-            return LETTER_OF[value]
+            return letter_of()[value]
     for value, pattern in _KEYWORDS:
         if pattern.search(text):
-            return LETTER_OF[value]
+            return letter_of()[value]
     return None
 
 
@@ -196,7 +199,7 @@ def _flexible(visible: str, patterns: _Patterns) -> str | None:
 
 
 _REF_CUE = re.compile(r"(?:final answer|answer|conclusion)\b", re.IGNORECASE)
-_REF_KEYS = (  # (truth value, phrases, patterns), in the order the reference reads them
+_REF_KEYS = (  # (truth value, phrases, patterns), in the order the authors' extractor reads them
     (
         "u",
         (
@@ -218,7 +221,7 @@ _REF_KEYS = (  # (truth value, phrases, patterns), in the order the reference re
 
 
 def _strip_closed_thinking(text: str) -> str:
-    """The reference's removal: closed ``<think>…</think>`` blocks only, case-sensitive."""
+    """The authors' extractor's removal: closed ``<think>…</think>`` blocks only, case-sensitive."""
     kept, start = [], 0
     while (opening := text.find("<think>", start)) >= 0:
         closing = text.find("</think>", opening + 7)
@@ -230,7 +233,7 @@ def _strip_closed_thinking(text: str) -> str:
     return "".join(kept)
 
 
-def _reference(text: str, query: str, patterns: _Patterns) -> str | None:
+def _authors(text: str, query: str, patterns: _Patterns) -> str | None:
     visible = _strip_closed_thinking(text)
     for pattern in (patterns.ref_answer, patterns.ref_phrase):
         for source in (visible, text):
@@ -259,23 +262,29 @@ def _reference(text: str, query: str, patterns: _Patterns) -> str | None:
     lowered = candidate.lower()
     for value, phrases, keys in _REF_KEYS:
         if any(p in lowered for p in phrases) or any(re.search(p, lowered) for p in keys):
-            return LETTER_OF[value]
-    return LETTER_OF["T"] if re.search(rf"\b{re.escape(query)}\b", candidate) else None
+            return letter_of()[value]
+    return letter_of()["T"] if re.search(rf"\b{re.escape(query)}\b", candidate) else None
+
+
+def unalias_extractor(name: str) -> str:
+    """The extractor ``name`` names: an old name (:data:`EXTRACTOR_ALIASES`) read as its new one, any other as is."""
+    return EXTRACTOR_ALIASES.get(name, name)
 
 
 def extract_answer(text: str | None, extractor: str = DEFAULT_EXTRACTOR, *, query: str = "q") -> str | None:
     """The answer letter under the named extractor, or None when the response states none.
 
-    ``query`` (the queried atom) is read only by the ``reference`` extractor, which takes a bare mention of
+    ``query`` (the queried atom) is read only by the ``authors`` extractor, which takes a bare mention of
     the query atom in the conclusion as "true".
     """
+    extractor = unalias_extractor(extractor)
     if extractor not in EXTRACTORS:
         raise ValueError(f"extractor must be one of {EXTRACTORS}, got {extractor!r}")
     if text is None:
         return None
     patterns = _patterns()
-    if extractor == "reference":
-        return _reference(text, query, patterns)
+    if extractor == "authors":
+        return _authors(text, query, patterns)
     visible = strip_thinking(text)
     letter = _strict(visible, patterns)
     if letter is None and extractor == "flexible":

@@ -9,7 +9,7 @@ take the :class:`Checked` record, never the file again.
 
 Duplicate ids: a file that gives one id twice is not a valid submission. ``score`` reports each duplicate
 (with the line of the first), scores the first answer and exits 1; the board and the service refuse the file
-(:data:`DUPLICATE_RULE`; the NAF-Bench authors' ``evaluate.py`` keeps the last answer instead, silently).
+(the NAF-Bench authors' ``evaluate.py`` keeps the last answer instead, silently).
 """
 
 from __future__ import annotations
@@ -21,18 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from naf_bench.errors import ConfigError, DataError
-from naf_bench.readings import LETTERS
+from naf_bench.readings import answer_letters
 from naf_bench.scoring.metadata import parse_metadata, validate_metadata
 
 SUBMISSION = "a submission (one JSON line {id, prediction} per answer)"
-GOLD = "gold rows (JSONL: `naf-bench generate CONFIG --out FILE.jsonl`, or import-reference's gold.jsonl)"
+GOLD = "gold rows (JSONL: `naf-bench generate CONFIG --out FILE.jsonl`, or import-authors' gold.jsonl)"
 RUN = "a run (a submission JSONL file or an lm-eval output folder)"
-REFERENCE = "an import-reference output folder (<subset>/gold.jsonl and <subset>/runs/*.jsonl)"
+AUTHORS = "an import-authors output folder (<subset>/gold.jsonl and <subset>/runs/*.jsonl)"
 RESULTS = "scores (the JSON of `naf-bench score --out` or `baselines --out`) or an lm-eval output folder"
 SUBMISSION_KIND = "a submission ({id, prediction} lines)"  # what describe() says of one
 UNKNOWN_IDS_SHOWN = 5  # per-id lines of ids not in the gold; the rest are counted
-DUPLICATE_RULE = ("a file with a duplicate id is not a valid submission: `naf-bench score` scores the first answer "
-                  "of each id and exits 1; the board and the service refuse the file")  # fmt: skip
 NO_GOLD_ID = "no id of the gold set: nothing to score"
 
 
@@ -90,9 +88,11 @@ class Gold:
     def notes(self) -> list[str]:
         if self.layout is None:
             return []
-        return [f"{self.name}: read as {self.layout.name}: the authors' gold letters, not certified by naf-bench "
-                "(`naf-bench import-reference` certifies them and keeps each row's certificate, which trace "
-                "scores need)"]  # fmt: skip
+        return [
+            f"{self.name}: read as {self.layout.name}: the authors' gold letters, not certified by naf-bench "
+            "(`naf-bench import-authors` certifies them and keeps each row's certificate, which trace "
+            "scores need)"
+        ]
 
 
 def read_gold(path: str | Path) -> Gold:
@@ -125,7 +125,7 @@ def read_gold(path: str | Path) -> Gold:
         if not _has(record, layout.fields if layout else GOLD_FIELDS):
             raise refused(number, f"row needs {', '.join(layout.fields if layout else GOLD_FIELDS)}")
         row = _row(record, layout)
-        if row["gold"] is not None and row["gold"] not in LETTERS:
+        if row["gold"] is not None and row["gold"] not in answer_letters():
             raise refused(number, f"gold {row['gold']!r} is not A, B, C or null")
         if row["id"] in seen:
             raise refused(number, f"duplicate id {row['id']!r}")
@@ -162,8 +162,13 @@ def _row(record: dict, layout: Layout | None) -> dict:
     task_id = record[layout.id]
     condition = record["cond"]
     program = record[layout.program] if layout.program else task_id.removesuffix(f"-{condition}::{condition}")
-    return {"id": task_id, "program_id": program, "family": record[layout.family], "condition": condition,
-            "gold": record["gold"]}  # fmt: skip
+    return {
+        "id": task_id,
+        "program_id": program,
+        "family": record[layout.family],
+        "condition": condition,
+        "gold": record["gold"],
+    }
 
 
 def _unknown_layout(record) -> str:
@@ -232,8 +237,10 @@ def _file_problem(source: Path | bytes) -> str | None:
         if head.startswith(magic):
             return what
     if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"["):
-        return ("a JSON array, where one JSON object per line was expected: write each answer on a line of its own "
-                "(jq -c '.[]' FILE > FILE.jsonl)")  # fmt: skip
+        return (
+            "a JSON array, where one JSON object per line was expected: write each answer on a line of its own "
+            "(jq -c '.[]' FILE > FILE.jsonl)"
+        )
     return None
 
 
@@ -289,8 +296,10 @@ class Submission:
         """Every problem of its lines in line order, a duplicate saying what was done with it: the file
         ``refused`` (the board, the service), or its first answer kept (``score``)."""
         done = "the file is refused" if refused else "kept the first"
-        duplicates = [(number, f"line {number}: duplicate id {key!r} (first on line {first}); {done}")
-                      for number, key, first in self.duplicates]  # fmt: skip
+        duplicates = [
+            (number, f"line {number}: duplicate id {key!r} (first on line {first}); {done}")
+            for number, key, first in self.duplicates
+        ]
         return [text for _, text in sorted(self.malformed + duplicates)]
 
     def malformed_summary(self, shown: int = 3) -> str:
@@ -311,8 +320,13 @@ class Submission:
         return ConfigError(f"{error}; also {self.malformed_summary()}")
 
 
-def read_submission(source: str | Path | bytes, *, name: str | None = None, origin: str | None = None,
-                    metadata: Mapping | str | Path | bytes | None = None) -> Submission:  # fmt: skip
+def read_submission(
+    source: str | Path | bytes,
+    *,
+    name: str | None = None,
+    origin: str | None = None,
+    metadata: Mapping | str | Path | bytes | None = None,
+) -> Submission:
     """A submission's :class:`Submission`: ``source`` is its file or an upload's bytes; ``metadata`` a mapping,
     a file, the bytes of one, or None (none given: ``score`` needs none). Nothing is dropped silently."""
     if not isinstance(source, bytes):
@@ -344,8 +358,18 @@ def read_submission(source: str | Path | bytes, *, name: str | None = None, orig
     elif metadata is not None:
         meta_bytes = metadata if isinstance(metadata, bytes) else _metadata_file(metadata)
         meta, meta_problems = parse_metadata(meta_bytes)
-    return Submission(name, origin, entries, malformed, duplicates, source if isinstance(source, bytes) else None,
-                      meta, meta_bytes, meta_problems, first_line)  # fmt: skip
+    return Submission(
+        name,
+        origin,
+        entries,
+        malformed,
+        duplicates,
+        source if isinstance(source, bytes) else None,
+        meta,
+        meta_bytes,
+        meta_problems,
+        first_line,
+    )
 
 
 def _entry_problem(number: int, record) -> str | None:
@@ -354,13 +378,17 @@ def _entry_problem(number: int, record) -> str | None:
     if "id" not in record:
         return f"line {number}: needs a string 'id'{_instead(record, 'id')}"
     if not isinstance(record["id"], str):
-        return (f"line {number}: id {json.dumps(record['id'])} is a JSON {_json_kind(record['id'])}; ids are strings "
-                "(the gold rows' ids, e.g. \"nb-hard-cnf_n8-i0-wfs::wfs\")")  # fmt: skip
+        return (
+            f"line {number}: id {json.dumps(record['id'])} is a JSON {_json_kind(record['id'])}; ids are strings "
+            '(the gold rows\' ids, e.g. "nb-hard-cnf_n8-i0-wfs::wfs")'
+        )
     if "prediction" not in record:
         return f"line {number}: id {record['id']!r} has no 'prediction'{_instead(record, 'prediction')}"
     if not isinstance(record["prediction"], str | None):
-        return (f"line {number}: id {record['id']!r}: 'prediction' is a JSON {_json_kind(record['prediction'])}; "
-                "give the model's text (a string), or null: unanswered")  # fmt: skip
+        return (
+            f"line {number}: id {record['id']!r}: 'prediction' is a JSON {_json_kind(record['prediction'])}; "
+            "give the model's text (a string), or null: unanswered"
+        )
     if "trace" in record and not isinstance(record["trace"], str):
         return f"line {number}: id {record['id']!r} has a 'trace' that is not a string"
     return None
@@ -406,8 +434,11 @@ class Checked:
     def n_answered(self) -> int:
         """How many of the gold's scored prompts it gives a prediction for (not null)."""
         entries = self.submission.entries
-        return sum(1 for row in self.gold.rows if row["gold"] is not None
-                   and entries.get(row["id"], {}).get("prediction") is not None)  # fmt: skip
+        return sum(
+            1
+            for row in self.gold.rows
+            if row["gold"] is not None and entries.get(row["id"], {}).get("prediction") is not None
+        )
 
     @property
     def partial(self) -> bool:
@@ -420,11 +451,14 @@ class Checked:
         problems = [f"unknown id {key!r} (not in the gold set)" for key in self.unknown[:UNKNOWN_IDS_SHOWN]]
         if len(self.unknown) > UNKNOWN_IDS_SHOWN:
             more, shown = len(self.unknown) - UNKNOWN_IDS_SHOWN, len(self.unknown)
-            problems.append(f"... and {more} more unknown ids ({shown} of {len(entries)} submitted ids are not in "
-                            f"{self.gold.name}; they are not scored)")  # fmt: skip
+            problems.append(
+                f"... and {more} more unknown ids ({shown} of {len(entries)} submitted ids are not in "
+                f"{self.gold.name}; they are not scored)"
+            )
         if self.missing:
-            problems.append(f"{len(self.missing)} gold ids have no prediction (scored as unanswered), "
-                            f"e.g. {self.missing[:3]}")  # fmt: skip
+            problems.append(
+                f"{len(self.missing)} gold ids have no prediction (scored as unanswered), e.g. {self.missing[:3]}"
+            )
         return problems
 
     def counts(self) -> dict[str, int]:

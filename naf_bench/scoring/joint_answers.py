@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import joint_conditions
 from naf_bench.scoring.extract import extract_answer, strip_thinking
 
 
@@ -25,7 +25,7 @@ def _tagged(conditions: tuple[str, ...]) -> re.Pattern:
 
 def joint_answers(text: str | None, extractor: str) -> dict[str, str | None]:
     """Each JOINT reading's letter in ``text`` under ``extractor`` (None where it states none)."""
-    conditions = tuple(JOINT_CONDITIONS)
+    conditions = tuple(joint_conditions())
     found: dict[str, str | None] = dict.fromkeys(conditions)
     if text is None:
         return found

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from naf_bench.readings import CONDITIONS, LETTERS, NO_SEMANTICS
+from naf_bench.readings import NO_SEMANTICS, all_conditions, answer_letters
 from naf_bench.scoring.core import Scores, Tally, score
 from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
 from naf_bench.scoring.metrics import LABEL, values
@@ -53,11 +53,11 @@ def _check_lengths(n: int, **columns) -> None:
 
 def _validate(references, conditions) -> None:
     for i, reference in enumerate(references):
-        if reference is not None and reference not in LETTERS:
+        if reference is not None and reference not in answer_letters():
             raise ValueError(f"references[{i}] must be A, B, C or None, got {reference!r}")
     for i, condition in enumerate(conditions or ()):
-        if condition not in CONDITIONS:
-            raise ValueError(f"conditions[{i}] must be one of {CONDITIONS}, got {condition!r}")
+        if condition not in all_conditions():
+            raise ValueError(f"conditions[{i}] must be one of {all_conditions()}, got {condition!r}")
 
 
 def compute_label_metrics(
@@ -78,9 +78,17 @@ def compute_label_metrics(
     return _label_scores(scores, conditions, program_ids, variants, bins).to_dict()
 
 
-def score_answers(answers: Sequence[str | None], references: Sequence[str | None], conditions=None,
-                  program_ids=None, variants=None, bins=None, extractor: str = DEFAULT_EXTRACTOR,
-                  n_bootstrap: int = 1000, seed: int = 0) -> LabelScores:  # fmt: skip
+def score_answers(
+    answers: Sequence[str | None],
+    references: Sequence[str | None],
+    conditions=None,
+    program_ids=None,
+    variants=None,
+    bins=None,
+    extractor: str = DEFAULT_EXTRACTOR,
+    n_bootstrap: int = 1000,
+    seed: int = 0,
+) -> LabelScores:
     """``compute_label_metrics`` of answers already extracted (None: unanswered), with its options (``extractor``
     names the extractor the answers were read with)."""
     _check(len(answers), references, conditions, program_ids, variants, bins)
@@ -130,7 +138,7 @@ def _label_scores(scores: Scores, conditions, program_ids, variants, bins) -> La
     if program_ids is not None and conditions is not None:
         if variants is None:
             result["joint"] = shown["joint"]
-            result["baselines_joint"] = {f"constant_{x}": scores.joint(answer=x) for x in LETTERS}
+            result["baselines_joint"] = {f"constant_{x}": scores.joint(answer=x) for x in answer_letters()}
             constants = result["baselines_joint"]
             constants["majority"] = constants[f"constant_{majority}"] if majority else None
         else:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from naf_bench.readings import answer_letters
 from naf_bench.scoring.consistency import calibration_offsets, compute_consistency
-from naf_bench.scoring.constraints import LETTERS, constraints_of_samples
+from naf_bench.scoring.constraints import constraints_of_samples
 
 
 def first_token_ids(tokenizer, continuations: Sequence[str] = (" A", " B", " C")) -> list[int]:
@@ -61,12 +62,13 @@ LETTER_INSTRUCTION = "Reply with the letter of your answer only."
 TOP_PS = (0.8, 0.85, 0.9, 0.95)  # seed 002 reports calibrated scores as mean and std over these nucleus sizes
 
 
-def option_events(loglikelihoods: Sequence[float], top_p: float, letters: Sequence[str] = LETTERS) -> dict:
+def option_events(loglikelihoods: Sequence[float], top_p: float, letters: Sequence[str] | None = None) -> dict:
     """Event probabilities of the letters from their log-likelihoods: ``p`` is the raw token probability and
     ``nucleus_entropy`` the entropy of the top-p nucleus of the model's distribution restricted to the letters
-    (the offset C of Eq. 4 when only the options' log-likelihoods are known)."""
+    (the offset C of Eq. 4 when only the options' log-likelihoods are known); ``letters`` by default the table's."""
     import numpy as np
 
+    letters = answer_letters() if letters is None else letters
     probabilities = np.exp(np.asarray(loglikelihoods, dtype=np.float64))
     offset = calibration_offsets(probabilities / probabilities.sum(), top_p)["nucleus_entropy"]
     return {

@@ -1,7 +1,7 @@
 """Submission metadata: ``<name>.metadata.json`` beside ``<name>.jsonl``, checked against the package's JSON
 Schema (``metadata.schema.json``) with the ``jsonschema`` library.
 
-The schema takes the reference leaderboard's field names, so their metadata files validate as they are, and
+The schema takes the authors' leaderboard's field names, so their metadata files validate as they are, and
 adds the track rules: the standard track needs temperature 0, one sample per item and no external tools; the
 enhanced track needs a method URL. ``contact`` and what ``naf-bench run`` records of an endpoint run
 (``endpoint``, ``generation_settings``, ``completion_tokens``) are for the maintainer: :func:`public_metadata`
@@ -15,21 +15,11 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-from naf_bench.errors import DataError
-
 SCHEMA_PATH = Path(__file__).with_name("metadata.schema.json")
 TRACKS = ("standard", "enhanced")
 PRIVATE_FIELDS = ("contact", "endpoint", "generation_settings", "completion_tokens")
 # allOf branches of the schema: the track each one's rules belong to
 _TRACK_RULES = {0: "standard", 1: "enhanced"}
-
-
-class MetadataError(DataError):
-    """Metadata that the schema refuses; ``problems`` lists every (field, reason)."""
-
-    def __init__(self, path, problems: list[tuple[str, str]]):
-        self.problems = problems
-        super().__init__(path, "; ".join(f"{name}: {reason}" for name, reason in problems))
 
 
 @cache

@@ -19,15 +19,16 @@ def zscore(values):
 
 
 def standardized_ols(
-    outcome: Sequence[float], continuous: dict[str, Sequence[float]], levels: Sequence[str], reference: str
+    outcome: Sequence[float], continuous: dict[str, Sequence[float]], levels: Sequence[str], base_level: str
 ) -> dict[str, float] | None:
     """Least squares (``numpy.linalg.lstsq``) of ``outcome`` on an intercept, the z-scores of each continuous
-    column (named ``z(<name>)``) and a dummy per level other than ``reference`` (named ``bin=<level>``; the
-    ``levels`` sequence gives each row's level). None for fewer rows than coefficients."""
+    column (named ``z(<name>)``) and a dummy per level other than ``base_level`` (the level the dummies are
+    measured from; named ``bin=<level>``; the ``levels`` sequence gives each row's level). None for fewer rows
+    than coefficients."""
     import numpy as np
 
     y = np.asarray(outcome, dtype=float)
-    dummies = sorted({level for level in levels if level != reference})
+    dummies = sorted({level for level in levels if level != base_level})
     names = ["intercept", *(f"z({name})" for name in continuous), *(f"bin={level}" for level in dummies)]
     if len(y) < len(names):
         return None

@@ -1,6 +1,8 @@
-"""Reasoning scores: the trace audit for free-form reasoning (seed 000, appendix "Trace Analysis") and the
-step checker for traces in the controlled gold-trace grammar (seed 001, :mod:`naf_bench.scoring.steps`,
-re-exported here), with proof accuracy and the right-for-the-wrong-reason rate.
+"""Reasoning scores of whole responses (the evaluate module's ``proof`` config): :func:`compute_proof_metrics`
+decides each answer once and hands the responses to the scoring core's :func:`naf_bench.scoring.core.proofs`,
+which runs the trace audit on free-form reasoning (seed 000, appendix "Trace Analysis", :mod:`naf_bench.scoring.audit`)
+and the step checker on traces in the controlled gold-trace grammar (seed 001, :mod:`naf_bench.scoring.steps`),
+with proof accuracy and the right-for-the-wrong-reason rate.
 
 ``proof_accuracy`` is the share with all four and ``rfwr`` = P(label correct and not all four), both over the
 *checkable* traces only (those the grammar parses), reported with their count: on free-form reasoning the

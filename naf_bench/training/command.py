@@ -12,7 +12,7 @@ from naf_bench.readings import READINGS
 from naf_bench.scoring.constraints import (
     CONSTRAINT_FAMILIES,
 )
-from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, EXTRACTORS
+from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, EXTRACTORS, unalias_extractor
 from naf_bench.training.semantic import SEMANTIC_FAMILIES
 from naf_bench.training.trainer import train
 
@@ -55,6 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-new-tokens", type=int, default=512, help="tokens per generation")
     p.add_argument(
         "--extractor",
+        type=unalias_extractor,
         choices=EXTRACTORS,
         default=DEFAULT_EXTRACTOR,
         help=f"how answers are read from the generations (default {DEFAULT_EXTRACTOR})",

@@ -7,9 +7,7 @@ import random
 from collections.abc import Sequence
 
 from naf_bench.errors import ConfigError
-from naf_bench.scoring.constraints import (
-    LETTERS,
-)
+from naf_bench.readings import answer_letters
 
 ANSWER_PREFIX = "ANSWER:"
 
@@ -68,7 +66,10 @@ def letter_completions(rows: Sequence[dict]) -> list[dict]:
 def answer_line_tokens(tokenizer) -> int:
     """Tokens of the longest 'ANSWER: X' line (X in A/B/C): the fewest new tokens a generation needs to write the
     letter-only completion (five for SmolLM2: 'AN', 'SW', 'ER', ':', ' A')."""
-    return max(len(tokenizer(f"{ANSWER_PREFIX} {letter}", add_special_tokens=False)["input_ids"]) for letter in LETTERS)
+    return max(
+        len(tokenizer(f"{ANSWER_PREFIX} {letter}", add_special_tokens=False)["input_ids"])
+        for letter in answer_letters()
+    )
 
 
 def check_disjoint(train_rows: Sequence[dict], eval_rows: Sequence[dict]) -> None:

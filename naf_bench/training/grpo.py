@@ -20,7 +20,7 @@ from pathlib import Path
 
 from naf_bench.errors import ConfigError
 from naf_bench.generate.seeds import item_seed
-from naf_bench.readings import JOINT_CONDITIONS
+from naf_bench.readings import joint_conditions
 from naf_bench.training import rewards
 from naf_bench.training.stream import CURRICULUM, Stream, levels_of
 from naf_bench.training.trainer import device_of, load_model, peak_rss_gb
@@ -85,8 +85,15 @@ def recorded(reward: Callable, sink: list[dict]) -> Callable:
         values = reward(prompts=prompts, completions=completions, **columns)
         step = trainer_state.global_step if trainer_state is not None else None
         for completion, row_id, value in zip(completions, columns["id"], values, strict=True):
-            sink.append({"step": step, "reward": reward.__name__, "id": row_id,
-                         "completion": rewards.completion_text(completion), "value": value})  # fmt: skip
+            sink.append(
+                {
+                    "step": step,
+                    "reward": reward.__name__,
+                    "id": row_id,
+                    "completion": rewards.completion_text(completion),
+                    "value": value,
+                }
+            )
         return values
 
     scored.__name__ = reward.__name__
@@ -107,8 +114,9 @@ def generate(model, tokenizer, rows: Sequence[dict], max_new_tokens: int, batch_
             ]
             batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False).to(model.device)
             with torch.inference_mode():
-                out = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False,
-                                     pad_token_id=tokenizer.pad_token_id)  # fmt: skip
+                out = model.generate(
+                    **batch, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=tokenizer.pad_token_id
+                )
             texts += tokenizer.batch_decode(out[:, batch["input_ids"].shape[1] :], skip_special_tokens=True)
     finally:
         tokenizer.padding_side = side
@@ -144,7 +152,7 @@ def check_grpo_options(args: argparse.Namespace) -> None:
         rewards.rewards(args.reward)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    if args.joint and not {"joint", *(f"answer_{c}" for c in JOINT_CONDITIONS)} & set(args.reward):
+    if args.joint and not {"joint", *(f"answer_{c}" for c in joint_conditions())} & set(args.reward):
         raise ConfigError("--joint items have no single gold: reward them with joint (or answer_<reading>)")
     stream_of(args, args.seed)[0]  # the stream's settings, and one item drawn
 
@@ -169,14 +177,30 @@ def grpo(args: argparse.Namespace) -> dict:
     climb = Climb(stream_of(args, args.seed), rewards.rewards(names[:1])[0].__name__, args.climb_at)
     sink: list[dict] = []
     config = trl.GRPOConfig(
-        output_dir=str(out / "checkpoints"), max_steps=args.max_steps, learning_rate=args.learning_rate,
-        per_device_train_batch_size=args.batch_size, num_generations=args.num_generations,
-        max_completion_length=args.max_completion_length, temperature=args.temperature, beta=args.beta,
-        logging_steps=1, save_strategy="no", report_to="none", seed=args.seed, use_cpu=device == "cpu",
-        shuffle_dataset=False, disable_tqdm=True, bf16=args.dtype == "bfloat16" and device != "cpu",
-    )  # fmt: skip
-    lora = None if args.full else peft.LoraConfig(r=args.lora_r, lora_alpha=2 * args.lora_r, task_type="CAUSAL_LM",
-                                                   target_modules=args.lora_target_modules)  # fmt: skip
+        output_dir=str(out / "checkpoints"),
+        max_steps=args.max_steps,
+        learning_rate=args.learning_rate,
+        per_device_train_batch_size=args.batch_size,
+        num_generations=args.num_generations,
+        max_completion_length=args.max_completion_length,
+        temperature=args.temperature,
+        beta=args.beta,
+        logging_steps=1,
+        save_strategy="no",
+        report_to="none",
+        seed=args.seed,
+        use_cpu=device == "cpu",
+        shuffle_dataset=False,
+        disable_tqdm=True,
+        bf16=args.dtype == "bfloat16" and device != "cpu",
+    )
+    lora = (
+        None
+        if args.full
+        else peft.LoraConfig(
+            r=args.lora_r, lora_alpha=2 * args.lora_r, task_type="CAUSAL_LM", target_modules=args.lora_target_modules
+        )
+    )
     trainer = trl.GRPOTrainer(
         model=model,
         reward_funcs=[recorded(reward, sink) for reward in rewards.rewards(names)],
@@ -207,8 +231,10 @@ def grpo(args: argparse.Namespace) -> dict:
     for moment, scores in (("before", before), ("after", after)):
         if scores:
             print(f"held-out {moment}: " + ", ".join(f"{k} {v}" for k, v in scores["rewards"].items()))
-    print(f"wrote {out / 'metrics.json'}, {out / 'completions.jsonl'} and {out / 'adapter'}; "
-          f"peak resident memory {metrics['peak_rss_gb']:.2f} GB")  # fmt: skip
+    print(
+        f"wrote {out / 'metrics.json'}, {out / 'completions.jsonl'} and {out / 'adapter'}; "
+        f"peak resident memory {metrics['peak_rss_gb']:.2f} GB"
+    )
     return metrics
 
 
@@ -217,10 +243,20 @@ def add_grpo_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", required=True, help="a model folder, a .gguf file, a Hub name, or smollm2")
     p.add_argument("--max-steps", type=int, required=True)
     p.add_argument("--out", required=True, help="writes metrics.json, completions.jsonl and adapter/ here")
-    p.add_argument("--reward", nargs="+", default=["answer", "format"], metavar="NAME",
-                   help=f"rewards, the first one driving the curriculum: {', '.join(rewards.REWARDS)}")  # fmt: skip
-    p.add_argument("--level", type=int, nargs="+", metavar="L",
-                   help=f"the starting level per attribute ({', '.join(CURRICULUM)}); default all 0")  # fmt: skip
+    p.add_argument(
+        "--reward",
+        nargs="+",
+        default=["answer", "format"],
+        metavar="NAME",
+        help=f"rewards, the first one driving the curriculum: {', '.join(rewards.REWARDS)}",
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        nargs="+",
+        metavar="L",
+        help=f"the starting level per attribute ({', '.join(CURRICULUM)}); default all 0",
+    )
     p.add_argument(
         "--climb-at", type=float, default=0.8, help="raise the level when the first reward's mean reaches this"
     )

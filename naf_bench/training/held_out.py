@@ -6,12 +6,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from naf_bench.readings import LETTER_OF
+from naf_bench.readings import answer_letters, letter_of
 from naf_bench.scoring import label_columns
 from naf_bench.scoring.consistency import compute_consistency
 from naf_bench.scoring.constraints import (
     CONSTRAINT_FAMILIES,
-    LETTERS,
     constraints_of_samples,
 )
 from naf_bench.scoring.extract import DEFAULT_EXTRACTOR
@@ -59,15 +58,15 @@ def evaluate_model(
                     texts += [text for _, text in answered]
                 top = log_probs.argmax(dim=-1).tolist()
                 letters = log_probs[:, letter_ids].exp().tolist()
-                forced += [f"{ANSWER_PREFIX} {LETTERS[p.index(max(p))]}" for p in letters]
+                forced += [f"{ANSWER_PREFIX} {answer_letters()[p.index(max(p))]}" for p in letters]
                 columns = label_columns(batch)
                 predictions = [
-                    f"{ANSWER_PREFIX} {LETTERS[letter_ids.index(t)]}" if t in letter_ids else "" for t in top
+                    f"{ANSWER_PREFIX} {answer_letters()[letter_ids.index(t)]}" if t in letter_ids else "" for t in top
                 ]
                 metric.add_batch(predictions=predictions, **columns)
                 tops += predictions
                 framing_samples += [
-                    (row, dict(zip(LETTERS, p, strict=True))) for row, p in zip(batch, letters, strict=True)
+                    (row, dict(zip(answer_letters(), p, strict=True))) for row, p in zip(batch, letters, strict=True)
                 ]
                 if generation_metric is not None:
                     generation_metric.add_batch(predictions=texts[-len(batch) :], **columns)
@@ -135,7 +134,7 @@ def answer_report(rows: Sequence[dict], texts: Sequence[str], extractor: str) ->
     """Accuracy of answers read from ``texts`` per condition and JOINT, with program-clustered 95 % intervals,
     beside the best constant of each condition and the JOINT of answering those constants; the share of C
     answers per condition (never right under credulous and skeptical readings)."""
-    from naf_bench.readings import JOINT_CONDITIONS
+    from naf_bench.readings import joint_conditions
     from naf_bench.scoring.core import best_constants, score
 
     constants = best_constants(rows)
@@ -150,14 +149,14 @@ def answer_report(rows: Sequence[dict], texts: Sequence[str], extractor: str) ->
             "accuracy": alone.strict_accuracy,
             "ci95": run.intervals(("strict_accuracy",), indices=chosen).get("strict_accuracy"),
             "coverage": alone.coverage,
-            "c_rate": sum(run.answers[k] == LETTER_OF["u"] for k in chosen) / len(chosen),  # "cannot be determined"
+            "c_rate": sum(run.answers[k] == letter_of()["u"] for k in chosen) / len(chosen),  # "cannot be determined"
             "best_constant": letter,
             "best_constant_accuracy": constant.cell(chosen).strict_accuracy,
             "n": len(chosen),
         }
     intervals = run.intervals(("strict_accuracy", "joint"))
     report["accuracy"] = {"value": run.cell().strict_accuracy, "ci95": intervals.get("strict_accuracy")}
-    if all(condition in constants for condition in JOINT_CONDITIONS):
+    if all(condition in constants for condition in joint_conditions()):
         report["joint"] = {
             "value": run.joint(),
             "ci95": intervals.get("joint"),

@@ -33,7 +33,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
-from naf_bench.readings import JOINT_CONDITIONS, gold_letter
+from naf_bench.readings import gold_letter, joint_conditions
 from naf_bench.scoring.core import check_row, decide_answer, program_solved
 from naf_bench.scoring.extract import DEFAULT_EXTRACTOR as EXTRACTOR  # the scoring core's default extractor
 from naf_bench.scoring.extract import extract_answer
@@ -101,7 +101,7 @@ def proof_score(text: str, row: Mapping) -> float | None:
 def joint_golds(row: Mapping) -> dict[str, str]:
     """A JOINT row's gold letter per JOINT reading, from its labels."""
     labels = _labels(row)
-    return {condition: gold_letter(condition, labels) for condition in JOINT_CONDITIONS}
+    return {condition: gold_letter(condition, labels) for condition in joint_conditions()}
 
 
 def joint_score(text: str, row: Mapping) -> float | None:
@@ -140,8 +140,8 @@ joint_reward = _reward(joint_score, "joint_reward")
 
 def reading_reward(condition: str) -> Callable[..., list[float | None]]:
     """The reward of one JOINT reading's line on JOINT rows (``reading_reward("wfs")``: ``answer_wfs``)."""
-    if condition not in JOINT_CONDITIONS:
-        raise ValueError(f"condition must be one of {tuple(JOINT_CONDITIONS)}, got {condition!r}")
+    if condition not in joint_conditions():
+        raise ValueError(f"condition must be one of {joint_conditions()}, got {condition!r}")
     return _reward(partial(reading_score, condition), f"answer_{condition}")
 
 
@@ -150,7 +150,7 @@ REWARDS: dict[str, Callable[[], Callable[..., list[float | None]]]] = {
     "format": lambda: format_reward,
     "proof": lambda: proof_reward,
     "joint": lambda: joint_reward,
-    **{f"answer_{condition}": partial(reading_reward, condition) for condition in JOINT_CONDITIONS},
+    **{f"answer_{condition}": partial(reading_reward, condition) for condition in joint_conditions()},
 }
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from naf_bench.errors import ConfigError
+from naf_bench.readings import answer_letters
 from naf_bench.scoring.consistency import compile_formula, semantic_loss
 from naf_bench.scoring.constraints import (
-    LETTERS,
     constraint_formulas,
     row_events,
 )
@@ -44,7 +44,7 @@ def semantic_loss_of_letters(rows: Sequence[dict], letters, families: Sequence[s
     probabilities: a differentiable scalar tensor."""
     import torch
 
-    events = row_events([dict(zip(LETTERS, row, strict=True)) for row in letters])
+    events = row_events([dict(zip(answer_letters(), row, strict=True)) for row in letters])
     terms = [
         semantic_loss(formula, torch.stack([events[e] for e in compile_formula(formula).events])[None])[0]
         for family, formula in constraint_formulas(rows)

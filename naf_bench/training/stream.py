@@ -31,7 +31,7 @@ from naf_bench.generate.algorithm import Instance, is_training_key
 from naf_bench.generate.config import GenerationConfig
 from naf_bench.generate.registry import FAMILIES
 from naf_bench.generate.seeds import item_rng, item_seed
-from naf_bench.readings import BASELINE, NAMED_CONDITIONS
+from naf_bench.readings import BASELINE, named_conditions
 from naf_bench.syntax.structure import canonical_key
 from naf_bench.verbalize.joint_prompt import render_joint_prompt
 
@@ -49,7 +49,7 @@ CURRICULUM: dict[str, tuple] = {
         ("control", "control_false", "even_one_sided", "even_both_sided", "even_conjunctive"),  # even cycles
         ("control", "control_false", "even_one_sided", "even_both_sided", "even_conjunctive", "odd"),  # no model
     ),
-    "conditions": ((BASELINE,), (BASELINE, "wfs"), tuple(NAMED_CONDITIONS)),
+    "conditions": ((BASELINE,), (BASELINE, "wfs"), tuple(named_conditions())),
 }
 
 
@@ -86,9 +86,11 @@ class Stream:
         problems = []
         if unknown := sorted(set(levels) - set(CURRICULUM)):
             problems.append(f"unknown curriculum attributes {unknown}; expected {list(CURRICULUM)}")
-        problems += [f"{name} level {level} is not in 0..{len(CURRICULUM[name]) - 1}"
-                     for name, level in levels.items() if name in CURRICULUM
-                     and not (isinstance(level, int) and 0 <= level < len(CURRICULUM[name]))]  # fmt: skip
+        problems += [
+            f"{name} level {level} is not in 0..{len(CURRICULUM[name]) - 1}"
+            for name, level in levels.items()
+            if name in CURRICULUM and not (isinstance(level, int) and 0 <= level < len(CURRICULUM[name]))
+        ]
         if not problems and (reserved := [f for f in CURRICULUM["bins"][levels["bins"]] if not drawable(f)]):
             problems.append(f"{reserved} are reserved for hidden sets and evaluation splits")
         if self.traced and self.joint:

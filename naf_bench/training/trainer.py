@@ -216,8 +216,9 @@ def train(args: argparse.Namespace, before: dict | None = None) -> dict:
             flush=True,
         )
 
-    trainer = _trainer(args, model, tokenizer, train_rows, _evaluation_callback(evaluate_at, args.eval_steps), out,
-                       device)  # fmt: skip
+    trainer = _trainer(
+        args, model, tokenizer, train_rows, _evaluation_callback(evaluate_at, args.eval_steps), out, device
+    )
     start = time.perf_counter()
     trainer.train()
     seconds = time.perf_counter() - start

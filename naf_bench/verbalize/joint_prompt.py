@@ -11,7 +11,7 @@ training stream).
 
 from __future__ import annotations
 
-from naf_bench.readings import JOINT_CONDITIONS, instruction
+from naf_bench.readings import instruction, joint_conditions
 from naf_bench.syntax.ast import Program
 from naf_bench.verbalize.prompt import check_leakage, rule_sentences
 from naf_bench.verbalize.templates import LANGUAGES, listed_letters, option_lines
@@ -43,8 +43,8 @@ def render_joint_prompt(program: Program, query: str, language: str = "en", fram
     rules, question = rule_sentences(program, query, language, framing)  # a ConfigError names a bad language
     check_leakage("\n".join(rules) + "\n" + question, language)
     opening, title, closing = WORDING[language]
-    readings = "\n".join(f"[{condition}] {instruction(condition, language)}" for condition in JOINT_CONDITIONS)
-    lines = SEPARATOR[language].join(f"'{answer_line(condition)}'" for condition in JOINT_CONDITIONS)
+    readings = "\n".join(f"[{condition}] {instruction(condition, language)}" for condition in joint_conditions())
+    lines = SEPARATOR[language].join(f"'{answer_line(condition)}'" for condition in joint_conditions())
     options = title + "\n" + "\n".join(option_lines(language))
     final = closing.format(lines=lines, letters=listed_letters(language))
     parts = (opening + "\n\n" + readings, LANGUAGES[language].intro + "\n" + "\n".join(rules), question, options, final)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from naf_bench.errors import ConfigError
-from naf_bench.readings import CONDITIONS, NO_SEMANTICS, instruction
+from naf_bench.readings import NO_SEMANTICS, all_conditions, instruction
 from naf_bench.syntax.ast import Program, Rule
 from naf_bench.verbalize.framing import FRAMINGS, render_framed_rules
 from naf_bench.verbalize.templates import LANGUAGES, Language, listed_letters, option_lines
@@ -50,7 +50,7 @@ def check_leakage(text: str, language: str = "en") -> None:
 class Prompt:
     """A prompt part by part, so that variants are ``replace(prompt, final=...)`` in any language and framing.
 
-    ``render`` lays the parts out like the reference implementation (instruction, rules, question, options,
+    ``render`` lays the parts out like the authors' implementation (instruction, rules, question, options,
     final instruction), leaving out parts set to ``None``; ``numbered`` prefixes each rule with its number.
     """
 
@@ -93,8 +93,8 @@ def build_prompt(
     """The prompt of one row: the condition's instruction, the rules, the question, the three options and
     the answer-line instruction."""
     words = _language(language)
-    if condition not in CONDITIONS:
-        raise ConfigError(f"unknown condition {condition!r}; expected one of {CONDITIONS}")
+    if condition not in all_conditions():
+        raise ConfigError(f"unknown condition {condition!r}; expected one of {all_conditions()}")
     rules, question = rule_sentences(program, query, language, framing)
     check_leakage("\n".join(rules) + "\n" + question, language)
     options = words.options_title + "\n" + "\n".join(option_lines(language))

@@ -13,7 +13,7 @@ _QUESTION = re.compile(r"Question: Is proposition ([a-z][A-Za-z0-9_]*) true\?")
 
 
 def program_from_prompt(prompt: str) -> tuple[Program, str]:
-    """The program and query of a prompt in the reference's abstract wording (``Proposition a is true if
+    """The program and query of a prompt in the authors' abstract wording (``Proposition a is true if
     proposition b is true and proposition c is not true.``), rules in prompt order."""
     start = prompt.find("Rules:")
     end = prompt.find("Question:", max(start, 0))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from naf_bench.errors import ConfigError
-from naf_bench.readings import LETTER_OF, LETTERS
+from naf_bench.readings import answer_letters, letter_of
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class Language:
     intro: str
     question: str  # {q}
     options_title: str
-    options: dict[str, str]  # label -> the wording of the option the table gives it (readings.LETTER_OF)
+    options: dict[str, str]  # label -> the wording of the option the table gives it (readings.letter_of())
     letter_seps: tuple[str, str]  # between the letters an instruction lists, and before the last
     final: str  # {letters}: the table's letters, listed
     no_semantics: str  # the instruction of condition none, which names no reading
@@ -61,7 +61,7 @@ LANGUAGES = {"en": ENGLISH, "zh": CHINESE}
 def listed_letters(language: str) -> str:
     """The table's letters as an instruction lists them ("A, B, or C")."""
     between, before_last = LANGUAGES[language].letter_seps
-    *first, last = LETTERS
+    *first, last = answer_letters()
     return between.join(first) + before_last + last if first else last
 
 
@@ -69,8 +69,8 @@ def option_lines(language: str) -> list[str]:
     """The options, one line per letter of the table, each worded by the labels it stands for."""
     wording: dict[str, str] = {}
     for label, text in LANGUAGES[language].options.items():
-        if label in LETTER_OF:
-            wording.setdefault(LETTER_OF[label], text)
-    if missing := [letter for letter in LETTERS if letter not in wording]:
+        if label in letter_of():
+            wording.setdefault(letter_of()[label], text)
+    if missing := [letter for letter in answer_letters() if letter not in wording]:
         raise ConfigError(f"no wording in {language!r} for the option(s) {missing}: add it to the options of its label")
-    return [f"  {letter}. {wording[letter]}" for letter in LETTERS]
+    return [f"  {letter}. {wording[letter]}" for letter in answer_letters()]

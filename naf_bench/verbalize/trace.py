@@ -40,7 +40,7 @@ from functools import cache
 from typing import ClassVar
 
 from naf_bench.errors import ConfigError, ParseError
-from naf_bench.readings import LETTERS, NO_SEMANTICS, READINGS
+from naf_bench.readings import NO_SEMANTICS, READINGS, answer_letters
 from naf_bench.syntax.ast import Literal, Program, Rule
 from naf_bench.syntax.structure import relevant_atoms
 from naf_bench.verbalize.framing import FRAMINGS
@@ -527,7 +527,7 @@ _EMPHASIS = re.compile(r"[*`]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
 _LIST_MARKER = re.compile(r"(?:[-+•]|\d+[.)]) ")
 _SPACE_BEFORE = re.compile(r" (?=[,.:;，。：；])")
 _NO_SPACE_AFTER = re.compile(r"(?<=[,:;])(?=\S)")
-_QUOTED = re.compile(r"[\"“「]([^\"”」\n]*)[\"”」]")
+_QUOTED_RULE = re.compile(r"[\"“「]([^\"”」\n]*)[\"”」]")
 
 
 def normalize_line(line: str) -> str:
@@ -546,13 +546,13 @@ def _rule_key(text: str) -> str:
 
 def _cite_numbers(sentence: str, g: Grammar, rule_texts: Sequence[str]) -> str:
     """Replace each rule cited by its text in quotes (``rule "Proposition a is true."``) by its number."""
-    if not _QUOTED.search(sentence):
+    if not _QUOTED_RULE.search(sentence):
         return sentence
     numbers: dict[str, int] = {}
     for number, text in enumerate(rule_texts, start=1):
         numbers.setdefault(_rule_key(text), number)
     pieces, end = [], 0
-    for match in _QUOTED.finditer(sentence):
+    for match in _QUOTED_RULE.finditer(sentence):
         number = numbers.get(_rule_key(match.group(1)))
         if number is None:
             raise ValueError(f"cites a rule the prompt does not list: {match.group(1)!r}")
@@ -583,9 +583,9 @@ def parse_trace(text: str, g: Grammar | None = None, rule_texts: Sequence[str] =
         if verdict_text is not None and not line.startswith("ANSWER:"):
             raise ParseError("nothing but 'ANSWER: X' may follow the verdict", line_no, 1, raw)
         if line.startswith("ANSWER:"):
-            match = re.fullmatch(rf"ANSWER: ?([{re.escape(''.join(LETTERS))}])", line)
+            match = re.fullmatch(rf"ANSWER: ?([{re.escape(''.join(answer_letters()))}])", line)
             if not match:
-                *first, last = (f"'ANSWER: {letter}'" for letter in LETTERS)
+                *first, last = (f"'ANSWER: {letter}'" for letter in answer_letters())
                 raise ParseError(f"expected {', '.join(first)} or {last}", line_no, 1, raw)
             answer = match.group(1)
             continue
