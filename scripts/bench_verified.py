@@ -71,9 +71,13 @@ def main() -> None:
             for round_ in range(args.rounds):
                 out = tmp / f"direct-{round_}"
                 start = time.perf_counter()
-                subprocess.run(run_command(str(stored), tmp / "hidden", out, settings), check=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               env={**env, "NAF_BENCH_DATASET": str(tmp / "hidden")})  # fmt: skip
+                subprocess.run(
+                    run_command(str(stored), tmp / "hidden", out, settings),
+                    check=True,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    env={**env, "NAF_BENCH_DATASET": str(tmp / "hidden")},
+                )
                 direct.append(time.perf_counter() - start)
                 start = time.perf_counter()
                 ack = service.submit_model(service.team_for(token), "verified", model)
@@ -84,15 +88,20 @@ def main() -> None:
                 queued.append(time.perf_counter() - start)
                 if job["state"] != "done":
                     raise SystemExit(f"job {job['id']} {job['state']}: {job['reason']}")
-                print(f"round {round_ + 1}: naf-bench run {direct[-1]:.2f} s, queued -> posted {queued[-1]:.2f} s "
-                      f"(+{queued[-1] - direct[-1]:.2f} s)", flush=True)  # fmt: skip
+                print(
+                    f"round {round_ + 1}: naf-bench run {direct[-1]:.2f} s, queued -> posted {queued[-1]:.2f} s "
+                    f"(+{queued[-1] - direct[-1]:.2f} s)",
+                    flush=True,
+                )
         finally:
             worker.terminate()
             worker.wait(timeout=30)
     median_direct, median_queued = statistics.median(direct), statistics.median(queued)
-    print(f"{args.model}, --limit {args.limit}, --max-gen-toks {args.max_gen_toks}, {args.rounds} rounds: "
-          f"naf-bench run median {median_direct:.2f} s; queued -> posted median {median_queued:.2f} s; "
-          f"added {median_queued - median_direct:.2f} s ({median_queued / median_direct:.2f}x)")  # fmt: skip
+    print(
+        f"{args.model}, --limit {args.limit}, --max-gen-toks {args.max_gen_toks}, {args.rounds} rounds: "
+        f"naf-bench run median {median_direct:.2f} s; queued -> posted median {median_queued:.2f} s; "
+        f"added {median_queued - median_direct:.2f} s ({median_queued / median_direct:.2f}x)"
+    )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
