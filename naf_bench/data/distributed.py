@@ -179,10 +179,22 @@ class _Keeper:
             if self.written.get(run["name"], ("",))[0] != digest:
                 chunks: dict = {}  # a chunk's instances (a reference) -> its number in this task
                 places = [(chunks.setdefault(instances[a][0], len(chunks)), instances[a][1]) for a in attempts]
-                self.written[run["name"]] = digest, self.task.remote(
-                    self.write, self.config_ref, s, position, attempts, run["start"], self.out,
-                    run["name"], run["withheld"], places, *chunks,
-                )  # fmt: skip
+                self.written[run["name"]] = (
+                    digest,
+                    self.task.remote(
+                        self.write,
+                        self.config_ref,
+                        s,
+                        position,
+                        attempts,
+                        run["start"],
+                        self.out,
+                        run["name"],
+                        run["withheld"],
+                        places,
+                        *chunks,
+                    ),
+                )
 
     async def files(self) -> dict[str, dict]:
         """The files written from instances (each left under its temporary name), once written: name, rows,
@@ -422,8 +434,13 @@ def generate_on_ray(
         written: dict[str, dict] = {}  # files the keepers wrote under temporary names as they decided cells
         if fresh:
             decision, passes, written = _decide_all(ray, generation, progress, out, include_test_gold)
-            manifest = {**expected, "config": config, "include_test_gold": include_test_gold, "passes": passes,
-                        "files": _plan(generation, decision, include_test_gold)}  # fmt: skip
+            manifest = {
+                **expected,
+                "config": config,
+                "include_test_gold": include_test_gold,
+                "passes": passes,
+                "files": _plan(generation, decision, include_test_gold),
+            }
             _write_text(fs, manifest_path, json.dumps(manifest, indent=1))
         _write_files(ray, generation, manifest, out, fs, folder, manifest_path, split, progress, written)
         _write_card(fs, folder, repo_id, generation)
