@@ -38,8 +38,13 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=2, help="documents per task")
     parser.add_argument("--max-gen-toks", type=int, default=8)
     args = parser.parse_args()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-           "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False"}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "GRADIO_ANALYTICS_ENABLED": "False",
+    }
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
@@ -59,11 +64,29 @@ def main() -> None:
         token = service.store.add_team("bench")
         model, stored = approve(model, service.store.root / MODELS)
         service.store.approve_model(model, str(stored))
-        settings = {"backend": "hf", "model_args": "trust_remote_code=False", "limit": args.limit,
-                    "max_gen_toks": args.max_gen_toks}  # fmt: skip
-        command = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "worker", "--data", str(tmp / "data"),
-                   "--hidden", str(tmp / "hidden"), "--poll", "0.2", "--limit", str(args.limit),
-                   "--max-gen-toks", str(args.max_gen_toks)]  # fmt: skip
+        settings = {
+            "backend": "hf",
+            "model_args": "trust_remote_code=False",
+            "limit": args.limit,
+            "max_gen_toks": args.max_gen_toks,
+        }
+        command = [
+            sys.executable,
+            "-m",
+            "naf_bench.cli",
+            "leaderboard",
+            "worker",
+            "--data",
+            str(tmp / "data"),
+            "--hidden",
+            str(tmp / "hidden"),
+            "--poll",
+            "0.2",
+            "--limit",
+            str(args.limit),
+            "--max-gen-toks",
+            str(args.max_gen_toks),
+        ]
         with open(tmp / "worker.log", "wb") as log:
             worker = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         direct, queued = [], []
