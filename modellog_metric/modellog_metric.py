@@ -135,8 +135,10 @@ def _refuse_non_text(config: str, arguments: dict) -> None:
         for index, value in enumerate(column):
             if value is not None and not isinstance(value, str):
                 shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-                raise ValueError(f"naf_bench {config!r}: {name}[{index}] is a {type(value).__name__} ({shown}), not "
-                                 f"text; pass a list of {what} (or None){hint}")  # fmt: skip
+                raise ValueError(
+                    f"naf_bench {config!r}: {name}[{index}] is a {type(value).__name__} ({shown}), not "
+                    f"text; pass a list of {what} (or None){hint}"
+                )
 
 
 def _given(column):
@@ -173,10 +175,15 @@ class NafBench(evaluate.Metric):  # evaluate names the module after the class: n
         given = [name for name in FEATURES[self.config_name] if arguments.get(name) is not None]
         if not given:
             return arguments
-        if missing := [name for name in FEATURES[self.config_name]
-                       if name not in given and name not in OPTIONAL_COLUMNS[self.config_name]]:  # fmt: skip
-            raise ValueError(f"naf_bench {self.config_name!r}: {missing} must be given (optional: "
-                             f"{list(OPTIONAL_COLUMNS[self.config_name])})")  # fmt: skip
+        if missing := [
+            name
+            for name in FEATURES[self.config_name]
+            if name not in given and name not in OPTIONAL_COLUMNS[self.config_name]
+        ]:
+            raise ValueError(
+                f"naf_bench {self.config_name!r}: {missing} must be given (optional: "
+                f"{list(OPTIONAL_COLUMNS[self.config_name])})"
+            )
         n = len(arguments[given[0]])
         return {**arguments, **{name: [None] * n for name in OPTIONAL_COLUMNS[self.config_name] if name not in given}}
 
@@ -201,9 +208,15 @@ class NafBench(evaluate.Metric):  # evaluate names the module after the class: n
     ):
         """The scores of the module's config over every row added (see _KWARGS_DESCRIPTION)."""
         if self.config_name == "label":
-            columns = {name: _given(column) for name, column in
-                       (("conditions", conditions), ("program_ids", program_ids), ("variants", variants),
-                        ("bins", bins))}  # fmt: skip
+            columns = {
+                name: _given(column)
+                for name, column in (
+                    ("conditions", conditions),
+                    ("program_ids", program_ids),
+                    ("variants", variants),
+                    ("bins", bins),
+                )
+            }
             return compute_label_metrics(
                 predictions, references, **columns, extractor=extractor, n_bootstrap=n_bootstrap, seed=seed
             )

@@ -86,8 +86,15 @@ def run(arguments: list[str], requests: Timer, evaluate: Timer) -> dict:
     in_lm_eval = busy(evaluate.intervals)
     latencies = [stop - start for start, stop in requests.intervals]
     p50, p95 = percentiles(latencies)
-    return {"requests": len(latencies), "per_second": len(latencies) / in_requests, "p50": p50, "p95": p95,
-            "lm_eval": in_lm_eval - in_requests, "naf_bench": wall - in_lm_eval, "wall": wall}  # fmt: skip
+    return {
+        "requests": len(latencies),
+        "per_second": len(latencies) / in_requests,
+        "p50": p50,
+        "p95": p95,
+        "lm_eval": in_lm_eval - in_requests,
+        "naf_bench": wall - in_lm_eval,
+        "wall": wall,
+    }
 
 
 def main() -> None:
@@ -123,19 +130,23 @@ def main() -> None:
     )
     rows = {}
     with tempfile.TemporaryDirectory() as folder:
-        rows["hf, in process"] = run(["run", str(model), "--device", "cpu", *common, "--out", f"{folder}/hf"],
-                                     requests, evaluate)  # fmt: skip
+        rows["hf, in process"] = run(
+            ["run", str(model), "--device", "cpu", *common, "--out", f"{folder}/hf"], requests, evaluate
+        )
         with TransformersServer(model, Path(folder) / "serve.log", timeout=240) as server:
             for concurrent in (1, 4):
                 endpoint = f"base_url={server.base_url},num_concurrent={concurrent}"
                 out = f"{folder}/api{concurrent}"
                 rows[f"transformers serve, num_concurrent {concurrent}"] = run(
                     ["run", "--model", "local-chat-completions", "--model_args", endpoint, *common, "--out", out],
-                    requests, evaluate,
-                )  # fmt: skip
+                    requests,
+                    evaluate,
+                )
     baseline = rows["hf, in process"]["per_second"]
-    print(f"\n{'mode':<36} {'requests':>8} {'req/s':>7} {'x hf':>6} {'p50 s':>7} {'p95 s':>7} "
-          f"{'lm-eval s':>9} {'naf-bench s':>11} {'wall s':>7}")  # fmt: skip
+    print(
+        f"\n{'mode':<36} {'requests':>8} {'req/s':>7} {'x hf':>6} {'p50 s':>7} {'p95 s':>7} "
+        f"{'lm-eval s':>9} {'naf-bench s':>11} {'wall s':>7}"
+    )
     for mode, r in rows.items():
         print(
             f"{mode:<36} {r['requests']:>8} {r['per_second']:>7.3f} {r['per_second'] / baseline:>6.2f} "

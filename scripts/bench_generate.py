@@ -52,8 +52,10 @@ def main() -> None:
     args = parser.parse_args()
     overrides = parse_overrides(args.set)
     config = get_config(args.config, **overrides)
-    print(f"{args.config}: {len(config.units())} units x {len(config.splits)} "
-          f"splits; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before")  # fmt: skip
+    print(
+        f"{args.config}: {len(config.units())} units x {len(config.splits)} "
+        f"splits; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before"
+    )
     programs = sum(sum(unit.counts) for unit in config.units())
     first = None
     timings: dict[int, float] = {}
@@ -86,8 +88,10 @@ def main() -> None:
             if args.baseline_key and num_proc == 1:
                 _warm_up()
                 baseline = _baseline_key_run(args.config, overrides, programs)
-                print(f"  one process: {programs / main_cpu:.1f} programs per CPU second with BLISS's key, "
-                      f"{baseline / main_cpu:.2f}x the 0.1.0 key")  # fmt: skip
+                print(
+                    f"  one process: {programs / main_cpu:.1f} programs per CPU second with BLISS's key, "
+                    f"{baseline / main_cpu:.2f}x the 0.1.0 key"
+                )
     if args.engine == "ray":
         _ray_run(args, programs, first, timings)
     if not args.stats:
@@ -111,8 +115,10 @@ def _fresh(call: list) -> dict:
     """``call`` (a function of this script and its arguments) run in a fresh Python process; its last line of
     output, JSON."""
     name, *arguments = call
-    code = f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import bench_generate; " \
-           f"bench_generate.{name}(*{arguments!r})"  # fmt: skip
+    code = (
+        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import bench_generate; "
+        f"bench_generate.{name}(*{arguments!r})"
+    )
     done = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     if done.returncode:
         raise SystemExit(f"{name}{tuple(arguments)} failed (status {done.returncode})")
@@ -169,8 +175,11 @@ def _baseline_key_run(config: str, overrides: dict, programs: int) -> float:
         finally:
             algorithm.canonical_key = canonical_key
         elapsed, cpu = time.perf_counter() - start, _cpu()[0] - before
-    print(f"  num_proc=1 with the 0.1.0 key: {elapsed:.1f} s, CPU {cpu:.1f} s = {programs / cpu:.1f} programs per CPU "
-          f"second; load average {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+    print(
+        f"  num_proc=1 with the 0.1.0 key: {elapsed:.1f} s, CPU {cpu:.1f} s = {programs / cpu:.1f} programs per CPU "
+        f"second; load average {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
     return cpu
 
 

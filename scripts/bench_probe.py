@@ -58,13 +58,21 @@ def synthetic(rng: random.Random, programs: int, prefix: str) -> tuple[list[dict
         program = f"{prefix}{i}"
         right = rng.choices([p for p, _ in TIERS], weights=[w for _, w in TIERS])[0]
         confidence[program] = right
-        rows.append({"id": f"{program}::{NO_SEMANTICS}", "gold": None, "condition": NO_SEMANTICS,
-                     "program_id": program, "family": f"family{i % 7}"})  # fmt: skip
+        rows.append(
+            {
+                "id": f"{program}::{NO_SEMANTICS}",
+                "gold": None,
+                "condition": NO_SEMANTICS,
+                "program_id": program,
+                "family": f"family{i % 7}",
+            }
+        )
         prior[f"{program}::{NO_SEMANTICS}"] = "A"
         for condition in joint_conditions():
             key, gold = f"{program}::{condition}", rng.choice(answer_letters())
-            rows.append({"id": key, "gold": gold, "condition": condition, "program_id": program,
-                         "family": f"family{i % 7}"})  # fmt: skip
+            rows.append(
+                {"id": key, "gold": gold, "condition": condition, "program_id": program, "family": f"family{i % 7}"}
+            )
             prior[key] = gold if rng.random() < right else rng.choice([x for x in answer_letters() if x != gold])
     return rows, prior, confidence
 
@@ -168,8 +176,14 @@ def _one_reading_guesses(rows, prior, confidence, rng) -> tuple[list[str], list[
     by_program = programs_of(rows)
     carriers = [p for p in by_program if confidence[p] == TIERS[0][0]]
     rng.shuffle(carriers)
-    guesses = [(p, {key: x}) for p in by_program if confidence[p] == TIERS[1][0] for key in by_program[p]
-               for x in answer_letters() if x != prior[key]]  # fmt: skip
+    guesses = [
+        (p, {key: x})
+        for p in by_program
+        if confidence[p] == TIERS[1][0]
+        for key in by_program[p]
+        for x in answer_letters()
+        if x != prior[key]
+    ]
     rng.shuffle(guesses)
     return carriers, guesses
 
@@ -206,8 +220,10 @@ def boosting(team: Team, rows, prior, other, confidence, uploads, rng, min_gain,
     kept = [base]
     letters = answer_letters()
     while team.uploads < uploads:
-        candidate = {k: (rng.choice([x for x in letters if x != v]) if k in keys and rng.random() < share else v)
-                     for k, v in base.items()}  # fmt: skip
+        candidate = {
+            k: (rng.choice([x for x in letters if x != v]) if k in keys and rng.random() < share else v)
+            for k, v in base.items()
+        }
         if team.upload(candidate):
             kept.append(candidate)
             base = candidate
@@ -229,8 +245,13 @@ ATTACKS: dict[str, Callable] = {
 }
 
 
-def learnt(seed: int, uploads: int, min_gain: int = MIN_GAIN, releases: int = RELEASES,
-           attacks: tuple[str, ...] = tuple(ATTACKS)) -> dict[str, int]:  # fmt: skip
+def learnt(
+    seed: int,
+    uploads: int,
+    min_gain: int = MIN_GAIN,
+    releases: int = RELEASES,
+    attacks: tuple[str, ...] = tuple(ATTACKS),
+) -> dict[str, int]:
     """The labels each of ``attacks`` learns beyond the prior with ``seed``'s set, prior and second model, each
     attack a team of its own on one service."""
     from naf_bench.leaderboard.service import Service
@@ -269,15 +290,20 @@ def main() -> None:
     args = parser.parse_args()
     uploads = 3 * args.days
     started = time.perf_counter()
-    print(f"308 hidden labels per seed (synthetic, hard_v3-shaped); Ladder minimum gain {args.min_gain}, at most "
-          f"{args.releases} releases per team; {uploads} uploads per attack ({args.days} days at 3 a day)")  # fmt: skip
+    print(
+        f"308 hidden labels per seed (synthetic, hard_v3-shaped); Ladder minimum gain {args.min_gain}, at most "
+        f"{args.releases} releases per team; {uploads} uploads per attack ({args.days} days at 3 a day)"
+    )
     per_seed = {seed: learnt(seed, uploads, args.min_gain, args.releases) for seed in args.seeds}
     print(f"{'attack':26} {'worst seed':>10} {'learnt':>7} {'per upload':>11}  labels learnt per seed")
     for name in ATTACKS:
         seed = max(args.seeds, key=lambda s: (per_seed[s][name], -s))
         worst = per_seed[seed][name]
-        print(f"{name:26} {seed:10d} {worst:7d} {worst / uploads:11.3f}  "
-              + " ".join(str(per_seed[s][name]) for s in args.seeds), flush=True)  # fmt: skip
+        print(
+            f"{name:26} {seed:10d} {worst:7d} {worst / uploads:11.3f}  "
+            + " ".join(str(per_seed[s][name]) for s in args.seeds),
+            flush=True,
+        )
     print(f"{time.perf_counter() - started:.0f} s; load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 

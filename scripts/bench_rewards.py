@@ -22,8 +22,10 @@ from naf_bench.training.stream import CURRICULUM, Stream
 from naf_bench.verbalize.joint_prompt import answer_line
 
 TOP = {name: len(ladder) - 1 for name, ladder in CURRICULUM.items()}
-FILLER = ("Under this reading, a statement hangs on the cycle through negation, so we must check each rule in turn "
-          "and see whether its negated conditions are established. ")  # fmt: skip
+FILLER = (
+    "Under this reading, a statement hangs on the cycle through negation, so we must check each rule in turn "
+    "and see whether its negated conditions are established. "
+)
 
 
 def _rate(function, n: int) -> float:
@@ -80,8 +82,10 @@ def main() -> None:
     stream = Stream(seed=1, levels=TOP)
     first = _rate(lambda: stream.items(0, 100), 100)
     late = _rate(lambda: stream.items(10**6, 10**6 + 100), 100)
-    print(f"stream (top level): items 0..99 {first:.0f} items per CPU second, items 10^6..10^6+99 {late:.0f}; "
-          f"time ratio {first / late:.2f} (at most 2 wanted)")  # fmt: skip
+    print(
+        f"stream (top level): items 0..99 {first:.0f} items per CPU second, items 10^6..10^6+99 {late:.0f}; "
+        f"time ratio {first / late:.2f} (at most 2 wanted)"
+    )
 
 
 if __name__ == "__main__":

@@ -51,8 +51,13 @@ def gold_and_submission(folder: Path, lines: int, trace_bytes: int) -> None:
         program_id = f"{row['program_id']}-c{copy}"
         gold.append({**{key: row[key] for key in GOLD}, "id": f"{row['id']}-c{copy}", "program_id": program_id})
         gold[-1]["certificate"] += " " * copy  # the same certificate, in a text of its own: read once per program
-        atoms = sorted({token for token in row["program"].replace(":-", " ").replace(",", " ").split()
-                        if token.isidentifier() and token != "not"})  # fmt: skip
+        atoms = sorted(
+            {
+                token
+                for token in row["program"].replace(":-", " ").replace(",", " ").split()
+                if token.isidentifier() and token != "not"
+            }
+        )
         trace = []
         while sum(map(len, trace)) < trace_bytes:
             words = {"atom": rng.choice(atoms), "other": rng.choice(atoms), "value": rng.choice(("true", "false"))}
@@ -110,14 +115,20 @@ def main() -> None:
         subprocess.run([sys.executable, *command], env=ENV, check=True, stderr=subprocess.DEVNULL)
         gold, traced, plain = Path(tmp) / "gold.jsonl", Path(tmp) / "traced.jsonl", Path(tmp) / "plain.jsonl"
         size = traced.stat().st_size / 2**20
-        print(f"{args.lines:,} lines, ~{args.trace_bytes:,}-byte traces ({size:.0f} MiB submission, "
-              f"{gold.stat().st_size / 2**20:.0f} MiB gold); {os.cpu_count()} CPUs, "
-              f"load average {os.getloadavg()[0]:.2f} before", flush=True)  # fmt: skip
+        print(
+            f"{args.lines:,} lines, ~{args.trace_bytes:,}-byte traces ({size:.0f} MiB submission, "
+            f"{gold.stat().st_size / 2**20:.0f} MiB gold); {os.cpu_count()} CPUs, "
+            f"load average {os.getloadavg()[0]:.2f} before",
+            flush=True,
+        )
         for name, submission in (("without traces", plain), ("with the trace audit", traced)):
             elapsed, cpu, peak = score(submission, gold, Path(tmp) / f"{submission.stem}.json")
-            print(f"  {name:<22} {elapsed:6.1f} s = {args.lines / elapsed:7,.0f} lines/s wall; CPU {cpu:6.1f} s = "
-                  f"{args.lines / cpu:7,.0f} lines/s; peak memory {peak:,.0f} MiB; load average "
-                  f"{os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+            print(
+                f"  {name:<22} {elapsed:6.1f} s = {args.lines / elapsed:7,.0f} lines/s wall; CPU {cpu:6.1f} s = "
+                f"{args.lines / cpu:7,.0f} lines/s; peak memory {peak:,.0f} MiB; load average "
+                f"{os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
         traces = json.loads((Path(tmp) / "traced.json").read_text())["traces"]
         print(f"  trace audit of {traces['n']:,} traces: {traces['audit']}")
 

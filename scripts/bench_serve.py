@@ -37,10 +37,16 @@ METADATA = {"model_name": "bench", "track": "standard", "prompt_setting": "zero-
 def synthetic(folder: Path, programs: int = 77, seed: int = 0) -> tuple[Path, Path]:
     rng = random.Random(seed)
     rows = [
-        {"id": f"bench-{i}::{c}", "gold": None if c == NO_SEMANTICS else rng.choice(answer_letters()), "condition": c,
-         "program_id": f"bench-{i}", "family": f"family{i % 7}"}
-        for i in range(programs) for c in all_conditions()
-    ]  # fmt: skip
+        {
+            "id": f"bench-{i}::{c}",
+            "gold": None if c == NO_SEMANTICS else rng.choice(answer_letters()),
+            "condition": c,
+            "program_id": f"bench-{i}",
+            "family": f"family{i % 7}",
+        }
+        for i in range(programs)
+        for c in all_conditions()
+    ]
     gold = folder / "gold.jsonl"
     gold.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     submission = folder / "submission.jsonl"
@@ -73,8 +79,11 @@ def main() -> None:
         print(f"{submission.name}: {n_lines} lines against {gold} ({'synthetic' if not args.gold else 'given'})")
 
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "naf_bench.cli", "score", str(submission), "--gold", str(gold)],
-                       check=False, capture_output=True)  # fmt: skip
+        subprocess.run(
+            [sys.executable, "-m", "naf_bench.cli", "score", str(submission), "--gold", str(gold)],
+            check=False,
+            capture_output=True,
+        )
         score_process = time.perf_counter() - started
         from naf_bench.cli import main as cli
 
@@ -101,8 +110,9 @@ def main() -> None:
         store.close()
         server = Server(tmp / "data", gold, "--quota", 0).start()
         try:
-            clients = [Client(server.url, verbose=False, download_files=False, analytics_enabled=False)
-                       for _ in range(20)]  # fmt: skip
+            clients = [
+                Client(server.url, verbose=False, download_files=False, analytics_enabled=False) for _ in range(20)
+            ]
 
             # each client its own file name (the same bytes): as teams upload, not one file twenty times
             copies = [tmp / f"team-{i:02d}.jsonl" for i in range(20)]
@@ -114,8 +124,9 @@ def main() -> None:
             def upload(client, token) -> float:
                 i = tokens.index(token)
                 begun = time.perf_counter()
-                answer = client.predict(handle_file(str(copies[i])), handle_file(str(metadata)), token,
-                                        api_name="/submit")  # fmt: skip
+                answer = client.predict(
+                    handle_file(str(copies[i])), handle_file(str(metadata)), token, api_name="/submit"
+                )
                 if answer["status"] != "accepted":
                     refusals.append(answer["reasons"])
                 return time.perf_counter() - begun
@@ -145,14 +156,21 @@ def main() -> None:
     b50, b95 = percentiles(burst)
     print(f"naf-bench score, same file: {score_call:.3f} s in this process, {score_process:.2f} s as a command")
     print(f"the service's own work per upload (checks, scoring, commit; no Gradio): {in_process:.3f} s")
-    print(f"upload -> acknowledgement, 1 client ({len(single)} uploads): median {p50:.3f} s, 95th percentile "
-          f"{p95:.3f} s ({p95 / score_call:.2f}x score's call)")  # fmt: skip
-    print(f"upload -> acknowledgement, 20 at once ({len(burst)} uploads): median {b50:.3f} s, 95th percentile "
-          f"{b95:.3f} s ({b95 / score_call:.2f}x score's call)")  # fmt: skip
-    print(f"goal: p95 under 1 s with one client ({'met' if p95 < 1 else 'NOT met'}), under 5 s with 20 "
-          f"({'met' if b95 < 5 else 'NOT met'}); {os.cpu_count()} CPUs, load average (1, 5, 15 min) before the run "
-          + " ".join(f"{x:.2f}" for x in load_before) + ", after it (this run's own clients and server included) "
-          + " ".join(f"{x:.2f}" for x in os.getloadavg()))  # fmt: skip
+    print(
+        f"upload -> acknowledgement, 1 client ({len(single)} uploads): median {p50:.3f} s, 95th percentile "
+        f"{p95:.3f} s ({p95 / score_call:.2f}x score's call)"
+    )
+    print(
+        f"upload -> acknowledgement, 20 at once ({len(burst)} uploads): median {b50:.3f} s, 95th percentile "
+        f"{b95:.3f} s ({b95 / score_call:.2f}x score's call)"
+    )
+    print(
+        f"goal: p95 under 1 s with one client ({'met' if p95 < 1 else 'NOT met'}), under 5 s with 20 "
+        f"({'met' if b95 < 5 else 'NOT met'}); {os.cpu_count()} CPUs, load average (1, 5, 15 min) before the run "
+        + " ".join(f"{x:.2f}" for x in load_before)
+        + ", after it (this run's own clients and server included) "
+        + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
 
 
 if __name__ == "__main__":

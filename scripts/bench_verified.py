@@ -38,8 +38,13 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=2, help="documents per task")
     parser.add_argument("--max-gen-toks", type=int, default=8)
     args = parser.parse_args()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-           "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False"}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "GRADIO_ANALYTICS_ENABLED": "False",
+    }
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
@@ -59,11 +64,29 @@ def main() -> None:
         token = service.store.add_team("bench")
         model, stored = approve(model, service.store.root / MODELS)
         service.store.approve_model(model, str(stored))
-        settings = {"backend": "hf", "model_args": "trust_remote_code=False", "limit": args.limit,
-                    "max_gen_toks": args.max_gen_toks}  # fmt: skip
-        command = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "worker", "--data", str(tmp / "data"),
-                   "--hidden", str(tmp / "hidden"), "--poll", "0.2", "--limit", str(args.limit),
-                   "--max-gen-toks", str(args.max_gen_toks)]  # fmt: skip
+        settings = {
+            "backend": "hf",
+            "model_args": "trust_remote_code=False",
+            "limit": args.limit,
+            "max_gen_toks": args.max_gen_toks,
+        }
+        command = [
+            sys.executable,
+            "-m",
+            "naf_bench.cli",
+            "leaderboard",
+            "worker",
+            "--data",
+            str(tmp / "data"),
+            "--hidden",
+            str(tmp / "hidden"),
+            "--poll",
+            "0.2",
+            "--limit",
+            str(args.limit),
+            "--max-gen-toks",
+            str(args.max_gen_toks),
+        ]
         with open(tmp / "worker.log", "wb") as log:
             worker = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         direct, queued = [], []
@@ -71,9 +94,13 @@ def main() -> None:
             for round_ in range(args.rounds):
                 out = tmp / f"direct-{round_}"
                 start = time.perf_counter()
-                subprocess.run(run_command(str(stored), tmp / "hidden", out, settings), check=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               env={**env, "NAF_BENCH_DATASET": str(tmp / "hidden")})  # fmt: skip
+                subprocess.run(
+                    run_command(str(stored), tmp / "hidden", out, settings),
+                    check=True,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    env={**env, "NAF_BENCH_DATASET": str(tmp / "hidden")},
+                )
                 direct.append(time.perf_counter() - start)
                 start = time.perf_counter()
                 ack = service.submit_model(service.team_for(token), "verified", model)
@@ -84,15 +111,20 @@ def main() -> None:
                 queued.append(time.perf_counter() - start)
                 if job["state"] != "done":
                     raise SystemExit(f"job {job['id']} {job['state']}: {job['reason']}")
-                print(f"round {round_ + 1}: naf-bench run {direct[-1]:.2f} s, queued -> posted {queued[-1]:.2f} s "
-                      f"(+{queued[-1] - direct[-1]:.2f} s)", flush=True)  # fmt: skip
+                print(
+                    f"round {round_ + 1}: naf-bench run {direct[-1]:.2f} s, queued -> posted {queued[-1]:.2f} s "
+                    f"(+{queued[-1] - direct[-1]:.2f} s)",
+                    flush=True,
+                )
         finally:
             worker.terminate()
             worker.wait(timeout=30)
     median_direct, median_queued = statistics.median(direct), statistics.median(queued)
-    print(f"{args.model}, --limit {args.limit}, --max-gen-toks {args.max_gen_toks}, {args.rounds} rounds: "
-          f"naf-bench run median {median_direct:.2f} s; queued -> posted median {median_queued:.2f} s; "
-          f"added {median_queued - median_direct:.2f} s ({median_queued / median_direct:.2f}x)")  # fmt: skip
+    print(
+        f"{args.model}, --limit {args.limit}, --max-gen-toks {args.max_gen_toks}, {args.rounds} rounds: "
+        f"naf-bench run median {median_direct:.2f} s; queued -> posted median {median_queued:.2f} s; "
+        f"added {median_queued - median_direct:.2f} s ({median_queued / median_direct:.2f}x)"
+    )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -62,8 +62,10 @@ def main() -> None:
         run_jobs(unit_splits, [(warm, 0, partial(unit_file, spill))], 1)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     start_up = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; a worker takes {start_up:.2f} CPU s to "
-          f"start and make one one-program unit; parallel where it saves >= {PARALLEL_MIN_SAVING:g} s")  # fmt: skip
+    print(
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; a worker takes {start_up:.2f} CPU s to "
+        f"start and make one one-program unit; parallel where it saves >= {PARALLEL_MIN_SAVING:g} s"
+    )
     configs = [(name, parse_overrides(args.set)) for name in args.config] + (list(LARGER) if args.larger else [])
     terms, measured_all = [], []
     for name, overrides in configs:
@@ -79,8 +81,10 @@ def main() -> None:
                 terms.append([sum(unit.counts) * term for term in cost_terms(config, unit)])
                 if args.units:
                     attempts = sum(stats.attempts for *_, stats in results)
-                    print(f"  {unit.family:<18} {unit.axes!s:<42} programs {sum(unit.counts):4d} attempts "
-                          f"{attempts:5d} CPU {measured[-1]:7.3f} s estimate {estimated[-1]:7.3f} s")  # fmt: skip
+                    print(
+                        f"  {unit.family:<18} {unit.axes!s:<42} programs {sum(unit.counts):4d} attempts "
+                        f"{attempts:5d} CPU {measured[-1]:7.3f} s estimate {estimated[-1]:7.3f} s"
+                    )
         measured_all.extend(measured)
         sets = " ".join(f"{key}={','.join(map(str, v)) if isinstance(v, tuple) else v}" for key, v in overrides.items())
         print(
@@ -94,9 +98,11 @@ def main() -> None:
         a, b = np.array(terms), np.array(measured_all)
         fitted, *_ = np.linalg.lstsq(a, b, rcond=None)
         error = np.abs(a @ fitted - b).sum() / b.sum()
-        print(f"COST fitted to {len(b)} units: ({', '.join(f'{c:.2e}' for c in fitted)}), mean absolute error "
-              f"{error:.0%} of the time; now ({', '.join(f'{c:.2e}' for c in COST)}), "
-              f"{np.abs(a @ np.array(COST) - b).sum() / b.sum():.0%}")  # fmt: skip
+        print(
+            f"COST fitted to {len(b)} units: ({', '.join(f'{c:.2e}' for c in fitted)}), mean absolute error "
+            f"{error:.0%} of the time; now ({', '.join(f'{c:.2e}' for c in COST)}), "
+            f"{np.abs(a @ np.array(COST) - b).sum() / b.sum():.0%}"
+        )
 
 
 def _cpu() -> float:

@@ -38,8 +38,11 @@ def main() -> None:
         start = time.process_time()
         cell = reach(config, unit, split, n)
         seconds = (time.process_time() - start) / n
-        bound = (f"no key twice: more than {cell['at_least']:,.0f} at 95 %" if cell["chao1"] is None
-                 else f"Chao1 {cell['chao1']:,.0f}")  # fmt: skip
+        bound = (
+            f"no key twice: more than {cell['at_least']:,.0f} at 95 %"
+            if cell["chao1"] is None
+            else f"Chao1 {cell['chao1']:,.0f}"
+        )
         print(
             f"{unit.family} {dict(unit.axes)}: {n} attempts in {split}, {cell['distinct']} distinct keys "
             f"({cell['once']} once, {cell['twice']} twice); "

@@ -45,10 +45,15 @@ def main() -> None:
         manifest = new_set(key, args.config, folder, attempts=50)  # the set only: its reach is not the point here
         rows = [json.loads(line) for line in (Path(folder) / "gold.jsonl").read_text().splitlines()]
     programs = {row["program_id"]: parse_program(row["program"]) for row in rows}
-    tier_of = {canonical_key(program, "q"): program_id.rsplit("-i", 1)[0].split("-", 2)[2]
-               for program_id, program in programs.items()}  # fmt: skip
-    print(f"hidden set of {args.config!r}: {manifest['programs']} programs in {len(manifest['tiers'])} tiers "
-          f"({time.perf_counter() - started:.0f} s)", flush=True)  # fmt: skip
+    tier_of = {
+        canonical_key(program, "q"): program_id.rsplit("-i", 1)[0].split("-", 2)[2]
+        for program_id, program in programs.items()
+    }
+    print(
+        f"hidden set of {args.config!r}: {manifest['programs']} programs in {len(manifest['tiers'])} tiers "
+        f"({time.perf_counter() - started:.0f} s)",
+        flush=True,
+    )
     per_seed = -(-args.draws // args.seeds)
     config = get_config(args.config)
     attack = partial(search, config, list(programs.values()), attempts=per_seed)
@@ -57,9 +62,11 @@ def main() -> None:
     hidden, met = Counter(tier_of.values()), Counter(tier_of[key] for key in found)
     for tier in hidden:
         print(f"{tier:16} {met[tier]:3d} of {hidden[tier]:2d} found")
-    print(f"{len(found)} of {len(programs)} hidden programs found with {args.seeds} x {per_seed:,} draws per tier "
-          f"({args.seeds * per_seed * len(hidden):,} in all); {time.perf_counter() - started:.0f} s, load average "
-          + " ".join(f"{x:.2f}" for x in os.getloadavg()))  # fmt: skip
+    print(
+        f"{len(found)} of {len(programs)} hidden programs found with {args.seeds} x {per_seed:,} draws per tier "
+        f"({args.seeds * per_seed * len(hidden):,} in all); {time.perf_counter() - started:.0f} s, load average "
+        + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ def code_identity() -> dict:
 
 def _task(handed, *args):
     """A Ray task: ``handed(*args)``, a function the driver handed with its readings table (``READINGS.handing``),
-    which the worker (a process Ray reuses across tasks and runs) adopts first."""
+    which the worker (a process Ray reuses across tasks and generations) adopts first."""
     return handed(*args)
 
 
@@ -103,10 +103,10 @@ class _Keeper:
         self.config_ref = ray.put(config)
         self.chunk, self.write = (ray.put(function) for function in handed)  # with the driver's readings table
         self.task = ray.remote(_task)
-        self.runs: dict[tuple[int, int], list[dict]] = {}  # a cell's files: name, start, size, withheld
-        for s, files in enumerate(_runs(config, gold).values()):
-            for run in files:
-                self.runs.setdefault((s, run["position"]), []).append(run)
+        self.spans: dict[tuple[int, int], list[dict]] = {}  # a cell's files: name, start, size, withheld
+        for s, files in enumerate(_file_spans(config, gold).values()):
+            for span in files:
+                self.spans.setdefault((s, span["position"]), []).append(span)
         self.written: dict[str, tuple[str, object]] = {}  # a file's decision digest and its write task
         self.peers: list = []
         self.attempts: dict[int, list[Attempt]] = {}  # a cell's attempts 0, 1, ... made so far (no instances)
@@ -173,16 +173,28 @@ class _Keeper:
         """The cell's files from its kept attempts' instances, each under a temporary name, unless written so: the
         task gets the chunks' instances (Ray hands it the objects; this keeper never reads them) and each kept
         attempt's place among them."""
-        for run in self.runs[s, position]:
-            attempts = [a.index for a in kept[run["start"] : run["start"] + run["size"]]]
-            digest = _run_digest(attempts, run["withheld"])
-            if self.written.get(run["name"], ("",))[0] != digest:
+        for span in self.spans[s, position]:
+            attempts = [a.index for a in kept[span["start"] : span["start"] + span["size"]]]
+            digest = _span_digest(attempts, span["withheld"])
+            if self.written.get(span["name"], ("",))[0] != digest:
                 chunks: dict = {}  # a chunk's instances (a reference) -> its number in this task
                 places = [(chunks.setdefault(instances[a][0], len(chunks)), instances[a][1]) for a in attempts]
-                self.written[run["name"]] = digest, self.task.remote(
-                    self.write, self.config_ref, s, position, attempts, run["start"], self.out,
-                    run["name"], run["withheld"], places, *chunks,
-                )  # fmt: skip
+                self.written[span["name"]] = (
+                    digest,
+                    self.task.remote(
+                        self.write,
+                        self.config_ref,
+                        s,
+                        position,
+                        attempts,
+                        span["start"],
+                        self.out,
+                        span["name"],
+                        span["withheld"],
+                        places,
+                        *chunks,
+                    ),
+                )
 
     async def files(self) -> dict[str, dict]:
         """The files written from instances (each left under its temporary name), once written: name, rows,
@@ -279,7 +291,7 @@ def _write_file(
     return info
 
 
-def _run_digest(attempts: list[int], withheld: bool) -> str:
+def _span_digest(attempts: list[int], withheld: bool) -> str:
     """What a file's rows depend on beside the config and its place: its kept attempts, and the gold withheld."""
     return hashlib.sha256(json.dumps([attempts, withheld]).encode()).hexdigest()
 
@@ -418,12 +430,17 @@ def generate_on_ray(
         for info in fs.get_file_info(_selector(f"{folder}/data/{config}")):
             old = info.base_name.endswith(".parquet") or info.base_name == MANIFEST
             if info.base_name.endswith(".tmp") or (fresh and old):
-                fs.delete_file(info.path)  # a killed run's temporaries; in a fresh run, this config's old files
+                fs.delete_file(info.path)  # a killed generation's temporaries; in a fresh one, this config's old files
         written: dict[str, dict] = {}  # files the keepers wrote under temporary names as they decided cells
         if fresh:
             decision, passes, written = _decide_all(ray, generation, progress, out, include_test_gold)
-            manifest = {**expected, "config": config, "include_test_gold": include_test_gold, "passes": passes,
-                        "files": _plan(generation, decision, include_test_gold)}  # fmt: skip
+            manifest = {
+                **expected,
+                "config": config,
+                "include_test_gold": include_test_gold,
+                "passes": passes,
+                "files": _plan(generation, decision, include_test_gold),
+            }
             _write_text(fs, manifest_path, json.dumps(manifest, indent=1))
         _write_files(ray, generation, manifest, out, fs, folder, manifest_path, split, progress, written)
         _write_card(fs, folder, repo_id, generation)
@@ -583,15 +600,15 @@ def _decide_all(
     return kept, passes, written
 
 
-def _runs(config: GenerationConfig, include_test_gold: bool) -> dict[str, list[dict]]:
+def _file_spans(config: GenerationConfig, include_test_gold: bool) -> dict[str, list[dict]]:
     """Each split's files in order, known before any decision (every cell keeps its count): a unit's programs
-    in runs of at most :data:`FILE_PROGRAMS`, each a name, the unit's position, the run's start and size, and
+    in spans of at most :data:`FILE_PROGRAMS`, each a name, the unit's position, the span's start and size, and
     whether the gold is withheld."""
     from naf_bench.data.hub import WITHHELD
 
     plan = {}
     for s, split in enumerate(config.splits):
-        runs = [
+        spans = [
             (position, start, min(FILE_PROGRAMS, unit.counts[s] - start))
             for position, unit in enumerate(config.units())
             for start in range(0, unit.counts[s], FILE_PROGRAMS)
@@ -599,24 +616,24 @@ def _runs(config: GenerationConfig, include_test_gold: bool) -> dict[str, list[d
         withheld = not include_test_gold and split in WITHHELD.get(config.name, ())
         plan[split] = [
             {
-                "name": f"{split}-{i:05d}-of-{len(runs):05d}.parquet",
+                "name": f"{split}-{i:05d}-of-{len(spans):05d}.parquet",
                 "position": position,
                 "start": start,
                 "size": size,
                 "withheld": withheld,
             }
-            for i, (position, start, size) in enumerate(runs)
+            for i, (position, start, size) in enumerate(spans)
         ]
     return plan
 
 
 def _plan(config: GenerationConfig, decision: list, include_test_gold: bool) -> dict:
-    """Each split's files in order (:func:`_runs`) with their kept attempts."""
-    plan = _runs(config, include_test_gold)
-    for s, runs in enumerate(plan.values()):
-        for run in runs:
-            size = run.pop("size")
-            run["attempts"] = decision[s][run["position"]][run["start"] : run["start"] + size]
+    """Each split's files in order (:func:`_file_spans`) with their kept attempts."""
+    plan = _file_spans(config, include_test_gold)
+    for s, spans in enumerate(plan.values()):
+        for span in spans:
+            size = span.pop("size")
+            span["attempts"] = decision[s][span["position"]][span["start"] : span["start"] + size]
     return plan
 
 
@@ -637,7 +654,7 @@ def _write_files(ray, config, manifest, out, fs, folder, manifest_path, split, p
             for key in ("rows", "num_bytes", "sha256", "size"):
                 entry.pop(key, None)
             made = written.pop(entry["name"], None)
-            if made is not None and made["digest"] == _run_digest(entry["attempts"], entry["withheld"]):
+            if made is not None and made["digest"] == _span_digest(entry["attempts"], entry["withheld"]):
                 fs.move(made["temporary"], path)
                 entry.update({key: made[key] for key in ("rows", "num_bytes", "sha256", "size")})
                 continue

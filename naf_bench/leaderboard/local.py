@@ -31,12 +31,29 @@ class Server:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self, timeout: float = 120.0) -> Server:
-        env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False",
-               "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-               "NO_PROXY": "127.0.0.1,localhost", "HF_HUB_OFFLINE": "1"}  # fmt: skip
-        command = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "serve", "--gold", str(self.gold),
-                   "--data", str(self.data), "--host", "127.0.0.1", "--port", str(self.port),
-                   *self.options]  # fmt: skip
+        env = {
+            **os.environ,
+            "GRADIO_ANALYTICS_ENABLED": "False",
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+            "NO_PROXY": "127.0.0.1,localhost",
+            "HF_HUB_OFFLINE": "1",
+        }
+        command = [
+            sys.executable,
+            "-m",
+            "naf_bench.cli",
+            "leaderboard",
+            "serve",
+            "--gold",
+            str(self.gold),
+            "--data",
+            str(self.data),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            *self.options,
+        ]
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout

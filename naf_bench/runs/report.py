@@ -253,8 +253,10 @@ def _joint(records: list[dict]):
     intervals = [
         [100 * x for x in r["joint_ci95"]] if r.get("joint_ci95") and not limited(r) else None for r in records
     ]
-    errors = [[0 if v is None or i is None else v - i[0] for v, i in zip(values, intervals, strict=True)],
-              [0 if v is None or i is None else i[1] - v for v, i in zip(values, intervals, strict=True)]]  # fmt: skip
+    errors = [
+        [0 if v is None or i is None else v - i[0] for v, i in zip(values, intervals, strict=True)],
+        [0 if v is None or i is None else i[1] - v for v, i in zip(values, intervals, strict=True)],
+    ]
     return _bars(
         records,
         values,

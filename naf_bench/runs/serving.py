@@ -64,8 +64,21 @@ class TransformersServer:
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> TransformersServer:
-        command = [sys.executable, "-m", "transformers.cli.transformers", "serve", self.model, "--host", "127.0.0.1",
-                   "--port", str(self.port), "--device", "cpu", "--log-level", "warning"]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "transformers.cli.transformers",
+            "serve",
+            self.model,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--device",
+            "cpu",
+            "--log-level",
+            "warning",
+        ]
         env = {**os.environ, "HF_HUB_OFFLINE": "1"}
         with self.log.open("wb") as output:
             self.process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env)

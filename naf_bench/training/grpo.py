@@ -222,10 +222,14 @@ def grpo(args: argparse.Namespace) -> dict:
         "after": after,
         "log": trainer.state.log_history,
         "curriculum": climb.levels,
-        "config": {**vars(args), "device": str(trainer.args.device), "train_seconds": seconds,
-                   "held_out_seed": held_out_seed(args.seed),
-                   "versions": {m.__name__: m.__version__ for m in (torch, transformers, trl, peft)}},
-    }  # fmt: skip
+        "config": {
+            **vars(args),
+            "device": str(trainer.args.device),
+            "train_seconds": seconds,
+            "held_out_seed": held_out_seed(args.seed),
+            "versions": {m.__name__: m.__version__ for m in (torch, transformers, trl, peft)},
+        },
+    }
     (out / "metrics.json").write_text(json.dumps(metrics, indent=1, default=str), encoding="utf-8")
     (out / "completions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in sink), encoding="utf-8")
     for moment, scores in (("before", before), ("after", after)):

@@ -139,8 +139,11 @@ class Stream:
             rng = item_rng(*coordinates)
             family = rng.choice(bins)
             condition = rng.choice(self.value("conditions"))
-            axes = {"depth": self.value("depth"), "width": self.value("width"),
-                    "cycle_len": 3 if family == "odd" else rng.choice(EVEN_CYCLE_LENS)}  # fmt: skip
+            axes = {
+                "depth": self.value("depth"),
+                "width": self.value("width"),
+                "cycle_len": 3 if family == "odd" else rng.choice(EVEN_CYCLE_LENS),
+            }
             program, drawn = FAMILIES[family].assemble(rng, **axes)
             key = canonical_key(program, "q")
             if not is_training_key(key):
