@@ -250,8 +250,10 @@ def scaling(sizes: list[int], families: list[str]) -> None:
                 if run is None:
                     rules.append(len(program))
             cells = "".join(f"{t:10.4f}" for t in wall), "".join(f"{t:10.4f}" for t in cpu)
-            print(f"  {label:<33}{cells[0]}  {fitted_exponent(sizes, wall):8.2f} |"
-                  f"{cells[1]}  {fitted_exponent(sizes, cpu):8.2f}")  # fmt: skip
+            print(
+                f"  {label:<33}{cells[0]}  {fitted_exponent(sizes, wall):8.2f} |"
+                f"{cells[1]}  {fitted_exponent(sizes, cpu):8.2f}"
+            )
         print(f"  load average {os.getloadavg()[0]:.2f}; rules: {', '.join(map(str, rules))}", flush=True)
 
 
@@ -307,9 +309,11 @@ def main() -> None:
     print(f"  speed-up of clingo over before #11: {clingo / measured[before][0]:.2f}x")
     ours = measured[end_to_end]
     wall, cpu = (1 / sum(1 / measured[label][k] for label in engines) for k in (0, 1))
-    print(f"  the six engines back to back: {wall:.1f} programs/s wall, {cpu:.1f} CPU; end to end is "
-          f"{ours[0] / wall:.0%} of that in wall time, {ours[1] / cpu:.0%} in CPU time, {pinned}; load average "
-          f"{os.getloadavg()[0]:.2f}")  # fmt: skip
+    print(
+        f"  the six engines back to back: {wall:.1f} programs/s wall, {cpu:.1f} CPU; end to end is "
+        f"{ours[0] / wall:.0%} of that in wall time, {ours[1] / cpu:.0%} in CPU time, {pinned}; load average "
+        f"{os.getloadavg()[0]:.2f}"
+    )
     signatures: dict[str, int] = {}
     for program in programs:
         signature = certify(program).signature
