@@ -11,7 +11,7 @@ import time
 import pytest
 
 from naf_bench import certify, parse_program
-from naf_bench.certify import Budget
+from naf_bench.certify import Budget, depended_on
 from naf_bench.cli import main
 from naf_bench.errors import BudgetExceeded, CertificationError, ConfigError, ParseError, SolverError
 from naf_bench.scoring.consistency import compute_consistency
@@ -198,6 +198,16 @@ def test_tabling_true_where_the_wfs_says_false_goes_to_the_prolog_fixpoint():
     certificate = certify(program, "a2")
     assert certificate.labels["wfs"] == "F"
     assert "wfs:alternating-fixpoint=swi-prolog-fixpoint (tabling said a2=T)" in certificate.checks
+
+
+def test_the_prolog_fixpoint_reads_only_the_rules_the_disagreement_depends_on():
+    program = "a1 :- not a0. a2 :- not a0, not a1. a1 :- a2, not a2. a0 :- not a0. a2 :- a2. a1."
+    larger = parse_program(program + " z :- not y. y :- z. q :- a2, z.")
+    assert depended_on(larger, ["a2"]) == parse_program(program)  # z, y and q are not below a2
+    assert depended_on(larger, ["y"]) == parse_program("z :- not y. y :- z.")
+    certificate = certify(larger, "q")
+    assert (certificate.labels["wfs"], certificate.wfs_values["a2"], certificate.wfs_values["z"]) == ("F", "F", "u")
+    assert certificate.checks[0] == "wfs:alternating-fixpoint=swi-prolog-fixpoint (tabling said a2=T q=u)"
 
 
 # --- 6: line endings ----------------------------------------------------------------------------------------

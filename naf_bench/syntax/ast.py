@@ -142,12 +142,13 @@ class Numbered:
                 dependencies[head] += [b if b >= 0 else ~b for b in body]
         return cls(index, heads, bodies, rules, dependencies, numbered_components(dependencies))
 
-    def relevant(self, atom: int) -> bytearray:
-        """Whether each atom is one ``atom`` depends on (itself included)."""
+    def relevant(self, *atoms: int) -> bytearray:
+        """Whether each atom is one of ``atoms`` or one they depend on."""
         dependencies = self.dependencies
         relevant = bytearray(len(self.index))
-        relevant[atom] = 1
-        stack = [atom]
+        for atom in atoms:
+            relevant[atom] = 1
+        stack = list(atoms)
         while stack:
             for b in dependencies[stack.pop()]:
                 if not relevant[b]:
