@@ -93,8 +93,11 @@ def test_stable_check_finds_exactly_the_stable_models(program):
 @given(programs)
 def test_cached_bodies_and_components_match_their_definitions(program):
     assert program.bodies == tuple((r.positive_body, r.negative_body) for r in program.rules)
-    numbered, atoms = program.numbered, program.atoms
+    atoms = Program(program.rules).atoms  # by its own walk (no numbering made first)
+    numbered = program.numbered  # whose walk also gives the atoms of a program not asked for them before
     assert list(numbered.index) == list(atoms) and list(numbered.index.values()) == list(range(len(atoms)))
+    fresh = Program(program.rules)
+    assert fresh.numbered.index == numbered.index and "atoms" in vars(fresh) and fresh.atoms == atoms
     decoded = [
         Rule(atoms[head], tuple(Literal(atoms[b], True) if b >= 0 else Literal(atoms[~b], False) for b in body))
         for head, body in zip(numbered.heads, numbered.bodies, strict=True)

@@ -102,8 +102,11 @@ class Program:
 
     @cached_property
     def numbered(self) -> Numbered:
-        """The program over numbers (see :class:`Numbered`); computed once per program. Read-only."""
-        return Numbered.of(self)
+        """The program over numbers (see :class:`Numbered`); computed once per program, and ``atoms`` with it when
+        they were not read before (one walk over the rules, not two, on a program the engines read). Read-only."""
+        numbered = Numbered.of(self.rules)
+        self.__dict__.setdefault("atoms", tuple(numbered.index))
+        return numbered
 
     def __len__(self) -> int:
         return len(self.rules)
@@ -126,21 +129,26 @@ class Numbered:
     components: tuple[list[int], list[int], bytearray]  # (order, bounds, recursive): see numbered_components
 
     @classmethod
-    def of(cls, program: Program) -> Numbered:
-        index = {atom: i for i, atom in enumerate(program.atoms)}
-        heads = [index[rule.head] for rule in program.rules]
+    def of(cls, rules: tuple[Rule, ...]) -> Numbered:
+        """Numbers the atoms in order of first occurrence (``Program.atoms``' order) in the one walk over the rules
+        that reads their bodies: each rule's head is numbered (the ``if`` clause) before its body's atoms."""
+        index: dict[str, int] = {}
+        number, heads = index.setdefault, []
         bodies = [
-            tuple([index[lit.atom] if lit.positive else ~index[lit.atom] for lit in rule.body]) if rule.body else ()
-            for rule in program.rules
+            tuple([number(lit.atom, len(index)) if lit.positive else ~number(lit.atom, len(index)) for lit in body])
+            if (body := rule.body)
+            else ()
+            for rule in rules
+            if not heads.append(number(rule.head, len(index)))
         ]
-        rules: list[list[int]] = [[] for _ in index]
+        by_head: list[list[int]] = [[] for _ in index]
         for r, head in enumerate(heads):
-            rules[head].append(r)
+            by_head[head].append(r)
         dependencies: list[list[int]] = [[] for _ in index]
         for head, body in zip(heads, bodies, strict=True):
             if body:
                 dependencies[head] += [b if b >= 0 else ~b for b in body]
-        return cls(index, heads, bodies, rules, dependencies, numbered_components(dependencies))
+        return cls(index, heads, bodies, by_head, dependencies, numbered_components(dependencies))
 
     def relevant(self, *atoms: int) -> bytearray:
         """Whether each atom is one of ``atoms`` or one they depend on."""
