@@ -46,9 +46,10 @@ def solve_wfs(program: Program) -> WFSResult:
     order, bounds, recursive = numbered.components
     t: list[float] = [inf] * len(numbered.index)
     p: list[float] = [inf] * len(numbered.index)
+    local = [-1] * len(numbered.index)  # an atom's position in the recursive component being solved
     for c, cyclic in enumerate(recursive):
         if cyclic:
-            _solve_component(order[bounds[c] : bounds[c + 1]], numbered, t, p)
+            _solve_component(order[bounds[c] : bounds[c + 1]], numbered, t, p, local)
             continue
         atom = order[bounds[c]]
         first_true, first_false = inf, 0
@@ -85,29 +86,32 @@ def _iterations(t: list[float], p: list[float]) -> int:
     return int(2 * last_t + 3 if last_t <= last_p else 2 * last_p + 5)
 
 
-def _solve_component(component: list[int], numbered: Numbered, t: list, p: list) -> None:
+def _solve_component(component: list[int], numbered: Numbered, t: list, p: list, local: list[int]) -> None:
     """``t`` and ``p`` of a recursive component's atoms, those of every atom below already in ``t`` and ``p``.
 
     Replays S_k restricted to the component: the least model of its rules whose literals outside it hold at step
     k (read off their bounds) and whose negative literals inside it are outside S_{k-1}. Once S_k = S_{k-2} the
     component repeats itself until a step at which a rule's outside literals change: the replay jumps there.
+    Inside, atoms go by their position in ``component`` (``local``, -1 for every atom outside it on entry and on
+    return) and each S_k is a bytearray over those positions.
     """
-    members = set(component)
-    rules = []  # (head, positive atoms inside, negative atoms inside, true from j, possible while j <)
+    for position, atom in enumerate(component):
+        local[atom] = position
+    rules = []  # (head, positive atoms inside, negative atoms inside, true from j, possible while j <), by position
     changes = set()  # the steps k at which some rule's outside literals change
-    for atom in component:
+    for head, atom in enumerate(component):
         for r in numbered.rules[atom]:
             true_from, possible_until = 1, inf
             inside_positive, inside_negative = [], []
             for literal in numbered.bodies[r]:
                 if literal >= 0:
-                    if literal in members:
-                        inside_positive.append(literal)
+                    if local[literal] >= 0:
+                        inside_positive.append(local[literal])
                         continue
                     true_from = max(true_from, t[literal])
                     possible_until = min(possible_until, p[literal])
-                elif ~literal in members:
-                    inside_negative.append(~literal)
+                elif local[~literal] >= 0:
+                    inside_negative.append(local[~literal])
                 else:
                     true_from = max(true_from, p[~literal] + 1)
                     possible_until = min(possible_until, t[~literal])
@@ -117,26 +121,33 @@ def _solve_component(component: list[int], numbered: Numbered, t: list, p: list)
                 changes.add(2 * true_from - 1)
             if possible_until != inf:
                 changes.add(2 * possible_until)
-            rules.append((atom, inside_positive, frozenset(inside_negative), true_from, possible_until))
+            rules.append((head, inside_positive, inside_negative, true_from, possible_until))
+    for atom in component:
+        local[atom] = -1
     changes = sorted(changes)
-    watchers: dict[int, list[int]] = {atom: [] for atom in component}
+    watchers: list[list[int]] = [[] for _ in component]
     for i, (_, inside_positive, _, _, _) in enumerate(rules):
         for b in inside_positive:
             watchers[b].append(i)
 
-    def step(k: int, previous: set[int]) -> set[int]:
+    def step(k: int, previous: bytearray) -> bytearray:
         """S_k restricted to the component, from S_{k-1} restricted to it."""
         j = (k + 1) // 2
         odd = k % 2
-        derived: set[int] = set()
+        derived = bytearray(len(component))
         queue = []
         missing: list[int | None] = []
         for head, inside_positive, inside_negative, true_from, possible_until in rules:
-            if (true_from <= j if odd else j < possible_until) and previous.isdisjoint(inside_negative):
-                missing.append(len(inside_positive))
-                if not inside_positive and head not in derived:
-                    derived.add(head)
-                    queue.append(head)
+            if true_from <= j if odd else j < possible_until:
+                for c in inside_negative:
+                    if previous[c]:
+                        missing.append(None)
+                        break
+                else:
+                    missing.append(len(inside_positive))
+                    if not inside_positive and not derived[head]:
+                        derived[head] = 1
+                        queue.append(head)
             else:
                 missing.append(None)
         while queue:
@@ -145,23 +156,23 @@ def _solve_component(component: list[int], numbered: Numbered, t: list, p: list)
                     missing[i] -= 1
                     if not missing[i]:
                         head = rules[i][0]
-                        if head not in derived:
-                            derived.add(head)
+                        if not derived[head]:
+                            derived[head] = 1
                             queue.append(head)
         return derived
 
     for atom in component:
         t[atom] = p[atom] = inf
-    k, before, last = 0, None, set()  # S_{k-2}, S_{k-1} (S_{-1} = T_0 = ∅)
+    k, before, last = 0, None, bytearray(len(component))  # S_{k-2}, S_{k-1} (S_{-1} = T_0 = ∅)
     while True:
         now = step(k, last)
         if k % 2:
-            for atom in now:
-                if t[atom] == inf:
+            for atom, inside in zip(component, now, strict=True):
+                if inside and t[atom] == inf:
                     t[atom] = (k + 1) // 2
         else:
-            for atom in component:
-                if atom not in now and p[atom] == inf:
+            for atom, inside in zip(component, now, strict=True):
+                if not inside and p[atom] == inf:
                     p[atom] = k // 2
         if before is not None and now == before:
             position = bisect.bisect_right(changes, k)
