@@ -47,6 +47,7 @@ from naf_bench.solvers.wfs_tabling import solve_wfs_prolog_fixpoint, wfs_request
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.parse import parse_atom, parse_program
 from naf_bench.syntax.render import render_asp
+from naf_bench.syntax.structure import depended_on
 
 
 @dataclass(frozen=True)
@@ -177,14 +178,6 @@ def _check_wfs(program: Program, values: dict[str, str], tabled: dict[str, str])
         f"wfs engines disagree on {differing}: alternating fixpoint says {[values[a] for a in differing]}, "
         f"SWI-Prolog fixpoint ({said}) says {[fixpoint[a] for a in differing]}"
     )
-
-
-def depended_on(program: Program, atoms: list[str]) -> Program:
-    """The rules, in order, of ``atoms`` (which have rules: a value two engines disagree on) and of every atom
-    they depend on."""
-    numbered = program.numbered
-    relevant = numbered.relevant(*[numbered.index[a] for a in atoms])
-    return Program(tuple([rule for rule, head in zip(program.rules, numbered.heads, strict=True) if relevant[head]]))
 
 
 def _check_sldnf(

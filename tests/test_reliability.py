@@ -11,7 +11,7 @@ import time
 import pytest
 
 from naf_bench import certify, parse_program
-from naf_bench.certify import Budget, depended_on
+from naf_bench.certify import Budget
 from naf_bench.cli import main
 from naf_bench.errors import BudgetExceeded, CertificationError, ConfigError, ParseError, SolverError
 from naf_bench.scoring.consistency import compute_consistency
@@ -23,6 +23,7 @@ from naf_bench.solvers.stable import solve_stable
 from naf_bench.solvers.stable_check import enumerate_stable_models
 from naf_bench.solvers.wfs import solve_wfs
 from naf_bench.syntax.sample import random_program
+from naf_bench.syntax.structure import depended_on
 
 EVEN = "a :- not b. b :- not a. q :- a."
 

@@ -15,6 +15,7 @@ from naf_bench.errors import SolverError
 from naf_bench.solvers.swipl_worker import Request, ask
 from naf_bench.syntax.ast import Program
 from naf_bench.syntax.render import PROLOG_PREFIX, render_prolog_clause
+from naf_bench.syntax.structure import depended_on
 
 INFERENCE_LIMIT = 10_000
 _LABELS = {"true": "T", "false": "F", "loop": "loop"}
@@ -43,12 +44,7 @@ def _decoder(loaded: int):
 def sldnf_request(program: Program, query: str, inference_limit: int) -> Request:
     """``sldnf(Id, Name, Clauses, Atoms, Goal, Limit)`` for ``?- query.``: the clauses of the atoms the query
     depends on, as terms, and the atoms they define, loaded under a new name."""
-    numbered = program.numbered
-    if query in numbered.index:
-        relevant = numbered.relevant(numbered.index[query])
-        rules = [rule for rule, head in zip(program.rules, numbered.heads, strict=True) if relevant[head]]
-    else:  # no clauses: the query fails
-        rules = []
+    rules = depended_on(program, [query]).rules
     clauses = ",".join(f"({render_prolog_clause(rule)})" for rule in rules)
     atoms = ",".join(dict.fromkeys(PROLOG_PREFIX + rule.head for rule in rules))
     name = next(_names)

@@ -83,7 +83,7 @@ def _iterations(t: list[float], p: list[float]) -> int:
     """
     last_t = max((j for j in t if j != inf), default=0)
     last_p = max((j for j in p if j != inf), default=0)
-    return int(2 * last_t + 3 if last_t <= last_p else 2 * last_p + 5)
+    return 2 * last_t + 3 if last_t <= last_p else 2 * last_p + 5
 
 
 def _solve_component(component: list[int], numbered: Numbered, t: list, p: list, local: list[int]) -> None:

@@ -29,6 +29,14 @@ def relevant_atoms(program: Program, query: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
+def depended_on(program: Program, atoms: list[str]) -> Program:
+    """The rules, in order, of ``atoms`` and of every atom they depend on (an atom the program never mentions has
+    none)."""
+    numbered = program.numbered
+    relevant = numbered.relevant(*[numbered.index[a] for a in atoms if a in numbered.index])
+    return Program(tuple([rule for rule, head in zip(program.rules, numbered.heads, strict=True) if relevant[head]]))
+
+
 # Vertex colours of the graph whose canonical labelling is the key: atoms, the query atom, rules, and one colour per
 # (sign, multiplicity) of a body literal node (a rule's edge to a body atom; a head is a direct rule-atom edge)
 _ATOM, _QUERY, _RULE, _LITERAL = 0, 1, 2, 3
