@@ -50,8 +50,8 @@ def main() -> None:
         tmp = Path(folder)
         new_set(os.urandom(32), "main", tmp / "hidden", {"programs_per_cell": 1}, attempts=50)
         if args.model == "tiny":
-            sys.path.insert(0, str(ROOT / "tests"))
-            from conftest import build_tiny_lm
+            sys.path.insert(0, str(ROOT))
+            from tests.conftest import build_tiny_lm  # the tests' tiny random GPT-2 (no download)
 
             build_tiny_lm(tmp / "tiny")
             model = str(tmp / "tiny")

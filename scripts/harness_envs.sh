@@ -2,7 +2,7 @@
 # Creates .venv-harness: inspect-ai and lighteval beside the test extra. Their pins clash with it (lighteval pins
 # termcolor, nltk and aenum; inspect-ai caps fsspec), so they live in a virtual environment of their own that sees
 # the machine's packages (torch, transformers, datasets, lm-eval) and shadows only what they pin. Then runs the
-# harness tests with that interpreter (tests/integrations skips them, saying why, where this environment is absent).
+# harness tests with that interpreter (elsewhere tests/integrations skips them, saying why).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.venv-harness
@@ -14,5 +14,5 @@ fi
 # the package itself, editable, so the interpreter finds this checkout's entry points (inspect_ai's task registry)
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -e .
 if [ "${1:-}" = "--test" ]; then
-    HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 LITELLM_LOCAL_MODEL_COST_MAP=True "$venv/bin/python" -m pytest -q tests/integrations
+    HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 LITELLM_LOCAL_MODEL_COST_MAP=True "$venv/bin/python" -m pytest -q -m harness tests/integrations
 fi

@@ -7,8 +7,8 @@ A fresh hidden set is drawn like ``--config`` (``naf-bench leaderboard new-set``
 random key that is not kept), then ``--draws`` draws per tier are made, split evenly over ``--seeds`` root seeds
 (1, 2, ...; ``--jobs`` processes, one seed each) with :func:`naf_bench.generate.bound.search`. The script prints
 the programs found per tier. On public ``hard`` (``--config hard``), 2 x 2,000 draws per tier find 60 of 77: the
-decided, loopy, parity and coupled tiers reach 32-128 programs. ``tests/test_hidden_sets.py`` runs 2 x 10^4 draws
-per tier on ``hidden``.
+decided, loopy, parity and coupled tiers reach 32-128 programs. ``tests/leaderboard/test_hidden_sets.py`` runs
+2 x 10^4 draws per tier on ``hidden``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ computed from :class:`~naf_bench.scoring.core.Scores`, its titles, and the views
 it: the run record (``RECORD``: :class:`~naf_bench.scoring.evaluation.RunRecord`), the label metric (``LABEL``:
 :class:`~naf_bench.scoring.labels.LabelScores`, the evaluate module's ``label`` config), a board row (``BOARD``), the
 site's table (``SITE``) and the CLI's records table (``CLI``). Adding a number is a method of ``Scores`` and an entry
-here; ``tests/test_metrics.py`` names a view that shows a number the table lacks or misses one it should show.
+here; ``tests/scoring/test_metrics.py`` names a view that shows a number the table lacks or misses one it should show.
 """
 
 from __future__ import annotations

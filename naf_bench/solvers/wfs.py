@@ -255,7 +255,7 @@ class Reducts:
 def solve_wfs_alternating(program: Program) -> WFSResult:
     """The well-founded model by the alternating fixpoint over the whole program, one Γ (linear) per round and as
     many rounds as the longest chain of negations: what :func:`solve_wfs` computes component by component, kept
-    to check it against (``tests/test_scaling.py``)."""
+    to check it against (``tests/solvers/test_wfs.py``)."""
     reducts = Reducts(program)
     # Rounds (true, possible) <- (Γ(possible), Γ(Γ(possible))) until one changes nothing; ``iterations``
     # counts that last round too. As possible == Γ(true) throughout, a round that leaves ``true`` unchanged

@@ -4,14 +4,15 @@ eval.yaml, as a download leaves it, and datasets reads the folder)."""
 
 import shutil
 
+import pytest
+
 from naf_bench.data.hub import export
 from naf_bench.scoring.extract import extract_answer
 
-from .stub_server import response_for
-from .test_inspect import inspect_cli
+pytestmark = pytest.mark.harness  # inspect_ai, lighteval: see conftest.py
 
 
-def test_inspect_runs_the_exported_folder(stub, tmp_path):
+def test_inspect_runs_the_exported_folder(stub, tmp_path, inspect_cli, response_for):
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     folder = export(tmp_path / "ORG" / "naf-bench", ("wfs44",), str(tmp_path / "cache"), repo_id="ORG/naf-bench")

@@ -1,10 +1,6 @@
 """naf-bench's inspect_ai tasks driven through inspect's own eval() against a logging OpenAI-compatible stub."""
 
 import math
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +8,7 @@ from naf_bench.integrations.tasks import prompt_text, task_documents, task_rows,
 from naf_bench.scoring.core import score
 from naf_bench.scoring.extract import extract_answer
 
-from .stub_server import response_for
+pytestmark = pytest.mark.harness  # inspect_ai, lighteval: see conftest.py
 
 
 def run(name, tmp_path, **task_args):
@@ -26,16 +22,6 @@ def run(name, tmp_path, **task_args):
                           display="none", max_connections=1)  # fmt: skip
     assert log.status == "success", log.error
     return log
-
-
-def inspect_cli(*args, cwd, env):
-    """The ``inspect`` command of this environment, run outside the checkout as a user runs it (the package found
-    installed, through its entry point)."""
-    command = [str(Path(sys.executable).with_name("inspect")), *args]
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"} | env
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done
 
 
 def test_every_generative_lm_eval_task_is_an_inspect_task():
@@ -57,7 +43,7 @@ def test_every_task_files_prompt_and_scoring_has_an_entry():
     assert sorted({s.results for s in specs} - set(TASK_METRICS)) == []
 
 
-def test_joint_through_the_inspect_command(stub, tmp_path):
+def test_joint_through_the_inspect_command(stub, tmp_path, inspect_cli, response_for):
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     inspect_cli("eval", "naf_bench/naf_bench_joint", "--model", "openai-api/stub/stub", "-T", "limit=16",
@@ -93,7 +79,7 @@ def test_joint_through_the_inspect_command(stub, tmp_path):
     assert [s.scores["naf_bench_scorer"].answer or None for s in log.samples] == [answers[r["id"]] for r in rows]
 
 
-def test_task_options_config_split_extractor(stub, tmp_path):
+def test_task_options_config_split_extractor(stub, tmp_path, response_for):
     log = run("naf_bench_none", tmp_path, config="hard", split="validation", extractor="flexible", limit=6)
     rows = task_rows(task_spec("naf_bench_none"), "hard", "validation").select(range(6)).to_list()
     assert [s.id for s in log.samples] == [row["id"] for row in rows]
@@ -123,10 +109,8 @@ def test_a_wrong_option_is_one_line(tmp_path):
         naf_bench_task("naf_bench_joint", split="train")
 
 
-def test_joint_prompt_one_sample_per_program(stub, tmp_path):
+def test_joint_prompt_one_sample_per_program(stub, tmp_path, joint_letters):
     """naf_bench_joint_prompt as lm-eval runs it: one JOINT prompt per program, its answer lines read per reading."""
-    from .stub_server import joint_letters
-
     log = run("naf_bench_joint_prompt", tmp_path, limit=4)
     spec = task_spec("naf_bench_joint_prompt")
     documents = task_documents(spec).select(range(4)).to_list()

@@ -4,14 +4,13 @@ output folders do: the same records from a .json and an .eval log, scored by the
 import json
 
 import pytest
-from leaderboard_fixtures import write_metadata
 
 from naf_bench.integrations.tasks import task_rows, task_spec
 from naf_bench.runs.inspect_log import read_inspect_log
 from naf_bench.runs.report import load_results
 from naf_bench.scoring.evaluation import run_record, run_scores
 
-from .stub_server import response_for
+pytestmark = pytest.mark.harness  # inspect_ai, lighteval: see conftest.py
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +26,7 @@ def logs(tmp_path_factory, stub_server):
     return {kind: next((folder / kind).iterdir()) for kind in ("eval", "json")}
 
 
-def test_both_log_formats_read_the_same(logs):
+def test_both_log_formats_read_the_same(logs, response_for):
     eval_log, json_log = read_inspect_log(logs["eval"]), read_inspect_log(logs["json"])
     rows = task_rows(task_spec("naf_bench_joint")).select(range(12)).to_list()
     assert eval_log.task == json_log.task == "naf_bench_joint" and json_log.model == "openai-api/stub/stub"
@@ -40,7 +39,7 @@ def test_both_log_formats_read_the_same(logs):
     assert any("<think>" in text for _, text in json_log.samples)
 
 
-def test_the_report_reads_a_log_as_the_core_scores_it(logs):
+def test_the_report_reads_a_log_as_the_core_scores_it(logs, response_for):
     rows = task_rows(task_spec("naf_bench_joint")).select(range(12)).to_list()
     predictions = {row["id"]: {"prediction": response_for(row["prompt"])} for row in rows}
     for path in (logs["json"], logs["eval"], logs["json"].parent):
@@ -50,7 +49,7 @@ def test_the_report_reads_a_log_as_the_core_scores_it(logs):
         assert flexible["extractor"] == "flexible"
 
 
-def test_the_board_reads_a_log_beside_its_metadata(logs, tmp_path):
+def test_the_board_reads_a_log_beside_its_metadata(logs, tmp_path, write_metadata, response_for):
     import shutil
 
     from naf_bench.leaderboard.board import build_board

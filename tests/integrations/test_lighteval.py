@@ -12,7 +12,7 @@ import pytest
 from naf_bench.integrations.tasks import task_rows, task_spec
 from naf_bench.scoring.core import score
 
-from .stub_server import response_for
+pytestmark = pytest.mark.harness  # inspect_ai, lighteval: see conftest.py
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def test_every_generative_task_with_lm_evals_settings(lighteval_tasks):
     assert (joint.hf_subset, joint.evaluation_splits, joint.generation_size) == ("main", ("test",), 2048)
 
 
-def test_joint_as_a_corpus_metric(lighteval_tasks):
+def test_joint_as_a_corpus_metric(lighteval_tasks, response_for):
     from lighteval.models.model_output import ModelResponse
     from lighteval.tasks.lighteval_task import LightevalTask
 
@@ -75,7 +75,7 @@ def test_without_a_dataset_one_line_says_what_to_set(monkeypatch):
         importlib.reload(module)
 
 
-def test_joint_prompt_one_document_per_program(lighteval_tasks):
+def test_joint_prompt_one_document_per_program(lighteval_tasks, response_for):
     """The JOINT prompt as lm-eval and inspect run it: one document a program, its answer lines read per reading,
     the values of the inspect test's four programs."""
     from lighteval.models.model_output import ModelResponse

@@ -1,10 +1,13 @@
 """The same documents through lm-eval, lighteval and inspect_ai, each through its own OpenAI-compatible client, at
 one logging stub: the same chat messages and settings reach the server, and the same letter is read per item."""
 
+import pytest
+
 from naf_bench.integrations.tasks import task_rows, task_spec
 from naf_bench.scoring.extract import extract_answer
 
-from .stub_server import response_for
+pytestmark = pytest.mark.harness  # inspect_ai, lighteval: see conftest.py
+
 
 TASK, N = "naf_bench_cred", 6
 
@@ -62,7 +65,7 @@ def lighteval_run(stub, rows, monkeypatch):
     return stub.requests[before:], letters
 
 
-def test_same_messages_and_letters_through_every_harness(stub, tmp_path, monkeypatch):
+def test_same_messages_and_letters_through_every_harness(stub, tmp_path, monkeypatch, response_for):
     monkeypatch.chdir(tmp_path)  # lm-eval warns where a folder named naf_bench is beside it
     rows = task_rows(task_spec(TASK)).select(range(N)).to_list()
     expected = {row["id"]: extract_answer(response_for(row["prompt"]), "strict") for row in rows}

@@ -13,7 +13,10 @@ import pytest
 from naf_bench.integrations.tasks import task_rows, task_spec
 from naf_bench.scoring.extract import DEFAULT_EXTRACTOR, extract_answer
 
-pytestmark = pytest.mark.slow  # four back-ends on one tiny model, one of them a server: about 50 s on one core
+pytestmark = [
+    pytest.mark.harness,
+    pytest.mark.slow,
+]  # four back-ends on one tiny model, one of them a server: about 50 s on one core
 
 TASK, N, MAX_TOKENS = "naf_bench_cred", 3, 12
 
