@@ -1,6 +1,7 @@
 """The house's layout holds: the top level reads as the stages of :data:`STAGES` (the README's order), each stage
 imports only stages below it, no import cycle among the package's modules (imports inside functions count too, here
-and for the stages), no module imports another's private names, and no function runs over 100 lines."""
+and for the stages), no module imports another's private names, no function runs over 100 lines, and the tests are
+laid out as the code is (a module of tests per module, helpers shared as fixtures)."""
 
 import ast
 from pathlib import Path
@@ -121,3 +122,77 @@ def test_the_stage_check_sees_an_upward_import():
 def test_the_readme_gives_the_stages_in_this_order():
     readme = " ".join((PACKAGE.parent / "README.md").read_text(encoding="utf-8").split())  # lines wrapped anywhere
     assert " · ".join(f"`{stage}`" for stage in STAGES) in readme
+
+
+# The tests are laid out as the code is: naf_bench/<stage>/<module>.py has tests/<stage>/test_<module>.py (a top-level
+# module, tests/test_<module>.py). Modules with no behaviour of their own, or tested where their users are, say so.
+TESTS = Path(__file__).parents[1]
+NO_TEST_MODULE = {
+    "naf_bench": "the package's face: it re-exports the stages' names (tests/house/test_names.py checks them)",
+    "naf_bench.version": "the version string (tests/house/test_docs.py checks the changelog names it)",
+    "naf_bench.cli.__main__": "`python -m naf_bench.cli`: calls naf_bench.cli.main",
+    "naf_bench.data.reference": "a deprecated alias of naf_bench.data.authors (tests/data/test_authors.py)",
+    "naf_bench.verbalize.templates": "the prompts' texts, a table read by verbalize.prompt (tests/verbalize/)",
+    "naf_bench.scoring": "load_metric and label_columns: the evaluate module's (tests/modellog_metric/test_module.py)",
+}
+
+
+def _missing_test_modules(sources, tests: Path) -> list[str]:
+    """The modules of ``sources`` (name -> path) with behaviour of their own and no module of tests where the
+    layout puts it; a package's ``__init__`` has behaviour when it defines a function or a class."""
+    missing = []
+    for name, path in sources.items():
+        parts = name.split(".")[1:]
+        if name in NO_TEST_MODULE:
+            continue
+        if path.name == "__init__.py":
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            if not any(isinstance(node, ast.FunctionDef | ast.ClassDef) for node in tree.body):
+                continue
+            parts = [*parts, parts[-1]]  # naf_bench/cli/__init__.py: tests/cli/test_cli.py
+        expected = tests.joinpath(*parts[:-1], f"test_{parts[-1]}.py")
+        if not expected.is_file():
+            missing.append(f"{name}: {expected.relative_to(tests.parent)}")
+    return missing
+
+
+def test_every_module_with_behaviour_has_its_module_of_tests():
+    assert _missing_test_modules(SOURCES, TESTS) == []
+
+
+def test_the_layout_check_sees_a_module_without_tests(tmp_path):
+    new = tmp_path / "naf_bench" / "scoring" / "novel.py"
+    new.parent.mkdir(parents=True)
+    new.write_text("def f():\n    return 1\n")
+    assert _missing_test_modules(
+        {"naf_bench.scoring.core": SOURCES["naf_bench.scoring.core"], "naf_bench.scoring.novel": new}, TESTS
+    ) == ["naf_bench.scoring.novel: tests/scoring/test_novel.py"]
+
+
+def _shared_by_import(tree: ast.Module) -> list[str]:
+    """Imports of a conftest or of a test module (shared helpers are fixtures: pytest hands them over)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names = [("." * node.level) + (node.module or "")]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found += [name for name in names if name.startswith(".") or name.split(".")[0] in ("tests", "conftest")
+                  or name.split(".")[-1].startswith(("test_", "conftest"))]  # fmt: skip
+    return found
+
+
+def test_tests_share_helpers_as_fixtures_never_by_import():
+    imports = {
+        str(path.relative_to(TESTS)): found
+        for path in sorted(TESTS.rglob("*.py"))
+        if (found := _shared_by_import(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert imports == {}
+
+
+def test_the_fixture_check_sees_an_import_of_a_conftest_or_a_test_module():
+    code = "from conftest import build\nfrom .stub import x\nimport tests.scoring.test_core\nfrom pathlib import Path\n"
+    assert _shared_by_import(ast.parse(code)) == ["conftest", ".stub", "tests.scoring.test_core"]

@@ -1,12 +1,12 @@
 """Structure statistics of our programs beside the authors' production set, per divergence bin.
 
-    python scripts/compare_reference.py REFERENCE [--config main] [--set KEY=VALUE ...] [--json OUT]
+    python scripts/compare_authors.py AUTHORS [--config main] [--set KEY=VALUE ...] [--json OUT]
 
-REFERENCE is a folder holding ``data/production_set.json`` (a clone of the authors' repository, or the
+AUTHORS is a folder holding ``data/production_set.json`` (a clone of the authors' repository, or the
 reference-data folder laid out like it). Per bin and source it prints the programs, and per program the mean
 rules, distinct atoms, facts, negated literals, the share of programs that repeat a rule, and the mean prompt
 length (characters and words over every condition's prompt; characters of its rules section alone). Nothing
-of the reference is copied or written anywhere but to the terminal (or ``--json``, statistics only).
+of the authors' files is copied or written anywhere but to the terminal (or ``--json``, statistics only).
 """
 
 from __future__ import annotations
@@ -68,25 +68,25 @@ def structure_stats(rows: list[dict], bin_key: str, program_key: str) -> dict[st
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("reference", type=Path, help="folder with data/production_set.json")
+    parser.add_argument("authors", type=Path, help="folder with data/production_set.json (the authors' layout)")
     parser.add_argument("--config", default="main", choices=sorted(CONFIGS), help="our config (default: main)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override")
     parser.add_argument("--json", type=Path, help="also write the statistics as JSON")
     args = parser.parse_args(argv)
-    path = args.reference / "data" / "production_set.json"
+    path = args.authors / "data" / "production_set.json"
     if not path.is_file():
-        print(f"compare_reference: {path} not found (give the folder that holds data/)", file=sys.stderr)
+        print(f"compare_authors: {path} not found (give the folder that holds data/)", file=sys.stderr)
         return 2
     try:
         config = get_config(args.config, **parse_overrides(args.set))
     except ConfigError as exc:
-        print(f"compare_reference: {exc}", file=sys.stderr)
+        print(f"compare_authors: {exc}", file=sys.stderr)
         return 2
-    reference = structure_stats(json.loads(path.read_text(encoding="utf-8")), "divergence_bin", "rec_id")
+    authors = structure_stats(json.loads(path.read_text(encoding="utf-8")), "divergence_bin", "rec_id")
     ours = structure_stats([row for rows in build_rows(config).values() for row in rows], "family", "program_id")
-    sources = {"reference": reference, f"nb {config.name}": ours}
+    sources = {"authors": authors, f"nb {config.name}": ours}
     print(f"{'bin':<18}{'source':<12}" + "".join(f"{c:>15}" for c in COLUMNS))
-    for bin_name in sorted(set(reference) | set(ours)):
+    for bin_name in sorted(set(authors) | set(ours)):
         for source, stats in sources.items():
             if bin_name in stats:
                 cells = "".join(
