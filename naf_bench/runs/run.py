@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import math
 import os
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def check_limit(limit: float | None) -> int | float | None:
     """``--limit`` as lm-eval reads it: a positive count of documents per task, or a fraction in (0, 1)."""
     if limit is None or 0 < limit < 1:
         return limit
-    if limit < 1 or limit != int(limit):
+    if not math.isfinite(limit) or limit < 1 or limit != int(limit):
         raise ConfigError(
             f"--limit {limit:g}: give a positive count of documents per task (e.g. 20), or a "
             "fraction between 0 and 1 (e.g. 0.1)"

@@ -32,7 +32,7 @@ def test_out_is_a_new_or_empty_folder_and_not_made_by_the_check(tmp_path):
 def test_limit_is_a_positive_count_or_a_fraction():
     assert (check_limit(None), check_limit(0.25), check_limit(20.0)) == (None, 0.25, 20)
     assert type(check_limit(20.0)) is int
-    for bad in (0, -3, 2.5):
+    for bad in (0, -3, 2.5, float("nan"), float("inf")):  # nan and inf: what --limit's float() also takes
         with pytest.raises(ConfigError, match=f"--limit {bad:g}: give a positive count of documents per task"):
             check_limit(bad)
 
