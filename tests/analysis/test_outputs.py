@@ -26,8 +26,9 @@ def result(tmp_path_factory):
     ]
     (folder / "gold.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     answer = {row["id"]: row["gold"] if row["program_id"] == "p1" else "B" for row in rows}
-    (folder / "m.jsonl").write_text("".join(json.dumps({"id": k, "prediction": f"ANSWER: {x}"}) + "\n"
-                                            for k, x in answer.items()))  # fmt: skip
+    (folder / "m.jsonl").write_text(
+        "".join(json.dumps({"id": k, "prediction": f"ANSWER: {x}"}) + "\n" for k, x in answer.items())
+    )
     return analyze([folder / "m.jsonl"], folder / "gold.jsonl", "strict", n_bootstrap=20)
 
 

@@ -43,8 +43,11 @@ def test_the_pilots_english_and_chinese_side_by_side_and_a_bad_subset_reported(t
     assert written[-2:] == [tmp_path / "out" / "paper.json", tmp_path / "out" / "paper.md"]
     assert tmp_path / "out" / "pilot_zh" / "analysis.md" in written
     assert json.loads(written[-2].read_text()) == paper
-    assert written[-1].read_text().endswith("| model | en | zh |\n|---|---|---|\n| m | 2/2 (100.0; 2 parsed) | "
-                                            "1/2 (50.0; 2 parsed) |\n")  # fmt: skip
+    assert (
+        written[-1]
+        .read_text()
+        .endswith("| model | en | zh |\n|---|---|---|\n| m | 2/2 (100.0; 2 parsed) | 1/2 (50.0; 2 parsed) |\n")
+    )
 
 
 def test_what_is_not_an_imported_folder_is_refused(tmp_path):

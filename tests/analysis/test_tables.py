@@ -81,9 +81,14 @@ def test_tables_of_an_oracle_and_a_forward_chainer(tmp_path, gold):
     best, weak = result["runs"]["oracle"], result["runs"]["chainer"]
     assert (best["n_prompts"], best["n_parsed"], best["accuracy"]) == (16, 16, 1.0)
     assert best["per_semantics"]["wfs"] == {
-        "correct": 4, "n_parsed": 4, "n": 4, "accuracy": 1.0, "strict_accuracy": 1.0, "ci95": [1.0, 1.0],
+        "correct": 4,
+        "n_parsed": 4,
+        "n": 4,
+        "accuracy": 1.0,
+        "strict_accuracy": 1.0,
+        "ci95": [1.0, 1.0],
         "baselines": {"constant_A": 0.25, "constant_B": 0.0, "constant_C": 0.75, "majority": 0.25},
-    }  # fmt: skip
+    }
     assert best["default_correspondence"] is None  # no errors: n/a
     # the forward chainer: right on control, on skeptical odd and on both-sided even, wrong elsewhere
     assert weak["accuracy"] == 8 / 16
@@ -104,8 +109,11 @@ def test_tables_of_an_oracle_and_a_forward_chainer(tmp_path, gold):
     assert weak["audit"]["skeptical_odd"] == {"correct": 1, "earned": 0}
     # wrong: the global readings contradict q; under cred/skept a plain "q is true" is no entailment verdict
     assert weak["audit"]["by_correctness"]["wrong"] == {
-        "sound": 0, "contradicted": 6, "unverifiable": 2, "no_derivation": 0
-    }  # fmt: skip
+        "sound": 0,
+        "contradicted": 6,
+        "unverifiable": 2,
+        "no_derivation": 0,
+    }
     assert result["audit_floor"] == {"runs": 1, "contradicted": 0, "auditable": 16, "rate": 0.0}
     assert "size" not in best  # one depth, one width
 
@@ -116,8 +124,10 @@ def test_flip_rate_and_size_when_the_gold_varies(tmp_path):
         row["variant"] = "asis"
     flipped = [dict(r, id=r["id"] + "-rev", variant="reversed") for r in rows]
     gold = _write(tmp_path / "gold.jsonl", rows + flipped)
-    outputs = _oracle(rows) + [{"id": r["id"], "prediction": "ANSWER: A" if r["family"] == "odd" else
-                                "ANSWER: " + (r["gold"] or "C")} for r in flipped]  # fmt: skip
+    outputs = _oracle(rows) + [
+        {"id": r["id"], "prediction": "ANSWER: A" if r["family"] == "odd" else "ANSWER: " + (r["gold"] or "C")}
+        for r in flipped
+    ]
     run = _write(tmp_path / "run.jsonl", outputs)
     result = analyze([run], gold, "strict", n_bootstrap=20)["runs"]["run"]
     # odd programs: answers change across orders under closed_world, cred and wfs (skept was A already)
@@ -178,8 +188,12 @@ def test_mann_whitney_stands_beside_fisher(tmp_path, gold):
     by_program = {family: cells["all"]["correct"] for family, cells in run["by_bin"].items()}
     assert by_program == {"control": 4, "even_both_sided": 2, "even_one_sided": 1, "odd": 1}  # of 4 each
     # one control program (1.0) above all three divergent ones (0.5, 0.25, 0.25): U = 3; the tie: asymptotic p
-    assert run["fisher"]["mann_whitney"] == {"u": 3.0, "p_value": pytest.approx(0.34578, abs=1e-5),
-                                             "n_control": 1, "n_divergent": 3}  # fmt: skip
+    assert run["fisher"]["mann_whitney"] == {
+        "u": 3.0,
+        "p_value": pytest.approx(0.34578, abs=1e-5),
+        "n_control": 1,
+        "n_divergent": 3,
+    }
 
 
 def _sweep_rows():
@@ -222,8 +236,23 @@ def test_sweep_tables_and_the_pooled_regression_with_stored_letters(tmp_path):
     assert without["ci95_prompts"] == pytest.approx([0.0, 0.0], abs=1e-9)
     assert without["ci95_programs"] == pytest.approx([0.0, 0.0], abs=1e-9)
     out = tmp_path / "analysis"
-    assert main(["analyze", *map(str, runs), "--gold", str(gold), "--extractor", "stored", "--bootstrap", "5",
-                 "--out", str(out)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "analyze",
+                *map(str, runs),
+                "--gold",
+                str(gold),
+                "--extractor",
+                "stored",
+                "--bootstrap",
+                "5",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     text = (out / "analysis.md").read_text()
     assert "| weak | depth | 2 | 50.0 [" in text and "(6/12 of 12) | 50.0 | 100.0 | 50.0 / 0.0 / 50.0 |" in text
     assert "| without length | intercept +1.0000, z(depth) " in text and "bin=odd -1.0000 |" in text
@@ -249,18 +278,27 @@ def test_a_sweep_regression_on_uneven_data_matches_least_squares(tmp_path):
 
 def test_framing_cells_and_flips(tmp_path):
     rows = [
-        {"id": f"v-odd-wfs-t{t}::wfs", "program_id": "v-odd-wfs", "family": "odd", "condition": "wfs", "gold": "C",
-         "framing": framing, "variant": framing}
+        {
+            "id": f"v-odd-wfs-t{t}::wfs",
+            "program_id": "v-odd-wfs",
+            "family": "odd",
+            "condition": "wfs",
+            "gold": "C",
+            "framing": framing,
+            "variant": framing,
+        }
         for t, framing in enumerate(("escalation", "sensor", "audit"))
-    ]  # fmt: skip
+    ]
     gold = _write(tmp_path / "gold.jsonl", rows)
     lines = [{"id": r["id"], "prediction": f"ANSWER: {x}"} for r, x in zip(rows, "CCA", strict=True)]
     run = _write(tmp_path / "run.jsonl", lines)
     result = analyze([run], gold, "strict", n_bootstrap=5)["runs"]["run"]
     assert result["flip_rate"] == {"flipped": 1, "groups": 1, "rate": 1.0}
     assert {f: (c["correct"], c["n_parsed"]) for f, c in result["framing"].items()} == {
-        "audit": (0, 1), "escalation": (1, 1), "sensor": (1, 1)
-    }  # fmt: skip
+        "audit": (0, 1),
+        "escalation": (1, 1),
+        "sensor": (1, 1),
+    }
 
 
 def test_translate_then_solve_outcomes_beside_the_authors_letters(tmp_path):
@@ -270,12 +308,29 @@ def test_translate_then_solve_outcomes_beside_the_authors_letters(tmp_path):
         "def-a": ("t1 :- t2.\nt2.\nQUERY: eligible(y).", "B", True),  # no rule for the query: theirs read 'false'
         "def-b": ("<think>draft\nQUERY: x", None, False),  # unclosed thinking: no program at all
     }
-    rows = [{"id": f"{k}-{theme}::wfs", "program_id": f"{k}-{theme}", "cluster": k, "family": "divergent",
-             "condition": "wfs", "gold": "C" if k.startswith("cyc") else "B", "mitigation": "t2s"}
-            for k in texts for theme in ("meeting", "panel")]  # fmt: skip
+    rows = [
+        {
+            "id": f"{k}-{theme}::wfs",
+            "program_id": f"{k}-{theme}",
+            "cluster": k,
+            "family": "divergent",
+            "condition": "wfs",
+            "gold": "C" if k.startswith("cyc") else "B",
+            "mitigation": "t2s",
+        }
+        for k in texts
+        for theme in ("meeting", "panel")
+    ]
     gold = _write(tmp_path / "gold.jsonl", rows)
-    lines = [{"id": r["id"], "prediction": texts[r["cluster"]][0], "stored": texts[r["cluster"]][1],
-              "stored_ok": texts[r["cluster"]][2]} for r in rows]  # fmt: skip
+    lines = [
+        {
+            "id": r["id"],
+            "prediction": texts[r["cluster"]][0],
+            "stored": texts[r["cluster"]][1],
+            "stored_ok": texts[r["cluster"]][2],
+        }
+        for r in rows
+    ]
     run = _write(tmp_path / "run.jsonl", lines)
     stored = analyze([run], gold, "stored", n_bootstrap=20)["runs"]["run"]["mitigation"]
     assert (stored["n"], stored["n_parsed"], stored["nulls"], stored["correct"]) == (8, 6, 2, 4)
@@ -306,8 +361,9 @@ def test_a_set_without_widths_slices_by_depth_only_and_plots(tmp_path):
     from naf_bench.analysis.outputs import write_analysis
 
     rows = [dict(row, width=None) for row in _rows(depths=(2, 8))]
-    result = analyze([_write(tmp_path / "run.jsonl", _oracle(rows))], _write(tmp_path / "gold.jsonl", rows), "strict",
-                     n_bootstrap=20)  # fmt: skip
+    result = analyze(
+        [_write(tmp_path / "run.jsonl", _oracle(rows))], _write(tmp_path / "gold.jsonl", rows), "strict", n_bootstrap=20
+    )
     size = result["runs"]["run"]["size"]
     assert size["accuracy_by"] == {"depth": {"2": 1.0, "8": 1.0}, "width": {}}
     assert set(size["cells"]["depth"]) == {"2", "8"} and size["cells"]["width"] == {}

@@ -24,8 +24,17 @@ def files(tmp_path):
     (main's ids), a missing file, a folder, an empty file, reference folders with an empty or a folder set file,
     a folder holding a run, malformed submissions (gzip, a JSON array, trailing commas, integer ids, an 'answer'
     field, an unknown id beside a broken line), programs with '~' and ':~', and where a tiny model goes."""
-    gold = [{"id": f"fx-{p}-{c}::{c}", "program_id": f"fx-{p}", "family": "odd", "condition": c,
-             "gold": None if c == "none" else "A"} for p in range(3) for c in CONDITIONS]  # fmt: skip
+    gold = [
+        {
+            "id": f"fx-{p}-{c}::{c}",
+            "program_id": f"fx-{p}",
+            "family": "odd",
+            "condition": c,
+            "gold": None if c == "none" else "A",
+        }
+        for p in range(3)
+        for c in CONDITIONS
+    ]
     paths = {
         "gold": tmp_path / "gold.jsonl",
         "submission": tmp_path / "submission.jsonl",
@@ -205,8 +214,12 @@ def test_a_bad_set_is_named_on_every_command_with_set(pair, message, files, caps
 
 def test_the_command_itself_prints_no_traceback(files):
     """The installed entry point, as a user runs it: one line on stderr, exit status 1."""
-    done = subprocess.run([sys.executable, "-m", "naf_bench.cli", "report", str(files["submission"])],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "naf_bench.cli", "report", str(files["submission"])],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1 and done.stdout == "" and len(done.stderr.splitlines()) == 1
     assert done.stderr.startswith(f"naf-bench report: DataError: {files['submission']}: a submission")
 

@@ -111,19 +111,28 @@ def limited_run(rows, folder, model="HuggingFaceTB/SmolLM2-135M-Instruct"):
     the second wrong under every reading."""
     folder.mkdir(parents=True)
     programs = sorted({row["program_id"] for row in rows if row["condition"] != "none"})[:2]
-    documents = [{"rows": [row for row in rows if row["program_id"] == program and row["condition"] != "none"]}
-                 for program in programs]  # fmt: skip
+    documents = [
+        {"rows": [row for row in rows if row["program_id"] == program and row["condition"] != "none"]}
+        for program in programs
+    ]
     letters = [
         [row["gold"] for row in documents[0]["rows"]],
         ["C" if row["gold"] != "C" else "A" for row in documents[1]["rows"]],
     ]
-    samples = [{"doc": doc, "filter": f, "resps": [[f"ANSWER: {letter}"] for letter in answers]}
-               for doc, answers in zip(documents, letters, strict=True)
-               for f in ("strict-match", "flexible-extract")]  # fmt: skip
+    samples = [
+        {"doc": doc, "filter": f, "resps": [[f"ANSWER: {letter}"] for letter in answers]}
+        for doc, answers in zip(documents, letters, strict=True)
+        for f in ("strict-match", "flexible-extract")
+    ]
     write_jsonl(folder / "samples_naf_bench_joint_2026.jsonl", samples)
-    (folder / "results_2026.json").write_text(json.dumps({
-        "config": {"model_args": f"pretrained={model}"},
-        "n-samples": {"naf_bench_joint": {"original": 120, "effective": 2}}}))  # fmt: skip
+    (folder / "results_2026.json").write_text(
+        json.dumps(
+            {
+                "config": {"model_args": f"pretrained={model}"},
+                "n-samples": {"naf_bench_joint": {"original": 120, "effective": 2}},
+            }
+        )
+    )
     return folder
 
 
@@ -165,8 +174,11 @@ def test_a_limited_run_is_in_the_main_table_and_every_plot(rows, tmp_path):
         labels = figure.axes[0].get_yticklabels()
         assert "".join(model.split()) in ["".join(label.get_text().split()) for label in labels], name
         assert len(labels) == 8 + 2  # the baselines and both filters of the model
-        boxes = [text.get_window_extent(renderer) for text in figure.findobj(lambda a: hasattr(a, "get_text"))
-                 if getattr(text, "get_text", lambda: "")() and text.get_visible()]  # fmt: skip
+        boxes = [
+            text.get_window_extent(renderer)
+            for text in figure.findobj(lambda a: hasattr(a, "get_text"))
+            if getattr(text, "get_text", lambda: "")() and text.get_visible()
+        ]
         assert all(frame.x0 <= b.x0 and b.x1 <= frame.x1 and frame.y0 <= b.y0 and b.y1 <= frame.y1 for b in boxes), name
         tick_boxes = [label.get_window_extent(renderer) for label in labels]
         assert not any(a.overlaps(b) for a, b in itertools.pairwise(tick_boxes)), name
@@ -225,17 +237,29 @@ def test_run_a_tiny_model_end_to_end(tmp_path, build_tiny_lm):
         assert png_size(tmp_path / "run" / plot) == (1000, 400)
     # the answers as a leaderboard submission: every generated prompt, the full output as answer and trace
     submission = [json.loads(line) for line in (tmp_path / "run" / "submission.jsonl").read_text().splitlines()]
-    samples = [json.loads(line) for path in folder.glob("samples_naf_bench_*.jsonl") if "_mc_" not in path.name
-               for line in path.read_text().splitlines()]  # fmt: skip
-    outputs = {row["id"]: response[0] for s in samples if s["filter"] == "strict-match"
-               for row, response in zip(s["doc"].get("rows", [s["doc"]]), s["resps"], strict=True)}  # fmt: skip
+    samples = [
+        json.loads(line)
+        for path in folder.glob("samples_naf_bench_*.jsonl")
+        if "_mc_" not in path.name
+        for line in path.read_text().splitlines()
+    ]
+    outputs = {
+        row["id"]: response[0]
+        for s in samples
+        if s["filter"] == "strict-match"
+        for row, response in zip(s["doc"].get("rows", [s["doc"]]), s["resps"], strict=True)
+    }
     assert len(submission) == len(outputs) == 10  # joint: 2 programs x 4 readings; none: 2 prompts
     for line in submission:
         assert line["prediction"] == line["trace"] == outputs[line["id"]]
     metadata = json.loads((tmp_path / "run" / "submission.metadata.json").read_text())
     assert validate_metadata(metadata) == []
     assert (metadata["model_name"], metadata["track"], metadata["temperature"], metadata["samples_per_item"]) == (
-        "tiny", "standard", 0.0, 1)  # fmt: skip
+        "tiny",
+        "standard",
+        0.0,
+        1,
+    )
     assert metadata["max_tokens"] == 4 and metadata["chat_template"] is False
     assert "Prompts: tiny: plain prompts: the tokenizer has no chat template" in report
     assert main(arguments) == 2  # the run is kept: a second one into the same folder is refused, nothing loaded
@@ -253,8 +277,14 @@ def test_a_run_whose_files_cannot_be_written_keeps_its_answers(tmp_path, build_t
     (tmp_path / "file").write_text("")
     kept_in = "lm-eval could not write it; the run's results and answers are kept in"
     with pytest.raises(DataError, match=kept_in) as error:
-        run_model(str(tmp_path / "tiny"), tmp_path / "file" / "lm_eval", ("naf_bench_cred",), device="cpu", limit=1,
-                  max_gen_toks=2)  # fmt: skip
+        run_model(
+            str(tmp_path / "tiny"),
+            tmp_path / "file" / "lm_eval",
+            ("naf_bench_cred",),
+            device="cpu",
+            limit=1,
+            max_gen_toks=2,
+        )
     kept = Path(str(error.value).rsplit(" ", 1)[1])
     try:
         saved = json.loads(kept.read_text())
@@ -268,19 +298,30 @@ def test_run_help_lists_the_lm_eval_options(capsys):
     with pytest.raises(SystemExit):
         main(["run", "--help"])
     text = capsys.readouterr().out
-    for option in ("--model BACKEND", "--model_args", "--device", "--batch_size", "--apply-chat-template",
-                   "--no-chat-template", "--limit", "--tasks"):  # fmt: skip
+    for option in (
+        "--model BACKEND",
+        "--model_args",
+        "--device",
+        "--batch_size",
+        "--apply-chat-template",
+        "--no-chat-template",
+        "--limit",
+        "--tasks",
+    ):
         assert option in text
 
 
 def test_model_arguments_pass_through():
     assert model_arguments("org/model", "dtype=bfloat16,revision=main") == {
-        "pretrained": "org/model", "dtype": "bfloat16", "revision": "main"
-    }  # fmt: skip
+        "pretrained": "org/model",
+        "dtype": "bfloat16",
+        "revision": "main",
+    }
     assert model_arguments("/models/base.Q4.gguf") == {"pretrained": "/models", "gguf_file": "base.Q4.gguf"}
     assert model_arguments(None, "pretrained=gpt2,tensor_parallel_size=2") == {
-        "pretrained": "gpt2", "tensor_parallel_size": "2"
-    }  # fmt: skip
+        "pretrained": "gpt2",
+        "tensor_parallel_size": "2",
+    }
     with pytest.raises(ConfigError, match="name a model"):
         model_arguments(None)
     with pytest.raises(ConfigError, match="expected KEY=VALUE"):
@@ -315,8 +356,10 @@ def small_gold(tmp_path_factory):
     from naf_bench.readings import gold_letter
 
     rows = []
-    for program_id, family, text in (("t-odd", "odd", "q :- a. a :- not b. b :- not c. c :- not a."),
-                                     ("t-control", "control", "q :- a. a :- not b.")):  # fmt: skip
+    for program_id, family, text in (
+        ("t-odd", "odd", "q :- a. a :- not b. b :- not c. c :- not a."),
+        ("t-control", "control", "q :- a. a :- not b."),
+    ):
         certificate = certify(text)
         for condition in ("closed_world", "cred", "skept", "wfs"):
             rows.append({"id": f"{program_id}-{condition}::{condition}", "program_id": program_id, "family": family,
@@ -329,10 +372,17 @@ def test_score_names_its_extractor_prints_the_joint_interval_and_no_proof_score_
     small_gold, tmp_path, capsys
 ):
     rows, gold = small_gold
-    submission = write_jsonl(tmp_path / "run.jsonl", [
-        {"id": r["id"], "prediction": f"ANSWER: {r['gold'] if r['program_id'] == 't-control' else 'A'}",
-         "trace": "Since a holds, q is true."} for r in rows
-    ])  # fmt: skip
+    submission = write_jsonl(
+        tmp_path / "run.jsonl",
+        [
+            {
+                "id": r["id"],
+                "prediction": f"ANSWER: {r['gold'] if r['program_id'] == 't-control' else 'A'}",
+                "trace": "Since a holds, q is true.",
+            }
+            for r in rows
+        ],
+    )
     out = tmp_path / "s.json"
     assert main(["score", str(submission), "--gold", str(gold), "--extractor", "strict", "--out", str(out)]) == 0
     printed = capsys.readouterr().out

@@ -65,8 +65,10 @@ def test_the_console_table_shows_whole_names_the_extractor_and_the_unread_count(
     from naf_bench.cli.output import print_records
     from naf_bench.scoring.evaluation import score_rows
 
-    rows = [{"id": f"p-{c}::{c}", "program_id": "p", "family": "odd", "condition": c, "gold": "A"}
-            for c in ("closed_world", "cred", "skept", "wfs")]  # fmt: skip
+    rows = [
+        {"id": f"p-{c}::{c}", "program_id": "p", "family": "odd", "condition": c, "gold": "A"}
+        for c in ("closed_world", "cred", "skept", "wfs")
+    ]
     texts = ["ANSWER: A", "\\boxed{A}", "I would rather not say.", "A. Definitely yes"]
     predictions = {row["id"]: {"prediction": text} for row, text in zip(rows, texts, strict=True)}
     name = "a-model-whose-name-is-longer-than-thirty-characters"

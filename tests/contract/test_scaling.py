@@ -80,10 +80,14 @@ def test_no_engine_recurses_in_python_on_program_size(tmp_path):
         "print(certify(chain).signature, certify(cycle).signature, certify(chain.replace('not ', '')).signature)\n"
     )
     done = subprocess.run(
-        [sys.executable, "-", str(tmp_path / "chain.lp"), str(tmp_path / "ring.lp")], input=script,
-        capture_output=True, text=True, cwd=ROOT, timeout=600,
+        [sys.executable, "-", str(tmp_path / "chain.lp"), str(tmp_path / "ring.lp")],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )  # fmt: skip
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["FFFF", "TFuloop", "FFFF"]
 

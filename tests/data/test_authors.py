@@ -163,7 +163,7 @@ def paper_sets(tmp_path):
         "t2s_big_answers",
         "auto_answers",
     ):
-        (data / folder).mkdir(parents=True)  # fmt: skip
+        (data / folder).mkdir(parents=True)
     grid = []
     for rec_id, text in (
         ("g-d0-i0", "q :- a.\na :- not b.\nb :- not a."),
@@ -181,21 +181,40 @@ def paper_sets(tmp_path):
     (data / "grid_large_answers" / "m.raw.json").write_text(json.dumps({r["task_id"]: "ANSWER: A" for r in grid}))
     (data / "grid_large_answers" / "m.json").write_text(json.dumps({"answers": {r["task_id"]: "A" for r in grid}}))
     sweep = [
-        {"task_id": f"v-control-d2-t{t}::wfs", "rec_id": f"v-control-d2-t{t}", "cond": "wfs", "theme": t, "depth": 2,
-         "width": 0, "divergence_bin": "control", "gold": "A", "program": "q :- a.\na :- not b.",
-         "labels": {"cred": "T", "skept": "T", "wfs": "T", "sldnf": "T"}, "prompt": THEMED,
-         "length": {"tokens": 50 + t}}
+        {
+            "task_id": f"v-control-d2-t{t}::wfs",
+            "rec_id": f"v-control-d2-t{t}",
+            "cond": "wfs",
+            "theme": t,
+            "depth": 2,
+            "width": 0,
+            "divergence_bin": "control",
+            "gold": "A",
+            "program": "q :- a.\na :- not b.",
+            "labels": {"cred": "T", "skept": "T", "wfs": "T", "sldnf": "T"},
+            "prompt": THEMED,
+            "length": {"tokens": 50 + t},
+        }
         for t in (0, 1)
-    ]  # fmt: skip
+    ]
     (data / "v3_full.json").write_text(json.dumps(sweep))
     (data / "v3_answers" / "m.json").write_text(json.dumps({"answers": {r["task_id"]: None for r in sweep}}))
     (data / "v3_answers" / "m2.json").write_text(json.dumps({"answers": {r["task_id"]: "A" for r in sweep}}))
     verb = [
-        {"task_id": f"verb-odd-d4-wfs-t{t}::wfs", "rec_id": "verb-odd-d4-wfs", "cond": "wfs", "theme": t,
-         "divergence_bin": "odd", "depth": 4, "width": 2, "gold": "C", "prompt": THEMED,
-         "labels": {"cred": "F", "skept": "T", "wfs": "u", "sldnf": "loop"}}
+        {
+            "task_id": f"verb-odd-d4-wfs-t{t}::wfs",
+            "rec_id": "verb-odd-d4-wfs",
+            "cond": "wfs",
+            "theme": t,
+            "divergence_bin": "odd",
+            "depth": 4,
+            "width": 2,
+            "gold": "C",
+            "prompt": THEMED,
+            "labels": {"cred": "F", "skept": "T", "wfs": "u", "sldnf": "loop"},
+        }
         for t in (0, 1, 2)
-    ]  # fmt: skip
+    ]
     (data / "verb_set.json").write_text(json.dumps(verb))
     (data / "verb_answers" / "m.raw.json").write_text(json.dumps({r["task_id"]: "ANSWER: C" for r in verb}))
     wfs = [_certified("cyc2-disj-meeting", "divergent", "C", kind="divergent"),
@@ -217,10 +236,22 @@ def paper_sets(tmp_path):
 def test_the_rest_of_the_paper_imports_with_marks(paper_sets, tmp_path):
     report = import_authors(paper_sets, tmp_path / "out")
     assert report.disagreements == []
-    assert report.rows == {"grid_large": 4, "v3_sweep": 2, "framing": 3, "wfs_big_direct": 3, "wfs_big_t2s": 3,
-                           "pilot_en": 3}  # fmt: skip
-    assert report.programs == {"grid_large": 2, "v3_sweep": 1, "framing": 0, "wfs_big_direct": 0, "wfs_big_t2s": 0,
-                               "pilot_en": 0}  # fmt: skip
+    assert report.rows == {
+        "grid_large": 4,
+        "v3_sweep": 2,
+        "framing": 3,
+        "wfs_big_direct": 3,
+        "wfs_big_t2s": 3,
+        "pilot_en": 3,
+    }
+    assert report.programs == {
+        "grid_large": 2,
+        "v3_sweep": 1,
+        "framing": 0,
+        "wfs_big_direct": 0,
+        "wfs_big_t2s": 0,
+        "pilot_en": 0,
+    }
     out = tmp_path / "out"
     grid = _jsonl(out / "grid_large" / "gold.jsonl")
     # the two grid programs are one up to renaming of atoms: one cluster
@@ -247,18 +278,26 @@ def test_the_rest_of_the_paper_imports_with_marks(paper_sets, tmp_path):
         "rules not known (a themed prompt and no 'program' field): the authors' labels": 3,
     }
     t2s = _jsonl(out / "wfs_big_t2s" / "runs" / "m.jsonl")
-    assert t2s[0] == {"id": "cyc2-disj-meeting::wfs", "prediction": "p :- not q.\nq :- not p.\nQUERY: p.",
-                      "stored": "C", "stored_ok": True}  # fmt: skip
+    assert t2s[0] == {
+        "id": "cyc2-disj-meeting::wfs",
+        "prediction": "p :- not q.\nq :- not p.\nQUERY: p.",
+        "stored": "C",
+        "stored_ok": True,
+    }
     assert _jsonl(out / "wfs_big_direct" / "runs" / "m.jsonl")[0] == {
-        "id": "cyc2-disj-meeting::wfs", "prediction": "ANSWER: C", "stored": None
-    }  # fmt: skip
+        "id": "cyc2-disj-meeting::wfs",
+        "prediction": "ANSWER: C",
+        "stored": None,
+    }
     assert _jsonl(out / "grid_large" / "runs" / "m.jsonl")[0]["stored"] == "A"
     assert [r["prediction"] for r in _jsonl(out / "v3_sweep" / "runs" / "m.jsonl")] == ["", ""]
     assert [r["prediction"] for r in _jsonl(out / "v3_sweep" / "runs" / "m2.jsonl")] == ["A", "A"]
     pilot = _jsonl(out / "pilot_en" / "gold.jsonl")
     assert [(r["condition"], r["gold"], r["family"]) for r in pilot] == [
-        ("stable", "C", "divergent"), ("wfs", "C", "divergent"), ("none", None, "control")
-    ]  # fmt: skip
+        ("stable", "C", "divergent"),
+        ("wfs", "C", "divergent"),
+        ("none", None, "control"),
+    ]
     assert report.marks["pilot_en"]["condition 'stable' has no reading in naf-bench's table: gold is the authors'"] == 1
     assert report.marks["pilot_en"]["the authors give the untutored prompt gold A; naf-bench's rows have none"] == 1
 
@@ -290,8 +329,10 @@ def test_analyze_authors_puts_the_mitigations_and_languages_side_by_side(paper_s
     assert set(paper["errors"]) == {"v3_sweep"}
     cells = paper["mitigation"]["m"]
     assert {m: (c["correct"], c["n_parsed"], c["nulls"]) for m, c in cells.items()} == {
-        "direct": (2, 2, 1), "verify": (2, 3, 0), "t2s": (2, 3, 0)
-    }  # fmt: skip
+        "direct": (2, 2, 1),
+        "verify": (2, 3, 0),
+        "t2s": (2, 3, 0),
+    }
     assert cells["t2s"]["translations"]["outcomes"] == {"answered": 3}
     assert paper["language"]["m"]["en"]["correct"] == 1 and paper["language"]["m"]["zh"]["n_parsed"] == 1
     assert (out / "wfs_big_t2s" / "analysis.md").exists()

@@ -105,8 +105,10 @@ def test_export_card_has_the_hub_metadata(repo):
     assert data.annotations_creators == ["machine-generated"] and data.source_datasets == ["original"]
     assert {"logic-programming", "negation-as-failure"} <= set(data.tags)
     assert data.configs[0] == {
-        "config_name": "main", "default": True, "data_files": [{"split": "test", "path": "data/main/test-*.parquet"}]
-    }  # fmt: skip
+        "config_name": "main",
+        "default": True,
+        "data_files": [{"split": "test", "path": "data/main/test-*.parquet"}],
+    }
     infos = {info["config_name"]: info for info in data.dataset_info}
     assert set(infos) == {"main", "zh", "main-gold", "zh-gold"}  # -gold: the rows with gold, which eval.yaml reads
     assert infos["main-gold"]["splits"][0]["num_examples"] == 480  # condition none's 120 rows have no gold

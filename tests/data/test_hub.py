@@ -21,8 +21,16 @@ def push(*args, cache):
 
 
 def test_push_to_hub_exports_checks_and_lists_the_upload(tmp_path):
-    done = push("--repo-id", "me/naf-bench", "--configs", "wfs44", "--out", str(tmp_path / "repo"), "--dry-run",
-                cache=tmp_path / "cache")  # fmt: skip
+    done = push(
+        "--repo-id",
+        "me/naf-bench",
+        "--configs",
+        "wfs44",
+        "--out",
+        str(tmp_path / "repo"),
+        "--dry-run",
+        cache=tmp_path / "cache",
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         "wfs44: test 88 rows",

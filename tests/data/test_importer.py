@@ -60,8 +60,16 @@ def reference(tmp_path):
     a[1]["prediction"] = "A"  # lb-loopy-i0 cred: gold B
     a[5]["prediction"] = None  # lb-decided-i0 cred: unanswered
     _write(board / "submissions_open" / "model-a.jsonl", [*a, {"id": "lb-other-i9-wfs::wfs", "prediction": "B"}])
-    full = [{"id": r["id"], "prediction": r["gold"], "text": f"q is {r['gold']}.\nANSWER: {r['gold']}", "rec_id": "x",
-             "completion_tokens": 10} for r in named]  # fmt: skip
+    full = [
+        {
+            "id": r["id"],
+            "prediction": r["gold"],
+            "text": f"q is {r['gold']}.\nANSWER: {r['gold']}",
+            "rec_id": "x",
+            "completion_tokens": 10,
+        }
+        for r in named
+    ]
     _write(board / "submissions_full" / "logs" / "model-b.raw.jsonl", full)
     _write(board / "submissions_batch" / "logs" / "model-b.raw.jsonl", full[:3])
     _write(board / "submissions_open" / "broken.jsonl", [{"id": "lb-loopy-i0-wfs::wfs", "answer": "C"}])
@@ -83,8 +91,12 @@ def test_leaderboard_sets_and_submissions(reference, tmp_path):
     ]
     rows = _jsonl(out / "hard_x" / "gold.jsonl")
     loopy = next(r for r in rows if r["id"] == "lb-loopy-i0-skept::skept")
-    assert (loopy["program_id"], loopy["family"], loopy["tier"], loopy["gold"]) == ("lb-loopy-i0", "loopy", "loopy_d1",
-                                                                                    "A")  # fmt: skip
+    assert (loopy["program_id"], loopy["family"], loopy["tier"], loopy["gold"]) == (
+        "lb-loopy-i0",
+        "loopy",
+        "loopy_d1",
+        "A",
+    )
     assert loopy["signature"] == "FTuloop" and loopy["program"] == "q :- a.\na :- not b.\nb :- not c.\nc :- not a.\n"
     assert next(r for r in rows if r["id"] == "lb-decided-i0-cred::cred")["gold"] == "C"  # theirs kept, listed
     dev = _jsonl(out / "dev" / "gold.jsonl")
@@ -136,7 +148,9 @@ def test_every_file_is_imported_or_listed_with_its_reason(reference, tmp_path, c
         "naf-bench's certificates"
     ) in summary["notes"]
     assert _jsonl(out / "hard_old" / "submissions" / "model-c.jsonl")[0] == {
-        "id": "lb-loopy-i0-none::none", "prediction": "A"}  # fmt: skip
+        "id": "lb-loopy-i0-none::none",
+        "prediction": "A",
+    }
     assert (
         "leaderboard/submissions_c/model-c.jsonl: answers every id of hard_old and 5 ids it does not have; it also "
         "answers every id of dev, hard_x"

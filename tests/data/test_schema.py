@@ -12,8 +12,12 @@ def test_labels_and_effort_have_one_field_per_reading_and_counter():
     schema = features()
     assert schema["labels"] == {key: datasets.Value("string") for key in ("cred", "skept", "wfs", "sldnf")}
     assert list(schema["effort"]) == [
-        "clingo_choices", "clingo_conflicts", "wfs_iterations", "prolog_inferences", "sldnf_fixpoint_rounds"
-    ]  # fmt: skip
+        "clingo_choices",
+        "clingo_conflicts",
+        "wfs_iterations",
+        "prolog_inferences",
+        "sldnf_fixpoint_rounds",
+    ]
     assert {kind.dtype for kind in schema["effort"].values()} == {"int64"}
 
 

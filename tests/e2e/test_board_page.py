@@ -12,8 +12,9 @@ pytest.importorskip("gradio")
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
-    pytest.skip("no Chromium on PATH (apt-get install chromium): the page test needs a real browser",
-                allow_module_level=True)  # fmt: skip
+    pytest.skip(
+        "no Chromium on PATH (apt-get install chromium): the page test needs a real browser", allow_module_level=True
+    )
 
 HOSTILE = "<img src=x onerror=window.pwned=1>"
 # the table's body rows in display order (Gradio's table is virtual: rows carry their index), as cell texts
@@ -45,8 +46,12 @@ def test_a_team_uploads_through_the_page_and_sees_its_row(
     try:
         first = write_submission(tmp_path / "beta.jsonl", answers(rows, 9))
         meta = write_metadata(tmp_path / "beta.metadata.json", model_name="beta-model")
-        assert server.client().predict(handle_file(str(first)), handle_file(str(meta)), other,
-                                       api_name="/submit")["status"] == "accepted"  # fmt: skip
+        assert (
+            server.client().predict(handle_file(str(first)), handle_file(str(meta)), other, api_name="/submit")[
+                "status"
+            ]
+            == "accepted"
+        )
         upload = write_submission(tmp_path / "mine.jsonl", answers(rows, 4))
         upload_meta = write_metadata(tmp_path / "mine.metadata.json", model_name=HOSTILE)
         with playwright.sync_playwright() as driver:
@@ -68,7 +73,7 @@ def test_a_team_uploads_through_the_page_and_sees_its_row(
             history = _poll(page, "#history", lambda rows: len(rows) == 1)
             # nothing the page keeps in the browser, or the server keeps for it, holds the token
             kept = page.evaluate("""() => JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage),
-                                                          document.cookie])""")  # fmt: skip
+                                                          document.cookie])""")
             cookies = json.dumps(page.context.cookies())
             runs = page.request.get(server.url + "gradio_api/runs")
             assert hostile not in kept and hostile not in cookies and runs.status == 404 and hostile not in runs.text()

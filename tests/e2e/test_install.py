@@ -37,14 +37,26 @@ def test_pip_installs_into_a_fresh_environment_and_certifies_with_the_system_swi
     installed = subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
                                 str(source)], env=env, capture_output=True, text=True, timeout=600)  # fmt: skip
     assert installed.returncode == 0, installed.stderr[-3000:]
-    where = subprocess.run([python, "-c", "import naf_bench; print(naf_bench.__file__)"], env=env, cwd=tmp_path,
-                           capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    where = subprocess.run(
+        [python, "-c", "import naf_bench; print(naf_bench.__file__)"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert Path(where).is_relative_to(venv), where  # the environment's copy, not the development install
 
     program = tmp_path / "odd.lp"
     program.write_text("q :- a.\na :- not b.\nb :- not c.\nc :- not a.\n")
-    done = subprocess.run([venv / "bin" / "naf-bench", "certify", str(program), "--query", "q", "--json"], env=env,
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)  # fmt: skip
+    done = subprocess.run(
+        [venv / "bin" / "naf-bench", "certify", str(program), "--query", "q", "--json"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert '"signature": "FTuloop"' in done.stdout  # credulous F, skeptical T, WFS undefined, SLDNF loops
     assert '"sldnf": "loop"' in done.stdout  # the label only the SWI-Prolog worker gives

@@ -110,8 +110,12 @@ def test_a_verified_job_survives_a_killed_worker_and_is_posted_once(served):
     board = client.predict("verified", "test", api_name="/board")
     (row,) = board["rows"]
     manifest = json.loads((tmp / "hidden" / "manifest.json").read_text())
-    assert (row["name"], row["kind"], row["set"], row["model"]) == ("alpha", "verified", manifest["key_fingerprint"],
-                                                                   "tiny")  # fmt: skip
+    assert (row["name"], row["kind"], row["set"], row["model"]) == (
+        "alpha",
+        "verified",
+        manifest["key_fingerprint"],
+        "tiny",
+    )
     assert row["n_programs"] == manifest["programs"] and board["self_reported"] is False
     assert row["metadata"]["max_tokens"] == 4 and row["attempts"] == 2
     uploads = client.predict("standard", "test", api_name="/board")
@@ -169,8 +173,10 @@ def test_an_endpoint_job_runs_on_a_set_of_its_own_and_its_key_is_kept_nowhere(se
     own = tmp / "hidden" / "runs" / f"job-{ack['job']}-set"
     own_manifest = json.loads((own / "manifest.json").read_text())
     hidden_manifest = json.loads((tmp / "hidden" / "manifest.json").read_text())
-    assert row["kind"] == "endpoint" and row["set"] == own_manifest["key_fingerprint"] != hidden_manifest[
-        "key_fingerprint"]  # fmt: skip
+    assert (
+        row["kind"] == "endpoint"
+        and row["set"] == own_manifest["key_fingerprint"] != hidden_manifest["key_fingerprint"]
+    )
     assert row["completion_tokens"] >= 5  # 5 requests: naf_bench_none's prompt and one program's 4 readings
     answers += [ack, board, client.predict(token, api_name="/history"),
                 client.predict("verified", "test", api_name="/board")]  # fmt: skip

@@ -53,9 +53,14 @@ def commands(code: str):
 
 def test_the_site_builds_strictly_with_its_generated_parts(tmp_path):
     pytest.importorskip("mkdocs")
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     dataset = (tmp_path / "site" / "dataset" / "index.html").read_text()
     assert "<code>hard</code>" in dataset and "train 192 (960), validation 77 (385), test 77 (385)" in dataset
@@ -113,9 +118,12 @@ def _resolves(name: str) -> bool:
 
 def test_every_name_of_the_package_the_docs_cite_exists():
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-    cited = {(page.relative_to(ROOT).as_posix(), name) for page in pages
-             for name in DOTTED.findall(page.read_text(encoding="utf-8"))
-             if not name.endswith(".yaml") and not name.startswith("naf_bench.lm_eval_tasks")}  # fmt: skip
+    cited = {
+        (page.relative_to(ROOT).as_posix(), name)
+        for page in pages
+        for name in DOTTED.findall(page.read_text(encoding="utf-8"))
+        if not name.endswith(".yaml") and not name.startswith("naf_bench.lm_eval_tasks")
+    }
     assert len(cited) >= 40
     assert sorted(f"{page}: {name}" for page, name in cited if not _resolves(name)) == []
     assert not _resolves("naf_bench.leaderboard.board.score_submission")  # gone with issue 39's one intake
@@ -133,8 +141,9 @@ def test_every_python_block_runs_or_says_why_not(tmp_path, capsys):
                 skipped.append(f"{where}: {reason}")
                 continue
             offline = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-            done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
-                                  timeout=600, env=offline)  # fmt: skip
+            done = subprocess.run(
+                [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600, env=offline
+            )
             assert done.returncode == 0, f"{where}:\n{done.stderr[-2000:]}"
             ran += 1
     with capsys.disabled():

@@ -35,8 +35,14 @@ def site(tmp_path_factory):
     pytest.importorskip("mkdocs")
     folder = tmp_path_factory.mktemp("docs") / "site"
     quiet = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(folder)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300, env=quiet)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=quiet,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -105,7 +111,10 @@ def test_every_name_the_docs_cite_is_a_search_word(site):
     index = json.loads((folder / "search" / "search_index.json").read_text(encoding="utf-8"))
     split = re.compile(index["config"]["separator"])
     words = {word.lower() for doc in index["docs"] for word in split.split(doc["title"] + " " + doc["text"])}
-    cited = {name.split(".")[-1] for page in (ROOT / "docs").rglob("*.md")
-             for name in re.findall(r"\bnaf_bench(?:\.[A-Za-z_]\w*)+", page.read_text(encoding="utf-8"))}  # fmt: skip
+    cited = {
+        name.split(".")[-1]
+        for page in (ROOT / "docs").rglob("*.md")
+        for name in re.findall(r"\bnaf_bench(?:\.[A-Za-z_]\w*)+", page.read_text(encoding="utf-8"))
+    }
     assert len(cited) >= 30 and set(SEARCHED) <= cited
     assert sorted(name for name in cited if name.lower() not in words) == []

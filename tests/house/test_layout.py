@@ -58,15 +58,22 @@ def test_the_cycle_check_sees_a_cycle():
 
 
 def test_no_module_imports_private_names():
-    private = [f"{name}: {module}.{item}" for name, tree in TREES.items() for module, item in _imports(tree)
-               if item and item.startswith("_") and not item.startswith("__")]  # fmt: skip
+    private = [
+        f"{name}: {module}.{item}"
+        for name, tree in TREES.items()
+        for module, item in _imports(tree)
+        if item and item.startswith("_") and not item.startswith("__")
+    ]
     assert private == []
 
 
 def test_no_function_over_100_lines():
-    long = [f"{name}.{node.name}: {node.end_lineno - node.lineno + 1}" for name, tree in TREES.items()
-            for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.end_lineno - node.lineno + 1 > 100]  # fmt: skip
+    long = [
+        f"{name}.{node.name}: {node.end_lineno - node.lineno + 1}"
+        for name, tree in TREES.items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno - node.lineno + 1 > 100
+    ]
     assert long == []
 
 
@@ -179,8 +186,13 @@ def _shared_by_import(tree: ast.Module) -> list[str]:
             names = [alias.name for alias in node.names]
         else:
             continue
-        found += [name for name in names if name.startswith(".") or name.split(".")[0] in ("tests", "conftest")
-                  or name.split(".")[-1].startswith(("test_", "conftest"))]  # fmt: skip
+        found += [
+            name
+            for name in names
+            if name.startswith(".")
+            or name.split(".")[0] in ("tests", "conftest")
+            or name.split(".")[-1].startswith(("test_", "conftest"))
+        ]
     return found
 
 

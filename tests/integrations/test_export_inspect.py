@@ -22,8 +22,22 @@ def test_inspect_runs_the_exported_folder(stub, tmp_path, inspect_cli, response_
     (snapshot.parents[1] / "refs").mkdir()
     (snapshot.parents[1] / "refs" / "main").write_text("0" * 40)
     caches = {"HF_HUB_CACHE": str(tmp_path / "hub"), "HF_DATASETS_CACHE": str(tmp_path / "cache")}
-    inspect_cli("eval", "hf/ORG/naf-bench", "--model", "openai-api/stub/stub", "--temperature", "0",
-                "--max-tokens", "2048", "--log-dir", "logs", "--display", "none", cwd=tmp_path, env=caches)  # fmt: skip
+    inspect_cli(
+        "eval",
+        "hf/ORG/naf-bench",
+        "--model",
+        "openai-api/stub/stub",
+        "--temperature",
+        "0",
+        "--max-tokens",
+        "2048",
+        "--log-dir",
+        "logs",
+        "--display",
+        "none",
+        cwd=tmp_path,
+        env=caches,
+    )
     (info,) = list_eval_logs(str(tmp_path / "logs"))
     log = read_eval_log(info)
     rows = [row for row in _rows(folder) if row["condition"] == "wfs"]

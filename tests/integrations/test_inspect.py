@@ -18,8 +18,13 @@ def run(name, tmp_path, **task_args):
 
     from naf_bench.integrations import inspect as registered
 
-    (log,) = inspect_eval(getattr(registered, name)(**task_args), model="openai-api/stub/stub", log_dir=str(tmp_path),
-                          display="none", max_connections=1)  # fmt: skip
+    (log,) = inspect_eval(
+        getattr(registered, name)(**task_args),
+        model="openai-api/stub/stub",
+        log_dir=str(tmp_path),
+        display="none",
+        max_connections=1,
+    )
     assert log.status == "success", log.error
     return log
 
@@ -46,9 +51,22 @@ def test_every_task_files_prompt_and_scoring_has_an_entry():
 def test_joint_through_the_inspect_command(stub, tmp_path, inspect_cli, response_for):
     from inspect_ai.log import list_eval_logs, read_eval_log
 
-    inspect_cli("eval", "naf_bench/naf_bench_joint", "--model", "openai-api/stub/stub", "-T", "limit=16",
-                "--log-dir", str(tmp_path / "logs"), "--display", "none", "--max-connections", "1",
-                cwd=tmp_path, env={})  # fmt: skip
+    inspect_cli(
+        "eval",
+        "naf_bench/naf_bench_joint",
+        "--model",
+        "openai-api/stub/stub",
+        "-T",
+        "limit=16",
+        "--log-dir",
+        str(tmp_path / "logs"),
+        "--display",
+        "none",
+        "--max-connections",
+        "1",
+        cwd=tmp_path,
+        env={},
+    )
     (info,) = list_eval_logs(str(tmp_path / "logs"))
     log = read_eval_log(info)
     assert log.eval.task == "naf_bench/naf_bench_joint"
@@ -62,7 +80,11 @@ def test_joint_through_the_inspect_command(stub, tmp_path, inspect_cli, response
     # each sample's metadata is its row: the viewer shows program, reading and bin
     first = log.samples[0]
     assert (first.id, first.metadata["program_id"], first.metadata["condition"], first.metadata["family"]) == (
-        rows[0]["id"], rows[0]["program_id"], rows[0]["condition"], rows[0]["family"])  # fmt: skip
+        rows[0]["id"],
+        rows[0]["program_id"],
+        rows[0]["condition"],
+        rows[0]["family"],
+    )
     # the metrics are the scoring core's on the letters its default extractor reads from the stub's responses
     answers = {row["id"]: extract_answer(response_for(row["prompt"]), "strict") for row in rows}
     expected = score(rows, {row["id"]: response_for(row["prompt"]) for row in rows})
@@ -125,5 +147,9 @@ def test_joint_prompt_one_sample_per_program(stub, tmp_path, joint_letters):
     metrics = {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
     assert (metrics["joint"], metrics["accuracy"], metrics["coverage"]) == (0.25, 0.3125, 0.875)
     assert {r: metrics[f"acc_{r}"] for r in ("closed_world", "cred", "skept", "wfs")} == {
-        "closed_world": 0.25, "cred": 0.5, "skept": 0.25, "wfs": 0.25}  # fmt: skip
+        "closed_world": 0.25,
+        "cred": 0.5,
+        "skept": 0.25,
+        "wfs": 0.25,
+    }
     assert metrics["joint_low"] <= 0.25 <= metrics["joint_high"]

@@ -21,8 +21,13 @@ def logs(tmp_path_factory, stub_server):
 
     folder = tmp_path_factory.mktemp("logs")
     for log_format in ("eval", "json"):
-        inspect_eval(registered.naf_bench_joint(limit=12), model="openai-api/stub/stub", display="none",
-                     log_dir=str(folder / log_format), log_format=log_format)  # fmt: skip
+        inspect_eval(
+            registered.naf_bench_joint(limit=12),
+            model="openai-api/stub/stub",
+            display="none",
+            log_dir=str(folder / log_format),
+            log_format=log_format,
+        )
     return {kind: next((folder / kind).iterdir()) for kind in ("eval", "json")}
 
 
@@ -31,8 +36,9 @@ def test_both_log_formats_read_the_same(logs, response_for):
     rows = task_rows(task_spec("naf_bench_joint")).select(range(12)).to_list()
     assert eval_log.task == json_log.task == "naf_bench_joint" and json_log.model == "openai-api/stub/stub"
     assert json_log.generate_config == {"max_tokens": 2048, "temperature": 0.0}
-    expected = sorted((row["id"], row["program_id"], row["condition"], row["gold"], response_for(row["prompt"]))
-                      for row in rows)  # fmt: skip
+    expected = sorted(
+        (row["id"], row["program_id"], row["condition"], row["gold"], response_for(row["prompt"])) for row in rows
+    )
     for log in (eval_log, json_log):  # inspect keeps a <think> block apart: the reader puts it back
         got = sorted((r["id"], r["program_id"], r["condition"], r["gold"], text) for r, text in log.samples)
         assert got == expected

@@ -52,8 +52,9 @@ def test_joint_as_a_corpus_metric(lighteval_tasks, response_for):
     rows = task_rows(task_spec("naf_bench_joint")).to_list()
     assert [doc.query for doc in docs] == [row["prompt"] for row in rows]  # lm-eval's prompts, its 480 documents
     (metric,) = config.metrics
-    items = [metric.compute_sample(doc=doc, model_response=ModelResponse(text=[response_for(doc.query)]))
-             for doc in docs]  # fmt: skip
+    items = [
+        metric.compute_sample(doc=doc, model_response=ModelResponse(text=[response_for(doc.query)])) for doc in docs
+    ]
     corpus = {name: fn([item[name] for item in items]) for name, fn in metric.get_corpus_aggregations().items()}
     expected = score(rows, {row["id"]: response_for(row["prompt"]) for row in rows})
     assert corpus["joint"] == pytest.approx(expected.joint())
@@ -91,9 +92,14 @@ def test_joint_prompt_one_document_per_program(lighteval_tasks, response_for):
     documents = task_documents(spec).to_list()
     assert [doc.query for doc in docs] == [prompt_text(spec, document) for document in documents]  # 120 programs
     (metric,) = config.metrics
-    items = [metric.compute_sample(doc=doc, model_response=ModelResponse(text=[response_for(doc.query)]))
-             for doc in docs[:4]]  # fmt: skip
+    items = [
+        metric.compute_sample(doc=doc, model_response=ModelResponse(text=[response_for(doc.query)])) for doc in docs[:4]
+    ]
     corpus = {name: fn([item[name] for item in items]) for name, fn in metric.get_corpus_aggregations().items()}
     assert (corpus["joint"], corpus["acc"], corpus["coverage"]) == (0.25, 0.3125, 0.875)
     assert (corpus["acc_closed_world"], corpus["acc_cred"], corpus["acc_skept"], corpus["acc_wfs"]) == (
-        0.25, 0.5, 0.25, 0.25)  # fmt: skip
+        0.25,
+        0.5,
+        0.25,
+        0.25,
+    )

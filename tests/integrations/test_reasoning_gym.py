@@ -14,8 +14,14 @@ import naf_bench.integrations.reasoning_gym  # noqa: E402, F401  (registers naf_
 
 
 def test_reasoning_gym_creates_and_scores_it_through_its_pipeline(streams, trl_rewards):
-    dataset = reasoning_gym.create_dataset("naf_bench", seed=5, size=6, depth=2, bins=streams[False].value("bins"),
-                                           conditions=streams[False].value("conditions"))  # fmt: skip
+    dataset = reasoning_gym.create_dataset(
+        "naf_bench",
+        seed=5,
+        size=6,
+        depth=2,
+        bins=streams[False].value("bins"),
+        conditions=streams[False].value("conditions"),
+    )
     entries = list(dataset)
     assert len(entries) == 6 and [e["metadata"]["id"] for e in entries] == [streams[False][i]["id"] for i in range(6)]
     for entry in entries:
@@ -50,8 +56,13 @@ def test_curriculum_and_a_composite_beside_reasoning_gyms_own():
         entry["metadata"]["difficulty"]["depth"] == 2
         for entry in reasoning_gym.create_dataset("naf_bench", **vars(config))
     )
-    composite = CompositeDataset(CompositeConfig(size=30, seed=3, datasets=[
-        DatasetSpec("naf_bench", 1.0, {"depth": 2}), DatasetSpec("basic_arithmetic", 1.0, {})]))  # fmt: skip
+    composite = CompositeDataset(
+        CompositeConfig(
+            size=30,
+            seed=3,
+            datasets=[DatasetSpec("naf_bench", 1.0, {"depth": 2}), DatasetSpec("basic_arithmetic", 1.0, {})],
+        )
+    )
     sources = {}
     for entry in composite:
         sources.setdefault(entry["metadata"]["source_dataset"], []).append(entry)

@@ -15,16 +15,39 @@ TASK, N = "naf_bench_cred", 6
 def _sent(requests):
     """What each request asked, by its user turn: the chat messages and the generation settings sent (no stop
     sequence: lm-eval and inspect send no ``stop``, lighteval's client an empty list, which stops nothing)."""
-    return {r["messages"][-1]["content"]: (r["messages"], r.get("temperature"), r.get("max_tokens"),
-                                           tuple(r.get("stop") or ())) for r in requests}  # fmt: skip
+    return {
+        r["messages"][-1]["content"]: (
+            r["messages"],
+            r.get("temperature"),
+            r.get("max_tokens"),
+            tuple(r.get("stop") or ()),
+        )
+        for r in requests
+    }
 
 
 def lm_eval_run(stub, tmp_path):
     from naf_bench.cli import main
 
     before = len(stub.requests)
-    assert main(["run", "--model", "local-chat-completions", "--model_args", f"base_url={stub.base_url}",
-                 "--tasks", TASK, "--limit", str(N), "--out", str(tmp_path / "lm_eval")]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--model",
+                "local-chat-completions",
+                "--model_args",
+                f"base_url={stub.base_url}",
+                "--tasks",
+                TASK,
+                "--limit",
+                str(N),
+                "--out",
+                str(tmp_path / "lm_eval"),
+            ]
+        )
+        == 0
+    )
     return stub.requests[before:]
 
 
@@ -34,8 +57,12 @@ def inspect_run(stub, tmp_path, monkeypatch):
     from naf_bench.integrations import inspect as registered
 
     before = len(stub.requests)
-    (log,) = inspect_eval(getattr(registered, TASK)(limit=N), model="openai-api/stub/stub", display="none",
-                          log_dir=str(tmp_path / "inspect"))  # fmt: skip
+    (log,) = inspect_eval(
+        getattr(registered, TASK)(limit=N),
+        model="openai-api/stub/stub",
+        display="none",
+        log_dir=str(tmp_path / "inspect"),
+    )
     letters = {s.id: s.scores["naf_bench_scorer"].answer or None for s in log.samples}
     return stub.requests[before:], letters
 
@@ -53,15 +80,22 @@ def lighteval_run(stub, rows, monkeypatch):
     docs = [config.prompt_function(row, TASK) for row in rows]
     for doc in docs:
         doc.generation_size, doc.stop_sequences = config.generation_size, config.stop_sequence
-    settings = LiteLLMModelConfig(model_name="openai/stub", base_url=stub.base_url, api_key="unused",
-                                  concurrent_requests=1, generation_parameters={"temperature": 0.0})  # fmt: skip
+    settings = LiteLLMModelConfig(
+        model_name="openai/stub",
+        base_url=stub.base_url,
+        api_key="unused",
+        concurrent_requests=1,
+        generation_parameters={"temperature": 0.0},
+    )
     client = LiteLLMClient(settings)
     before = len(stub.requests)
     # the client itself, past lighteval's sample cache (its parquet round trip rebuilds ModelResponse with a '' key)
     responses = type(client).greedy_until.__wrapped__(client, docs)
     (metric,) = config.metrics
-    letters = {doc.specific["id"]: metric.compute_sample(doc=doc, model_response=r)["acc"][0][1]
-               for doc, r in zip(docs, responses, strict=True)}  # fmt: skip
+    letters = {
+        doc.specific["id"]: metric.compute_sample(doc=doc, model_response=r)["acc"][0][1]
+        for doc, r in zip(docs, responses, strict=True)
+    }
     return stub.requests[before:], letters
 
 

@@ -40,8 +40,23 @@ def lm_eval_answers(out, rows) -> dict:
 def naf_bench_run(arguments, rows, out) -> dict:
     from naf_bench.cli import main
 
-    assert main(["run", *arguments, "--tasks", TASK, "--limit", str(N), "--max-gen-toks", str(MAX_TOKENS),
-                 "--out", str(out)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                *arguments,
+                "--tasks",
+                TASK,
+                "--limit",
+                str(N),
+                "--max-gen-toks",
+                str(MAX_TOKENS),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     return lm_eval_answers(out, rows)
 
 
@@ -57,9 +72,15 @@ def inspect_answers(model, logs) -> dict:
     from naf_bench.integrations import inspect as registered
 
     # hf/ samples unless told not to (do_sample); one prompt at a time, as naf-bench run's batch size is 1
-    (log,) = inspect_eval(getattr(registered, TASK)(limit=N), model=f"hf/{model}", display="none",
-                          model_args={"do_sample": False, "device": "cpu"}, max_tokens=MAX_TOKENS,
-                          max_connections=1, log_dir=str(logs))  # fmt: skip
+    (log,) = inspect_eval(
+        getattr(registered, TASK)(limit=N),
+        model=f"hf/{model}",
+        display="none",
+        model_args={"do_sample": False, "device": "cpu"},
+        max_tokens=MAX_TOKENS,
+        max_connections=1,
+        log_dir=str(logs),
+    )
     assert log.status == "success", log.error
     return {s.id: (s.output.completion, s.scores["naf_bench_scorer"].answer or None) for s in log.samples}
 
@@ -76,14 +97,17 @@ def lighteval_answers(model, rows, monkeypatch) -> dict:
     docs = [config.prompt_function(row, TASK) for row in rows]
     for doc in docs:
         doc.generation_size, doc.stop_sequences = MAX_TOKENS, config.stop_sequence
-    settings = TransformersModelConfig(model_name=str(model), device="cpu", batch_size=1,
-                                       generation_parameters={"temperature": 0.0})  # fmt: skip
+    settings = TransformersModelConfig(
+        model_name=str(model), device="cpu", batch_size=1, generation_parameters={"temperature": 0.0}
+    )
     client = TransformersModel(settings)
     assert client.use_chat_template  # the tokenizer's template, as lm-eval and inspect apply it
     responses = type(client).greedy_until.__wrapped__(client, docs)  # past lighteval's sample cache
     (metric,) = config.metrics
-    return {doc.specific["id"]: (r.text[0], metric.compute_sample(doc=doc, model_response=r)["acc"][0][1])
-            for doc, r in zip(docs, responses, strict=True)}  # fmt: skip
+    return {
+        doc.specific["id"]: (r.text[0], metric.compute_sample(doc=doc, model_response=r)["acc"][0][1])
+        for doc, r in zip(docs, responses, strict=True)
+    }
 
 
 def test_the_same_completion_and_letter_through_each_local_back_end(
@@ -104,6 +128,9 @@ def test_the_same_completion_and_letter_through_transformers_serve(hf_answers, t
     from naf_bench.runs.serving import TransformersServer
 
     with TransformersServer(tiny_chat_lm, tmp_path / "serve.log", timeout=240) as server:
-        served = naf_bench_run(["--model", "local-chat-completions", "--model_args", f"base_url={server.base_url}"],
-                               rows, tmp_path / "served")  # fmt: skip
+        served = naf_bench_run(
+            ["--model", "local-chat-completions", "--model_args", f"base_url={server.base_url}"],
+            rows,
+            tmp_path / "served",
+        )
     assert served == hf_answers

@@ -22,9 +22,15 @@ def test_verl_compute_score_as_verl_calls_it(tmp_path, joint, streams, completio
     compute_score = by_path("verl").compute_score
     texts = completions(rows)
     verl = _parquet_rows(tmp_path, rows)
-    scores = [compute_score(data_source=item["data_source"], solution_str=text,
-                            ground_truth=item["reward_model"]["ground_truth"], extra_info=item["extra_info"])
-              for item, text in zip([r for r in verl for _ in (0, 1)], texts, strict=True)]  # fmt: skip
+    scores = [
+        compute_score(
+            data_source=item["data_source"],
+            solution_str=text,
+            ground_truth=item["reward_model"]["ground_truth"],
+            extra_info=item["extra_info"],
+        )
+        for item, text in zip([r for r in verl for _ in (0, 1)], texts, strict=True)
+    ]
     assert scores == trl_rewards(reward, texts, [r for r in rows for _ in (0, 1)]) == [1.0, 0.0] * 4
     with pytest.raises(ValueError, match="scores 'naf_bench' rows"):
         compute_score("gsm8k", texts[0], verl[0]["reward_model"]["ground_truth"])

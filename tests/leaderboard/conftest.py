@@ -61,12 +61,25 @@ class LoggingEndpoint:
         if mode in ("ok", "hang", "drip", "huge") and handler.path.endswith("/models"):
             send(200, json.dumps({"object": "list", "data": [{"id": "stub", "object": "model"}]}).encode())
         elif mode == "ok":
-            send(200, json.dumps({
-                "id": "c", "object": "chat.completion", "created": 0, "model": "stub",
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": "ANSWER: A"},
-                             "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 1, "completion_tokens": 3, "total_tokens": 4},
-            }).encode())  # fmt: skip
+            send(
+                200,
+                json.dumps(
+                    {
+                        "id": "c",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": "stub",
+                        "choices": [
+                            {
+                                "index": 0,
+                                "message": {"role": "assistant", "content": "ANSWER: A"},
+                                "finish_reason": "stop",
+                            }
+                        ],
+                        "usage": {"prompt_tokens": 1, "completion_tokens": 3, "total_tokens": 4},
+                    }
+                ).encode(),
+            )
         elif mode == "error":
             send(500, b'{"error": "no"}')
         elif mode == "garbage":

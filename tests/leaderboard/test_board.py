@@ -163,8 +163,10 @@ def test_metadata_track_rules_name_field_and_reason():
 
 
 def test_metadata_read_once_with_typed_problems(tmp_path):
-    assert parse_metadata(b"{") == (None, [("", "line 1: malformed JSON (Expecting property name enclosed in "
-                                                "double quotes, column 2)")])  # fmt: skip
+    assert parse_metadata(b"{") == (
+        None,
+        [("", "line 1: malformed JSON (Expecting property name enclosed in double quotes, column 2)")],
+    )
     assert parse_metadata(b"\xff") == (None, [("", "not UTF-8 (byte 1)")])
     metadata, problems = parse_metadata(json.dumps({**STANDARD, "model_name": "m", "temperature": 1}).encode())
     assert metadata["model_name"] == "m" and problems == [("temperature", "must be 0 on the standard track, got 1")]
@@ -427,8 +429,9 @@ def test_page_in_headless_chromium(tmp_path, gold_rows, submissions):
         assert models("partial-standard") == ["Eps partial"] and "Eps partial" not in models("board-standard")
         page.set_viewport_size({"width": 1280, "height": 900})  # every column in view, no horizontal scroll bar
         assert page.evaluate("document.documentElement.scrollWidth") <= 1280
-        right = page.evaluate("Math.max(...Array.from(document.querySelectorAll('table.board'), "
-                              "t => t.getBoundingClientRect().right))")  # fmt: skip
+        right = page.evaluate(
+            "Math.max(...Array.from(document.querySelectorAll('table.board'), t => t.getBoundingClientRect().right))"
+        )
         assert 1000 < right <= 1280  # the tables are laid out (not hidden), and within the window
         assert page.evaluate(OVERFLOWING_BOXES) == [
             0,

@@ -80,8 +80,18 @@ def board(tmp_path_factory, team_endpoint, write_gold):
     tokens = {name: store.add_team(name) for name in ("alpha", "beta", "gamma", "delta", "epsilon")}
     store.close()
     stub = team_endpoint
-    server = Server(tmp / "data", tmp / "gold.jsonl", "--quota", 30, "--upload-grace", 1,
-                    "--allow-endpoint-host", "127.0.0.1", "--allow-endpoint-host", "::1").start()  # fmt: skip
+    server = Server(
+        tmp / "data",
+        tmp / "gold.jsonl",
+        "--quota",
+        30,
+        "--upload-grace",
+        1,
+        "--allow-endpoint-host",
+        "127.0.0.1",
+        "--allow-endpoint-host",
+        "::1",
+    ).start()
     try:
         yield server, server.client(), tokens, tmp, stub, rows
     finally:
@@ -168,8 +178,12 @@ def test_every_failure_to_reach_an_endpoint_reads_the_same_and_shows_at_the_limi
     later = Store(server.data).jobs(now=LATER)  # as shown once every limit has passed
     for job in (ack["job"] for ack in acks):
         row = next(row for row in later if row["id"] == job)
-        assert (row["state"], row["reason"], row["attempts"], row["submission_id"]) == ("failed", ENDPOINT_FAILED, 1,
-                                                                                        None)  # fmt: skip
+        assert (row["state"], row["reason"], row["attempts"], row["submission_id"]) == (
+            "failed",
+            ENDPOINT_FAILED,
+            1,
+            None,
+        )
         seconds = (datetime.fromisoformat(row["ended_at"]) - datetime.fromisoformat(row["started_at"])).total_seconds()
         assert limit <= seconds < limit + 1  # shown as lasting the limit, whatever it took
         shown = history[job]
@@ -261,9 +275,12 @@ def test_jobs_are_taken_round_robin_by_team_and_a_revoked_teams_queue_is_cancell
     assert order == [firsts[0], second, *firsts[1:]]
     rows = {row["id"]: row for row in Store(server.data).jobs()}
     assert [(rows[job]["state"], rows[job]["reason"], rows[job]["started_at"]) for job in cancelled] == [
-        ("failed", "the team was revoked", None)] * 2  # fmt: skip
+        ("failed", "the team was revoked", None)
+    ] * 2
     assert client.predict(tokens["gamma"], api_name="/history") == {
-        "status": "refused", "reasons": ["the team 'gamma' was revoked"]}  # fmt: skip
+        "status": "refused",
+        "reasons": ["the team 'gamma' was revoked"],
+    }
 
 
 def test_what_was_approved_is_what_runs(board):
@@ -325,15 +342,17 @@ def test_ten_idle_uploads_keep_no_real_upload_out(board, write_metadata, write_s
             idle.append(connection)
         time.sleep(1.0)
         trace = "step " * 7_700  # 38.5 kB on each of the 60 lines
-        path = write_submission(tmp / "big.jsonl", {}, [json.dumps({"id": row["id"], "prediction": "A",
-                                                                    "trace": trace}) for row in rows])  # fmt: skip
+        path = write_submission(
+            tmp / "big.jsonl", {}, [json.dumps({"id": row["id"], "prediction": "A", "trace": trace}) for row in rows]
+        )
         assert 2_200_000 < path.stat().st_size < 2_400_000
         meta = write_metadata(tmp / "big.metadata.json")
         started, refusals, ack = time.monotonic(), 0, None
         while ack is None and time.monotonic() - started < 60:
             try:
-                ack = client.predict(handle_file(str(path)), handle_file(str(meta)), tokens["alpha"],
-                                     api_name="/submit")  # fmt: skip
+                ack = client.predict(
+                    handle_file(str(path)), handle_file(str(meta)), tokens["alpha"], api_name="/submit"
+                )
             except Exception:  # the door's 503 while the idle uploads hold the space
                 refusals += 1
                 time.sleep(2.0)
@@ -367,8 +386,14 @@ def test_identical_uploads_are_each_read_however_late_their_submit(board, answer
     server, _, tokens, tmp, _, rows = board
     path = write_submission(tmp / "twin.jsonl", answers(rows, 3))
     meta = write_metadata(tmp / "twin.metadata.json")
-    body = b"".join(b'--x\r\nContent-Disposition: form-data; name="files"; filename="%s"\r\n\r\n%s\r\n'
-                    % (p.name.encode(), p.read_bytes()) for p in (path, meta)) + b"--x--\r\n"  # fmt: skip
+    body = (
+        b"".join(
+            b'--x\r\nContent-Disposition: form-data; name="files"; filename="%s"\r\n\r\n%s\r\n'
+            % (p.name.encode(), p.read_bytes())
+            for p in (path, meta)
+        )
+        + b"--x--\r\n"
+    )
     headers = {"Content-Type": "multipart/form-data; boundary=x"}
     first, second = (json.loads(_raw(server, "POST", "gradio_api/upload", body, headers)) for _ in range(2))
     assert first == second  # one path for both
@@ -388,7 +413,9 @@ def test_names_are_shown_as_meant(board, answers, write_metadata, write_submissi
     path = write_submission(tmp / "bidi.jsonl", answers(rows, 2))
     meta = write_metadata(tmp / "bidi.metadata.json", model_name="model \u202egpt")
     answer = client.predict(handle_file(str(path)), handle_file(str(meta)), tokens["beta"], api_name="/submit")
-    assert answer == {"status": "refused", "reasons": ["metadata: model_name: a bidirectional control character "
-                                                       "('\\u202e')"]}  # fmt: skip
+    assert answer == {
+        "status": "refused",
+        "reasons": ["metadata: model_name: a bidirectional control character ('\\u202e')"],
+    }
     refused = _queue(client, tokens["beta"], "http://127.0.0.1:1/v1", model="m\u202e")
     assert refused["status"] == "refused" and refused["reasons"][0].startswith("model:")

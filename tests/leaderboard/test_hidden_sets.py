@@ -68,7 +68,10 @@ def test_reach_counts_exactly_the_canonical_keys(name, unit):
     keys = Counter(canonical_key(config.cell(chosen, "test").assemble(i)[0], "q") for i in range(300))
     cell = reach(config, chosen, "test", 300)
     assert (cell["distinct"], cell["once"], cell["twice"]) == (
-        len(keys), sum(n == 1 for n in keys.values()), sum(n == 2 for n in keys.values()))  # fmt: skip
+        len(keys),
+        sum(n == 1 for n in keys.values()),
+        sum(n == 2 for n in keys.values()),
+    )
     program = config.cell(chosen, "test").assemble(0)[0]
     excluded = {invariant(program, "q"): {canonical_key(program, "q")}}
     assert reach(config, chosen, "test", 300, excluded)["excluded"] == 1

@@ -79,8 +79,9 @@ def test_refusals_over_the_server_keep_nothing(served, submit, write_metadata):
     before = len(Store(server.data).submissions())
     (tmp / "bad.jsonl").write_text('{"id": "p0::cred", "prediction": "A"}\n{"id": "p1::cred"\n', encoding="utf-8")
     meta = write_metadata(tmp / "bad.metadata.json")
-    answer = client.predict(handle_file(str(tmp / "bad.jsonl")), handle_file(str(meta)), tokens["beta"],
-                            api_name="/submit")  # fmt: skip
+    answer = client.predict(
+        handle_file(str(tmp / "bad.jsonl")), handle_file(str(meta)), tokens["beta"], api_name="/submit"
+    )
     assert answer == {"status": "refused", "reasons": ["line 2: malformed JSON (Expecting ',' delimiter, column 18)"]}
     answer = submit(client, tmp, rows, 3, "not-a-token", "b1")
     assert answer == {"status": "refused", "reasons": ["unknown team token"]}
@@ -116,8 +117,9 @@ def _http(server, method, path, body=None, headers=None):
     import urllib.request
 
     data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
-    request = urllib.request.Request(server.url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
+    request = urllib.request.Request(
+        server.url + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=60) as answer:
             status, text = answer.status, answer.read()
@@ -163,7 +165,8 @@ def test_uploads_without_a_submission_cannot_fill_the_disk(tmp_path, write_gold)
         assert time.monotonic() - started < 20  # none could expire during the burst
         assert [status for status, _ in statuses] == [200] * 10 + [503] * 10
         assert statuses[-1][1]["reasons"] == [
-            "the server's space for uploads not yet submitted is full; try again in a few minutes"]  # fmt: skip
+            "the server's space for uploads not yet submitted is full; try again in a few minutes"
+        ]
         held = sum(p.stat().st_size for p in server.cache.rglob("*") if p.is_file())
         assert 10 * 19_000_000 <= held <= 200_000_000
         deadline = time.monotonic() + 40
@@ -218,8 +221,7 @@ def test_twenty_uploads_at_once_are_all_acknowledged_and_on_the_board(tmp_path, 
         assert all(ack["status"] == "accepted" for ack in acks.values()), acks
         board = client.predict("standard", "test", api_name="/board")
         assert sorted(r["name"] for r in board["rows"]) == sorted(tokens)
-        assert {r["name"]: r["joint_solved"] for r in board["rows"]} == {
-            name: i % 13 for i, name in enumerate(tokens)}  # fmt: skip
+        assert {r["name"]: r["joint_solved"] for r in board["rows"]} == {name: i % 13 for i, name in enumerate(tokens)}
     finally:
         server.stop()
 
@@ -262,7 +264,10 @@ def test_a_server_killed_mid_burst_restarts_with_every_acknowledged_upload(tmp_p
         # nothing of the killed server's uploads is left: no upload copy, no tmp* file, no .claim-* link
         assert [p for p in restarted.cache.rglob("*") if p.is_file()] == []
         assert sorted(p.name for p in (tmp_path / "data").iterdir() if not p.name.startswith("board.sqlite")) == [
-            "files", "keys", "uploads"]  # fmt: skip
+            "files",
+            "keys",
+            "uploads",
+        ]
         assert list((tmp_path / "data" / "keys").iterdir()) == []  # endpoint jobs' keys: none here
     finally:
         restarted.stop()

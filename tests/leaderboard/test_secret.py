@@ -34,8 +34,10 @@ def test_a_key_file_is_new_private_and_read_back(tmp_path, capsys):
         read_key(tmp_path / "bad.key")
     assert main(["leaderboard", "new-set", "--key", str(tmp_path / "none.key"), "--out", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"naf-bench leaderboard: DataError: {tmp_path / 'none.key'}: no such file (a key file "
-                   "(from --new-key) was expected)"]  # fmt: skip
+    assert err == [
+        f"naf-bench leaderboard: DataError: {tmp_path / 'none.key'}: no such file (a key file "
+        "(from --new-key) was expected)"
+    ]
 
 
 def test_the_same_key_gives_the_same_set_and_another_key_another(tmp_path):

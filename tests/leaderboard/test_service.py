@@ -40,7 +40,12 @@ def test_an_accepted_upload_is_scored_kept_and_shown(board, submit):
     assert ack["status"] == "accepted" and ack["board_changed"] and ack["split"] == "test"
     shown = ack["shown"]
     assert (shown["name"], shown["rank"], shown["joint_solved"], shown["n_programs"], shown["model"]) == (
-        "alpha", 1, 5, 12, "tiny-model")  # fmt: skip
+        "alpha",
+        1,
+        5,
+        12,
+        "tiny-model",
+    )
     assert shown["joint"] == 5 / 12 and shown["joint_ci95"] == pytest.approx([0.19326, 0.68049], abs=1e-5)
     # the hidden set shows JOINT only while live
     assert shown["per_semantics"] == {} and shown["coverage"] is None and shown["joint_per_family"] == {}
@@ -88,7 +93,8 @@ def test_quota_and_revocation(board, submit):
     refused = submit(service, tmp, rows, 9, token, name="r9", track="enhanced", method_url="https://x.org/m")
     assert refused == {"status": "refused", "reasons": ["the team 'alpha' was revoked"]}
     assert service.submit(tmp / "r9.jsonl", tmp / "r9.metadata.json", service.team_for("nope"))["reasons"] == [
-        "unknown team token"]  # fmt: skip
+        "unknown team token"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -227,8 +233,13 @@ def test_the_board_exported_from_the_store_follows_the_live_rules(board, submit)
 def test_the_old_form_of_the_command_is_build(tmp_path):
     from naf_bench.leaderboard.commands import with_default_subcommand
 
-    assert with_default_subcommand(["leaderboard", "subs", "--gold", "g"]) == ["leaderboard", "build", "subs",
-                                                                               "--gold", "g"]  # fmt: skip
+    assert with_default_subcommand(["leaderboard", "subs", "--gold", "g"]) == [
+        "leaderboard",
+        "build",
+        "subs",
+        "--gold",
+        "g",
+    ]
     assert with_default_subcommand(["leaderboard", "serve", "--gold", "g"])[1] == "serve"
 
 
@@ -277,8 +288,10 @@ def test_maintainer_commands(board, capsys, submit):
     token = capsys.readouterr().out.strip().splitlines()[-1]
     assert service.team_for(token).name == "delta"
     ack = submit(service, tmp, rows, 5, token)
-    assert main(["leaderboard", "withdraw", str(ack["submission"]), "--reason", "a test", "--by", "m", "--data",
-                 data]) == 0  # fmt: skip
+    assert (
+        main(["leaderboard", "withdraw", str(ack["submission"]), "--reason", "a test", "--by", "m", "--data", data])
+        == 0
+    )
     assert service.board("standard")["rows"] == []
     assert main(["leaderboard", "add-team", "delta", "--data", data]) == 1
     assert "already a token team named 'delta'" in capsys.readouterr().err
@@ -320,15 +333,17 @@ def test_a_partial_upload_goes_through_the_ladder_and_another_sets_is_refused(
     token = service.store.add_team("alpha")
     named = [row for row in rows if row["gold"] is not None]
     part = {key: value for key, value in answers(rows, 12).items() if key.startswith(("p0::", "p1::"))}
-    ack = service.submit(write_submission(tmp / "part.jsonl", part), write_metadata(tmp / "m.json"),
-                         service.team_for(token))  # fmt: skip
+    ack = service.submit(
+        write_submission(tmp / "part.jsonl", part), write_metadata(tmp / "m.json"), service.team_for(token)
+    )
     assert ack["status"] == "accepted" and ack["shown"]["rank"] == 1 and ack["shown"]["joint_solved"] == 2
     assert ack["notes"] == [f"{len(named) - 8} of the {len(named)} scored items have no prediction (unanswered)"]
     kept = service.store.submissions()[0]["record"]
     assert (kept["partial"], kept["n_given"], kept["n_prompts"], kept["n_unknown_ids"]) == (True, 8, len(named), 0)
     other = {f"zz{i}::wfs": "A" for i in range(3)} | {named[0]["id"]: named[0]["gold"]}
-    answer = service.submit(write_submission(tmp / "other.jsonl", other), write_metadata(tmp / "m.json"),
-                            service.team_for(token))  # fmt: skip
+    answer = service.submit(
+        write_submission(tmp / "other.jsonl", other), write_metadata(tmp / "m.json"), service.team_for(token)
+    )
     assert answer == {"status": "refused", "reasons": ["1 of 4 submitted ids are in the hidden test set"]}
     assert len(service.store.submissions()) == 1
 
@@ -343,8 +358,9 @@ def test_the_full_page_table_marks_a_partial_upload_and_counts_unknown_ids(
     token = service.store.add_team("alpha")
     part = {key: value for key, value in answers(dev, 6).items() if key.startswith(("d0::", "d1::"))}
     part["d-extra::wfs"] = "A"
-    ack = service.submit(write_submission(tmp / "part.jsonl", part), write_metadata(tmp / "m.json"),
-                         service.team_for(token))  # fmt: skip
+    ack = service.submit(
+        write_submission(tmp / "part.jsonl", part), write_metadata(tmp / "m.json"), service.team_for(token)
+    )
     assert ack["status"] == "accepted" and ack["split"] == "dev"
     frame = board_table(service.board("standard", "dev"), service.baseline_rows("dev")).data
     ours = frame[frame["team"] == "alpha"].iloc[0]

@@ -66,16 +66,28 @@ def test_the_store_and_the_space_module_import_under_python_3_10():
         "sys.modules['naf_bench'] = package; import naf_bench.leaderboard.store, naf_bench.leaderboard.space; "
         "print(sys.version_info[:2])"
     )
-    done = subprocess.run(["python3.10", "-c", script, str(ROOT / "naf_bench")], capture_output=True, text=True,
-                          env={**os.environ, "PYENV_VERSION": "3.10.13"})  # fmt: skip
+    done = subprocess.run(
+        ["python3.10", "-c", script, str(ROOT / "naf_bench")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYENV_VERSION": "3.10.13"},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "(3, 10)"
 
 
 def _fill(store, team, n):
     for i in range(n):
-        store.accept(team, split="test", track="standard", data=f"upload {i}\n".encode(), metadata_bytes=b"{}",
-                     metadata={}, record={}, solved={"p": bool(i % 2)})  # fmt: skip
+        store.accept(
+            team,
+            split="test",
+            track="standard",
+            data=f"upload {i}\n".encode(),
+            metadata_bytes=b"{}",
+            metadata={},
+            record={},
+            solved={"p": bool(i % 2)},
+        )
 
 
 def test_backup_while_uploads_go_on_then_restore_the_newest(tmp_path):

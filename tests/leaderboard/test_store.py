@@ -22,10 +22,17 @@ def _files(root) -> int:
 
 def _accept(store, team, k, minutes=0, data=None, track="standard", **options):
     return store.accept(
-        team, split="test", track=track, data=data or f"file {k} {minutes}\n".encode(), metadata_bytes=b"{}",
-        metadata={"model_name": "m", "contact": "me@example.org"}, record={"joint": k / 10}, solved=_solved(k),
-        now=T0 + timedelta(minutes=minutes), **options,
-    )  # fmt: skip
+        team,
+        split="test",
+        track=track,
+        data=data or f"file {k} {minutes}\n".encode(),
+        metadata_bytes=b"{}",
+        metadata={"model_name": "m", "contact": "me@example.org"},
+        record={"joint": k / 10},
+        solved=_solved(k),
+        now=T0 + timedelta(minutes=minutes),
+        **options,
+    )
 
 
 def test_tokens_are_kept_only_as_their_hash(tmp_path):
@@ -98,7 +105,11 @@ def test_accepted_files_are_kept_byte_for_byte_under_their_hash(tmp_path):
     assert store.file_path(accepted.file_sha256).read_bytes() == data
     (row,) = store.submissions()
     assert (row["team"], row["n_solved"], row["n_programs"], row["metadata"]["contact"]) == (
-        "alpha", 3, 10, "me@example.org")  # fmt: skip
+        "alpha",
+        3,
+        10,
+        "me@example.org",
+    )
     assert sqlite3.connect(tmp_path / "board.sqlite").execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
@@ -234,9 +245,17 @@ def test_a_team_state_on_a_set_is_released_at_most_four_times_and_a_new_set_star
 
     def upload(k, minutes, split="test", track="standard"):
         solved = {p: i < k for i, p in enumerate(programs)}
-        return store.accept(team, split=split, track=track, data=f"{split} {k}\n".encode(), metadata_bytes=b"{}",
-                            metadata={"model_name": "m"}, record={"joint": k / 24}, solved=solved,
-                            now=T0 + timedelta(minutes=minutes)).replaced  # fmt: skip
+        return store.accept(
+            team,
+            split=split,
+            track=track,
+            data=f"{split} {k}\n".encode(),
+            metadata_bytes=b"{}",
+            metadata={"model_name": "m"},
+            record={"joint": k / 24},
+            solved=solved,
+            now=T0 + timedelta(minutes=minutes),
+        ).replaced
 
     assert [upload(4 * i, i) for i in range(4)] == [True] * 4
     assert [upload(16, 4), upload(20, 5, track="enhanced"), upload(24, 6)] == [False, False, False]

@@ -19,8 +19,15 @@ KEY = "sk-fake-0123456789"
 
 
 def _post(store, job, solved=2):
-    return store.post_job(job, split=f"{job.kind}/abc", data=b'{"row": 1}', metadata_bytes=b"{}", metadata={},
-                          record={"set": "abc"}, solved={f"p{i}": i < solved for i in range(4)})  # fmt: skip
+    return store.post_job(
+        job,
+        split=f"{job.kind}/abc",
+        data=b'{"row": 1}',
+        metadata_bytes=b"{}",
+        metadata={},
+        record={"set": "abc"},
+        solved={f"p{i}": i < solved for i in range(4)},
+    )
 
 
 def test_a_job_counts_in_the_quota_with_uploads_and_its_key_lives_only_while_it_runs(tmp_path):
@@ -28,17 +35,38 @@ def test_a_job_counts_in_the_quota_with_uploads_and_its_key_lives_only_while_it_
     store.add_team("alpha")
     (team,) = store.teams()
     moment = now_utc()
-    job = store.submit_job(team, kind="endpoint", model="m", base_url="http://127.0.0.1:1/v1", settings={}, key=KEY,
-                           quota=2, now=moment)  # fmt: skip
+    job = store.submit_job(
+        team, kind="endpoint", model="m", base_url="http://127.0.0.1:1/v1", settings={}, key=KEY, quota=2, now=moment
+    )
     assert isinstance(job, Job) and job.state == "queued" and job.attempts == 0
     key_file = store.key_path(job.id)
     assert key_file.read_text() == KEY and (key_file.stat().st_mode & 0o777) == 0o600
-    store.accept(team, split="test", track="standard", data=b"x", metadata_bytes=b"{}", metadata={}, record={},
-                 solved={"p": True}, quota=2, now=moment)  # fmt: skip
+    store.accept(
+        team,
+        split="test",
+        track="standard",
+        data=b"x",
+        metadata_bytes=b"{}",
+        metadata={},
+        record={},
+        solved={"p": True},
+        quota=2,
+        now=moment,
+    )
     over = store.submit_job(team, kind="verified", model="/m", settings={}, quota=2, now=moment)
     assert isinstance(over, OverQuota) and over.next_allowed == (moment + timedelta(hours=24)).isoformat()
-    over = store.accept(team, split="test", track="standard", data=b"y", metadata_bytes=b"{}", metadata={},
-                        record={}, solved={"p": True}, quota=2, now=moment)  # fmt: skip
+    over = store.accept(
+        team,
+        split="test",
+        track="standard",
+        data=b"y",
+        metadata_bytes=b"{}",
+        metadata={},
+        record={},
+        solved={"p": True},
+        quota=2,
+        now=moment,
+    )
     assert isinstance(over, OverQuota)
     claimed = store.claim_job(timedelta(seconds=60))
     assert (claimed.id, claimed.state, claimed.attempts) == (job.id, "running", 1)
@@ -108,7 +136,8 @@ def test_models_and_endpoints_are_checked_before_they_are_queued(tmp_path, monke
         approve("HuggingFaceTB/SmolLM2-135M-Instruct@main", tmp_path / "models")
     assert check_endpoint_job("http://127.0.0.1:8000/v1", "m", KEY, ["127.0.0.1"]) == []
     assert check_endpoint_job("http://127.0.0.1:8000/v1", "m", KEY) == [
-        "base_url: 127.0.0.1 is a loopback address: the board reaches no host of its own networks"]  # fmt: skip
+        "base_url: 127.0.0.1 is a loopback address: the board reaches no host of its own networks"
+    ]
     reasons = check_endpoint_job("http://user:pw@host/v1?k=1", "a,b", KEY + " x")
     assert [r.split(":")[0] for r in reasons] == ["base_url", "model", "key"]
     assert not any(KEY in r for r in reasons)
@@ -133,8 +162,10 @@ def test_a_verified_job_runs_its_approved_copy_without_remote_code(tmp_path):
     assert command[command.index("--limit") + 1] == "2" and "--max-gen-toks" not in command
     assert command[command.index("--out") + 1 : command.index("--out") + 3] == [str(tmp_path / "out"), "--overwrite"]
     model, settings = run_settings(job("endpoint", "served", "http://127.0.0.1:9/v1"), {})
-    assert model is None and settings == {"backend": "local-chat-completions",
-                                          "model_args": "base_url=http://127.0.0.1:9/v1,model=served"}  # fmt: skip
+    assert model is None and settings == {
+        "backend": "local-chat-completions",
+        "model_args": "base_url=http://127.0.0.1:9/v1,model=served",
+    }
 
 
 def test_each_endpoint_job_gets_a_set_of_its_own_from_the_key_and_its_id(tmp_path):
@@ -146,15 +177,19 @@ def test_each_endpoint_job_gets_a_set_of_its_own_from_the_key_and_its_id(tmp_pat
     worker = Worker(tmp_path / "data", tmp_path / "hidden", key=maintainer, attempts=20, allowed_hosts=["h"])
     worker.store.add_team("alpha")
     (team,) = worker.store.teams()
-    jobs = [worker.store.submit_job(team, kind="endpoint", model="m", base_url="http://h/v1", settings={}, key=key)
-            for key in (KEY, None)]  # fmt: skip
+    jobs = [
+        worker.store.submit_job(team, kind="endpoint", model="m", base_url="http://h/v1", settings={}, key=key)
+        for key in (KEY, None)
+    ]
     (first, key), (second, no_key) = (worker._set_of(job) for job in jobs)
     assert key == KEY and no_key is None
     prints = [json.loads((folder / "manifest.json").read_text())["key_fingerprint"] for folder in (first, second)]
     assert prints == [fingerprint(job_key(maintainer, job.id)) for job in jobs]
     assert len({*prints, fingerprint(maintainer)}) == 3
-    prompts = [{json.loads(line)["prompt"] for line in (folder / "gold.jsonl").read_text().splitlines()}
-               for folder in (first, second)]  # fmt: skip
+    prompts = [
+        {json.loads(line)["prompt"] for line in (folder / "gold.jsonl").read_text().splitlines()}
+        for folder in (first, second)
+    ]
     assert len(prompts[0]) == 20 and not prompts[0] & prompts[1]
 
 
@@ -188,7 +223,9 @@ def test_the_service_queues_models_within_the_quota_and_never_answers_with_the_k
     assert over["reasons"][0].startswith("over the quota of 2 uploads and jobs per team in 24 hours")
     history = service.history(team)
     assert [(j["kind"], j["state"], j["base_url"]) for j in history["jobs"]] == [
-        ("verified", "queued", None), ("endpoint", "queued", "http://127.0.0.1:9/v1")]  # fmt: skip
+        ("verified", "queued", None),
+        ("endpoint", "queued", "http://127.0.0.1:9/v1"),
+    ]
     assert KEY not in json.dumps([answers, queued, over, history])
 
 
@@ -196,8 +233,10 @@ def test_a_team_revoked_while_its_job_runs_is_not_posted_and_its_queue_is_cancel
     store = Store(tmp_path)
     store.add_team("alpha")
     (team,) = store.teams()
-    jobs = [store.submit_job(team, kind="endpoint", model="m", base_url="http://h/v1", settings={}, key=KEY)
-            for _ in range(3)]  # fmt: skip
+    jobs = [
+        store.submit_job(team, kind="endpoint", model="m", base_url="http://h/v1", settings={}, key=KEY)
+        for _ in range(3)
+    ]
     running = store.claim_job(timedelta(seconds=60))
     assert store.revoke_team("alpha") == [jobs[1].id, jobs[2].id]
     assert store.claim_job(timedelta(seconds=60)) is None  # nothing left to run
@@ -211,8 +250,10 @@ def test_jobs_are_claimed_round_robin_by_team(tmp_path):
     for name in ("alpha", "beta", "gamma"):
         store.add_team(name)
     alpha, beta, gamma = store.teams()
-    queued = [(team.name, store.submit_job(team, kind="verified", model="m", settings={}).id)
-              for team in (alpha, alpha, alpha, beta, alpha, gamma, beta)]  # fmt: skip
+    queued = [
+        (team.name, store.submit_job(team, kind="verified", model="m", settings={}).id)
+        for team in (alpha, alpha, alpha, beta, alpha, gamma, beta)
+    ]
     order = []
     while (job := store.claim_job(timedelta(seconds=60))) is not None:
         order.append((job.team, job.id))

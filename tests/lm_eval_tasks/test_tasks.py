@@ -54,10 +54,23 @@ def run(tmp_path_factory, build_tiny_lm):
     folder = tmp_path_factory.mktemp("lm_eval")
     build_tiny_lm(folder / "tiny")
     done = lm_eval(
-        "--model", "hf", "--model_args", f"pretrained={folder / 'tiny'}", "--tasks", ",".join(TASKS),
-        "--limit", "2", "--gen_kwargs", "max_gen_toks=4", "--device", "cpu",
-        "--output_path", str(folder / "out"), "--log_samples", cwd=folder,
-    )  # fmt: skip
+        "--model",
+        "hf",
+        "--model_args",
+        f"pretrained={folder / 'tiny'}",
+        "--tasks",
+        ",".join(TASKS),
+        "--limit",
+        "2",
+        "--gen_kwargs",
+        "max_gen_toks=4",
+        "--device",
+        "cpu",
+        "--output_path",
+        str(folder / "out"),
+        "--log_samples",
+        cwd=folder,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     results = json.loads(next((folder / "out").rglob("results_*.json")).read_text())["results"]
     samples = {}
@@ -104,8 +117,13 @@ def test_every_task_runs_with_both_filters(run):
 def test_one_generation_per_prompt(run):
     _, samples, _ = run
     for name in FILTERS:  # naf_bench: 2 documents of C0 and 2 programs x 4 named readings
-        prompts = [a["arg_0"] for task in ("naf_bench_none", "naf_bench_joint") for s in samples[task]
-                   if s["filter"] == name for a in s["arguments"].values()]  # fmt: skip
+        prompts = [
+            a["arg_0"]
+            for task in ("naf_bench_none", "naf_bench_joint")
+            for s in samples[task]
+            if s["filter"] == name
+            for a in s["arguments"].values()
+        ]
         assert len(prompts) == 2 * 5 and len(set(prompts)) == 10
     joint = [s for s in samples["naf_bench_joint"] if s["filter"] == "strict-match"]
     conditions = [[row["condition"] for row in s["doc"]["rows"]] for s in joint]
@@ -182,9 +200,14 @@ def test_traced_scores_the_models_own_trace(utils, rows):
     row = rows[3]
     gold_trace = render_gold_trace(parse_program(row["program"]), _certificate(row), row["condition"])
     assert utils.process_traced(row, [gold_trace]) == {
-        "acc": True, "proof_accuracy": True, "rfwr": False, "parsed": True, "valid": True, "linear": True,
+        "acc": True,
+        "proof_accuracy": True,
+        "rfwr": False,
+        "parsed": True,
+        "valid": True,
+        "linear": True,
         "connects": True,
-    }  # fmt: skip
+    }
     bare = utils.process_traced(row, [f"ANSWER: {row['gold']}"])
     assert bare["acc"] and bare["rfwr"] and not bare["proof_accuracy"]
     prompt = utils.traced_prompt(row)
@@ -232,10 +255,24 @@ def test_smollm2_smoke(tmp_path):
     folder = Path(spec.submodule_search_locations[0])
     start = time.perf_counter()
     done = lm_eval(
-        "--model", "hf", "--model_args", f"pretrained={folder},gguf_file=SmolLM2-135M-Instruct.Q4_1.gguf",
-        "--tasks", "naf_bench_cred", "--limit", "2", "--apply_chat_template", "--gen_kwargs", "max_gen_toks=192",
-        "--device", "cpu", "--output_path", str(tmp_path / "out"), "--log_samples", cwd=tmp_path,
-    )  # fmt: skip
+        "--model",
+        "hf",
+        "--model_args",
+        f"pretrained={folder},gguf_file=SmolLM2-135M-Instruct.Q4_1.gguf",
+        "--tasks",
+        "naf_bench_cred",
+        "--limit",
+        "2",
+        "--apply_chat_template",
+        "--gen_kwargs",
+        "max_gen_toks=192",
+        "--device",
+        "cpu",
+        "--output_path",
+        str(tmp_path / "out"),
+        "--log_samples",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     results = json.loads(next((tmp_path / "out").rglob("results_*.json")).read_text())["results"]["naf_bench_cred"]
     assert results["coverage,flexible-extract"] == 1.0  # it answers "C. Cannot be determined"

@@ -10,9 +10,17 @@ CARD = Path(__file__).resolve().parents[2] / "modellog_metric" / "README.md"
 
 def test_the_card_has_evaluates_sections():
     text = CARD.read_text(encoding="utf-8")
-    for section in ("## Metric Description", "## How to Use", "### Inputs", "### Output Values",
-                    "#### Values from Popular Papers", "### Examples", "## Limitations and Bias", "## Citation",
-                    "## Further References"):  # fmt: skip
+    for section in (
+        "## Metric Description",
+        "## How to Use",
+        "### Inputs",
+        "### Output Values",
+        "#### Values from Popular Papers",
+        "### Examples",
+        "## Limitations and Bias",
+        "## Citation",
+        "## Further References",
+    ):
         assert f"\n{section}\n" in text, section
     assert "| `consistency` | `rho` | −WMC0/(1 − WMC0) to 1 | (WMC − WMC0)/(1 − WMC0)" in text
     assert "0.817 label accuracy but 0.167" in text

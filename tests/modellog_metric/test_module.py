@@ -103,9 +103,11 @@ def test_text_columns_refuse_rows_dicts_and_datasets_saying_what_to_pass():
     import datasets
 
     rows = datasets.Dataset.from_list(
-        [{"gold": g, "condition": c, "program_id": "p", "gold_trace": f"ANSWER: {g}"} for g, c in (("A", "wfs"),
-                                                                                                    ("B", "cred"))]
-    )  # fmt: skip
+        [
+            {"gold": g, "condition": c, "program_id": "p", "gold_trace": f"ANSWER: {g}"}
+            for g, c in (("A", "wfs"), ("B", "cred"))
+        ]
+    )
     label = naf_bench.scoring.load_metric("label")
     outputs = "pass a list of the model's output texts (or None)"
     hint = "for rows of the dataset, **naf_bench.scoring.label_columns(rows) gives references, conditions and "

@@ -103,8 +103,10 @@ def test_a_run_through_transformers_serve_is_recorded_cached_and_answers_as_hf_d
     dry = tmp_path / "dry"
     tokenizer = [f"base_url={server.base_url},model={plain_model},tokenizer={plain_model}"]
     capsys.readouterr()
-    assert main(["run", *endpoint[:3], *tokenizer, "--limit", "1", "--max-gen-toks", "24", "--out", str(dry),
-                 "--dry-run"]) == 0  # fmt: skip
+    assert (
+        main(["run", *endpoint[:3], *tokenizer, "--limit", "1", "--max-gen-toks", "24", "--out", str(dry), "--dry-run"])
+        == 0
+    )
     line = capsys.readouterr().out.strip().splitlines()[-1]
     assert line.startswith(f"dry run: would send 5 requests to {server.base_url}/chat/completions")
     assert recorded["prompt_tokens"] > 500 and f": {recorded['prompt_tokens']:,} prompt tokens, " in line
@@ -116,8 +118,10 @@ def test_a_run_through_transformers_serve_is_recorded_cached_and_answers_as_hf_d
 
     # the same documents through --model hf on the same weights: the same flexible letter on every item
     local = tmp_path / "hf"
-    assert main(["run", str(plain_model), "--limit", "1", "--max-gen-toks", "24", "--device", "cpu",
-                 "--out", str(local)]) == 0  # fmt: skip
+    assert (
+        main(["run", str(plain_model), "--limit", "1", "--max-gen-toks", "24", "--device", "cpu", "--out", str(local)])
+        == 0
+    )
     served, in_process = flexible_letters(out), flexible_letters(local)
     assert len(served) == 2 and served == in_process
 
@@ -142,23 +146,53 @@ def test_an_endpoint_that_does_not_answer_is_one_line(tmp_path, capsys, monkeypa
     from naf_bench.runs.serving import free_port
 
     url = f"http://user:{FAKE_KEY}@127.0.0.1:{free_port()}/v1"
-    assert main(["run", "--model", "local-chat-completions", "--model_args", f"base_url={url}", "--limit", "1",
-                 "--out", str(tmp_path / "run")]) == 2  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--model",
+                "local-chat-completions",
+                "--model_args",
+                f"base_url={url}",
+                "--limit",
+                "1",
+                "--out",
+                str(tmp_path / "run"),
+            ]
+        )
+        == 2
+    )
     error = capsys.readouterr().err.strip()
-    assert re.fullmatch(r"naf-bench run: ConfigError: endpoint http://127\.0\.0\.1:\d+/v1/models does not answer "
-                        r"\(.*Connection refused\): is the server running, and is base_url its /v1/\.\.\. URL\?",
-                        error)  # fmt: skip
+    assert re.fullmatch(
+        r"naf-bench run: ConfigError: endpoint http://127\.0\.0\.1:\d+/v1/models does not answer "
+        r"\(.*Connection refused\): is the server running, and is base_url its /v1/\.\.\. URL\?",
+        error,
+    )
     assert FAKE_KEY not in error and not (tmp_path / "run").exists()
     # the task names are checked first, the key of OpenAI's client next: neither asks the endpoint
-    assert main(["run", "--model", "local-chat-completions", "--model_args", f"base_url={url}",
-                 "--tasks", "naf_bench_credd"]) == 2  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "--model",
+                "local-chat-completions",
+                "--model_args",
+                f"base_url={url}",
+                "--tasks",
+                "naf_bench_credd",
+            ]
+        )
+        == 2
+    )
     assert "unknown task 'naf_bench_credd' (closest: naf_bench_cred" in capsys.readouterr().err
     assert main(["run", "smollm2", "--dry-run"]) == 2  # nothing to count: an in-process model sends no request
     assert "--dry-run counts the requests to an endpoint; --model hf sends none" in capsys.readouterr().err
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert main(["run", "gpt-4o-mini", "--model", "openai-chat-completions", "--limit", "1"]) == 2
-    assert capsys.readouterr().err.strip() == ("naf-bench run: ConfigError: --model openai-chat-completions reads "
-                                               "the API key from OPENAI_API_KEY, which is not set")  # fmt: skip
+    assert capsys.readouterr().err.strip() == (
+        "naf-bench run: ConfigError: --model openai-chat-completions reads "
+        "the API key from OPENAI_API_KEY, which is not set"
+    )
 
 
 # Responses in the shapes reasoning servers return: vLLM's and DeepSeek's API with the reasoning apart
@@ -251,7 +285,12 @@ def test_each_endpoint_client_is_registered_with_lm_eval_and_records_what_it_sen
     client = get_model("naf-bench-openai-chat-completions").create_from_arg_string("model=o4-mini")
     messages = [{"role": "user", "content": "Is q true?"}]
     payload = client._create_payload(messages, generate=True, gen_kwargs={"until": [], "max_gen_toks": 64})
-    assert payload == {"messages": messages, "model": "o4-mini", "max_completion_tokens": 64, "temperature": 1,
-                       "seed": 1234}  # fmt: skip
+    assert payload == {
+        "messages": messages,
+        "model": "o4-mini",
+        "max_completion_tokens": 64,
+        "temperature": 1,
+        "seed": 1234,
+    }
     assert client.sent_settings == [{"max_completion_tokens": 64, "temperature": 1, "seed": 1234}]
     assert client.get_model_info()["naf_bench_endpoint"]["base_url"] == "https://api.openai.com/v1/chat/completions"

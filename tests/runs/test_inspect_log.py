@@ -48,7 +48,10 @@ def _eval_log(folder):
 def test_a_log_is_its_first_epochs_rows_and_responses_with_reasoning_put_back(tmp_path, write):
     log = read_inspect_log(write(tmp_path))
     assert (log.task, log.model, log.generate_config) == (
-        "naf_bench_wfs", "openai-api/stub/stub", {"max_tokens": 2048, "temperature": 0.0})  # fmt: skip
+        "naf_bench_wfs",
+        "openai-api/stub/stub",
+        {"max_tokens": 2048, "temperature": 0.0},
+    )
     assert log.samples == (
         ({"program_id": "p0", "condition": "wfs", "id": "p0-wfs::wfs", "gold": "C"}, "ANSWER: C"),
         ({"id": "7", "gold": "A"}, "<think>q is a fact.</think>\nANSWER: A"),

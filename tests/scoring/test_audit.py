@@ -13,8 +13,10 @@ ODD = "q :- a. a :- b. b :- not c. c :- not d. d :- not b. e."  # FTuloop, no st
 EVEN_ONE = "q :- cq. cq :- x0. x0 :- not x1. x1 :- not x0."  # TFuloop, two stable models; bridge cq
 EVEN_BOTH = "q :- cq. cq :- x0. cq :- x1. x0 :- not x1. x1 :- not x0."  # TTuloop
 CONTROL = "q :- t0. t0 :- cq. cq :- not blocked."  # TTTT; bridge cq (the negated condition)
-CERTIFICATES = {name: certify(text) for name, text in
-                (("odd", ODD), ("even_one", EVEN_ONE), ("even_both", EVEN_BOTH), ("control", CONTROL))}  # fmt: skip
+CERTIFICATES = {
+    name: certify(text)
+    for name, text in (("odd", ODD), ("even_one", EVEN_ONE), ("even_both", EVEN_BOTH), ("control", CONTROL))
+}
 
 # A forward-chaining trace long enough to have stated a checkpoint, naming no cycle.
 CHAIN = "Proposition e is a fact, so e holds. " * 8

@@ -37,17 +37,27 @@ def test_the_views_read_one_record(seed):
     rows, outputs = _run(seed)
     record = score_rows(rows, {key: {"prediction": text} for key, text in outputs.items()}, extractor="strict")
     labels = compute_label_metrics(
-        [outputs[r["id"]] for r in rows], [r["gold"] for r in rows], [r["condition"] for r in rows],
-        [r["program_id"] for r in rows], bins=[r["family"] for r in rows],
-    )  # fmt: skip
+        [outputs[r["id"]] for r in rows],
+        [r["gold"] for r in rows],
+        [r["condition"] for r in rows],
+        [r["program_id"] for r in rows],
+        bins=[r["family"] for r in rows],
+    )
     tables = analyze_run(rows, outputs, "strict", n_bootstrap=0)
     named = [r for r in rows if r["gold"] is not None]
     right = [outputs[r["id"]].endswith(f"ANSWER: {r['gold']}") for r in named]
     assert record.per_prompt_accuracy == labels["strict_accuracy"] == tables["strict_accuracy"]
     assert tables["strict_accuracy"] == sum(right) / len(named)
     assert record.joint == labels["joint"] and record.joint_ci95 == labels["ci95"]["joint"]
-    solved = [all(outputs[f"p{p}::{c}"].endswith(f"ANSWER: {r['gold']}") for c in READINGS for r in named
-                  if r["id"] == f"p{p}::{c}") for p in range(60)]  # fmt: skip
+    solved = [
+        all(
+            outputs[f"p{p}::{c}"].endswith(f"ANSWER: {r['gold']}")
+            for c in READINGS
+            for r in named
+            if r["id"] == f"p{p}::{c}"
+        )
+        for p in range(60)
+    ]
     assert record.joint == sum(solved) / 60 and record.joint_solved == (sum(solved), 60)
     for condition in READINGS:
         cell = tables["per_semantics"][condition]
@@ -87,8 +97,17 @@ def test_parsed_accuracy_intervals_resample_clusters_with_random_choices(seed):
 def test_an_unanswered_trace_is_not_right_whatever_its_text_says():
     # the answer is read once, from the prediction: a trace that states an answer does not answer for it
     certificate = certify("q :- not p. p :- not q.")
-    rows = [{"id": c, "gold": gold_letter(c, certificate.labels), "condition": c, "program_id": "even",
-             "family": "even", "certificate": certificate.to_json()} for c in READINGS]  # fmt: skip
+    rows = [
+        {
+            "id": c,
+            "gold": gold_letter(c, certificate.labels),
+            "condition": c,
+            "program_id": "even",
+            "family": "even",
+            "certificate": certificate.to_json(),
+        }
+        for c in READINGS
+    ]
     traces = {row["id"]: f"q is true.\nANSWER: {row['gold']}" for row in rows}
     answered = score(rows, {row["id"]: row["gold"] for row in rows}, traces, extractor="flexible")
     unanswered = score(rows, dict.fromkeys(traces), traces, extractor="flexible")
@@ -100,13 +119,27 @@ def test_an_unanswered_trace_is_not_right_whatever_its_text_says():
 def test_the_audit_table_and_the_proof_metrics_read_one_audit():
     # analyze's Tables 11-13 and the evaluate module's proof metrics are views of the core's audit of each text
     certificate = certify("q :- not p. p :- not q.")
-    rows = [{"id": f"{c}{k}", "gold": gold_letter(c, certificate.labels), "condition": c, "program_id": f"even{k}",
-             "family": "even", "certificate": certificate.to_json()} for c in READINGS for k in range(3)]  # fmt: skip
+    rows = [
+        {
+            "id": f"{c}{k}",
+            "gold": gold_letter(c, certificate.labels),
+            "condition": c,
+            "program_id": f"even{k}",
+            "family": "even",
+            "certificate": certificate.to_json(),
+        }
+        for c in READINGS
+        for k in range(3)
+    ]
     texts = {
-        row["id"]: ["p and q depend on each other through negation: a cycle, so q is undefined.", "q is true.",
-                    "There is no stable model."][int(row["id"][-1])] + f"\nANSWER: {'ABC'[int(row['id'][-1])]}"
+        row["id"]: [
+            "p and q depend on each other through negation: a cycle, so q is undefined.",
+            "q is true.",
+            "There is no stable model.",
+        ][int(row["id"][-1])]
+        + f"\nANSWER: {'ABC'[int(row['id'][-1])]}"
         for row in rows
-    }  # fmt: skip
+    }
     answers = ["ABC"[int(row["id"][-1])] for row in rows]
     audited = audits([texts[r["id"]] for r in rows], rows, answers)
     found = proofs([texts[r["id"]] for r in rows], rows, answers)
@@ -139,7 +172,11 @@ def test_every_baseline_has_one_tie_rule_in_the_core():
     assert run.best_constant_accuracy() == 5 / 8 and run.best_constant_accuracy(run.where(condition="cred")) == 0.5
     predictions = constant_predictions(rows)["best_constant_per_condition"]
     assert {i: p["prediction"] for i, p in predictions.items() if i.startswith("p0")} == {
-        "p0-closed_world": "B", "p0-cred": "A", "p0-skept": "B", "p0-wfs": "A"}  # fmt: skip
+        "p0-closed_world": "B",
+        "p0-cred": "A",
+        "p0-skept": "B",
+        "p0-wfs": "A",
+    }
     report = answer_report(rows, ["A"] * len(rows), "strict")
     assert {c: cell["best_constant"] for c, cell in report["conditions"].items()} == best_constants(rows)
 

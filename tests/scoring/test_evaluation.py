@@ -9,11 +9,17 @@ GOLDS = {
     "p2": ("control", 0, {"closed_world": "A", "cred": "A", "skept": "A", "wfs": "A"}),
 }
 ROWS = [
-    {"id": f"{p}-{condition}", "program_id": p, "family": family, "condition": condition, "gold": gold,
-     "distance": distance}
+    {
+        "id": f"{p}-{condition}",
+        "program_id": p,
+        "family": family,
+        "condition": condition,
+        "gold": gold,
+        "distance": distance,
+    }
     for p, (family, distance, golds) in GOLDS.items()
     for condition, gold in [("none", None), *golds.items()]
-]  # fmt: skip
+]
 
 
 def answers(**texts):
@@ -23,8 +29,9 @@ def answers(**texts):
 
 
 def test_one_program_solved_and_one_wfs_answer_missing():
-    record = score_rows(ROWS, answers(p1_cred="ANSWER: B", p1_wfs="ANSWER: C", p1_closed_world="ANSWER: C",
-                                      p2_wfs=None), n_bootstrap=10)  # fmt: skip
+    record = score_rows(
+        ROWS, answers(p1_cred="ANSWER: B", p1_wfs="ANSWER: C", p1_closed_world="ANSWER: C", p2_wfs=None), n_bootstrap=10
+    )
     out = record.to_dict()
     assert (out["n_prompts"], out["joint"], out["joint_solved"]) == (8, 0.5, (1, 2))
     assert (out["per_prompt_accuracy"], out["accuracy"], out["coverage"]) == (0.875, 1.0, 0.875)

@@ -26,25 +26,51 @@ def records():
 
 
 def leaderboard_set():  # their leaderboard/data/<set>.jsonl
-    return [{"id": key, "rec_id": rec_id, "axis": family, "difficulty": f"{family}_d1", "cond": condition,
-             "gold": gold, "labels": {}, "signature": "x", "meta": {"query": "q"}, "prompt": "Rules: ..."}
-            for rec_id, family, condition, gold, key in records()]  # fmt: skip
+    return [
+        {
+            "id": key,
+            "rec_id": rec_id,
+            "axis": family,
+            "difficulty": f"{family}_d1",
+            "cond": condition,
+            "gold": gold,
+            "labels": {},
+            "signature": "x",
+            "meta": {"query": "q"},
+            "prompt": "Rules: ...",
+        }
+        for rec_id, family, condition, gold, key in records()
+    ]
 
 
 def dev_set():  # their leaderboard/data/dev.jsonl: no rec_id, the program is the id's stem
-    return [{"id": key, "cond": condition, "divergence_bin": family, "gold": gold, "prompt": "Rules: ..."}
-            for _, family, condition, gold, key in records()]  # fmt: skip
+    return [
+        {"id": key, "cond": condition, "divergence_bin": family, "gold": gold, "prompt": "Rules: ..."}
+        for _, family, condition, gold, key in records()
+    ]
 
 
 def evaluate_gold():  # the gold their leaderboard/evaluate.py reads: {task_id: {gold, cond, divergence_bin, rec_id}}
-    return {key: {"gold": gold, "cond": condition, "divergence_bin": family, "rec_id": rec_id}
-            for rec_id, family, condition, gold, key in records()}  # fmt: skip
+    return {
+        key: {"gold": gold, "cond": condition, "divergence_bin": family, "rec_id": rec_id}
+        for rec_id, family, condition, gold, key in records()
+    }
 
 
 def prompt_set():  # their data/<set>_set.json
-    return [{"task_id": key, "rec_id": rec_id, "cond": condition, "divergence_bin": family, "gold": gold,
-             "labels": {}, "program": "q.", "prompt": "Rules: ..."}
-            for rec_id, family, condition, gold, key in records()]  # fmt: skip
+    return [
+        {
+            "task_id": key,
+            "rec_id": rec_id,
+            "cond": condition,
+            "divergence_bin": family,
+            "gold": gold,
+            "labels": {},
+            "program": "q.",
+            "prompt": "Rules: ...",
+        }
+        for rec_id, family, condition, gold, key in records()
+    ]
 
 
 def write(path, value, lines=False):
@@ -71,8 +97,13 @@ def test_an_authors_gold_layout_is_read_and_scored_as_their_evaluate_py_would(na
     gold = write(tmp_path / name, make(), lines)
     rows = read_gold(gold).rows
     assert len(rows) == 15 and {row["program_id"] for row in rows} == set(PROGRAMS)
-    assert rows[1] == {"id": "tx-loopy-i0-closed_world::closed_world", "program_id": "tx-loopy-i0",
-                       "family": "loopy", "condition": "closed_world", "gold": "C"}  # fmt: skip
+    assert rows[1] == {
+        "id": "tx-loopy-i0-closed_world::closed_world",
+        "program_id": "tx-loopy-i0",
+        "family": "loopy",
+        "condition": "closed_world",
+        "gold": "C",
+    }
     out = tmp_path / "scores.json"
     assert main(["score", str(submission(tmp_path / "sub.jsonl")), "--gold", str(gold), "--out", str(out)]) == 0
     scores = json.loads(out.read_text())
@@ -153,8 +184,9 @@ def test_a_submission_is_read_once_alike_from_its_file_or_its_bytes(tmp_path):
 
 
 def test_a_checked_submission_counts_its_unknown_and_missing_ids_once(tmp_path):
-    rows = [{"id": f"p{i}::wfs", "program_id": f"p{i}", "family": "f", "condition": "wfs", "gold": "A"}
-            for i in range(10)]  # fmt: skip
+    rows = [
+        {"id": f"p{i}::wfs", "program_id": f"p{i}", "family": "f", "condition": "wfs", "gold": "A"} for i in range(10)
+    ]
     gold = Gold(rows, "ten")
     data = (
         b"".join(b'{"id": "p%d::wfs", "prediction": "A"}\n' % i for i in range(8))
@@ -194,8 +226,9 @@ def test_ids_not_in_the_gold_are_listed_up_to_five_then_counted(tmp_path):
     entries = {row["id"]: None for row in gold.rows[:12]} | {f"zz-{i}::wfs": None for i in range(7)}
     problems = check_ids(entries, gold, "sub.jsonl")
     assert problems[:5] == [f"unknown id 'zz-{i}::wfs' (not in the gold set)" for i in range(5)]
-    assert problems[5] == (f"... and 2 more unknown ids (7 of 19 submitted ids are not in {gold.name}; they are not "
-                           "scored)")  # fmt: skip
+    assert problems[5] == (
+        f"... and 2 more unknown ids (7 of 19 submitted ids are not in {gold.name}; they are not scored)"
+    )
     assert problems[6].startswith("3 gold ids have no prediction (scored as unanswered), e.g. ['tx-decided-i1-")
     assert len(problems) == 7
 
@@ -209,8 +242,10 @@ def test_a_submission_of_another_set_is_refused_with_one_line_saying_whose_ids_t
     gold = read_gold(write(tmp_path / "hard_x.jsonl", leaderboard_set(), lines=True))
     with pytest.raises(DataError) as error:
         check_ids(main_ids, gold, "run/submission.jsonl")
-    assert str(error.value) == (f"run/submission.jsonl: 0 of 600 submitted ids are in {gold.name}; they are "
-                                "main/test's ids: score them with --config main")  # fmt: skip
+    assert str(error.value) == (
+        f"run/submission.jsonl: 0 of 600 submitted ids are in {gold.name}; they are "
+        "main/test's ids: score them with --config main"
+    )
     hard_train = gold_rows("hard", "train")
     with pytest.raises(DataError, match=r"they are hard's ids: score them with --config hard --split train$"):
         check_ids([row["id"] for row in hard_train], config_gold("hard", "test"), "sub.jsonl")

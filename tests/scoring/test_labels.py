@@ -106,8 +106,10 @@ def test_solved_programs_are_the_terms_of_joint():
     programs = ["p"] * 4 + ["q"] * 4 + ["r"] * 4 + ["s"]  # s has no row for three readings: JOINT leaves it out
     references = [*"ABCA" * 3, "A"]
     answers = list("ABCA") + list("ABCB") + [None, "B", "C", "A"] + ["A"]
-    rows = [{"id": i, "gold": g, "condition": c, "program_id": p}
-            for i, (g, c, p) in enumerate(zip(references, conditions, programs, strict=True))]  # fmt: skip
+    rows = [
+        {"id": i, "gold": g, "condition": c, "program_id": p}
+        for i, (g, c, p) in enumerate(zip(references, conditions, programs, strict=True))
+    ]
     solved = score(rows, dict(enumerate(answers)), extractor="flexible").solved()
     assert solved == {"p": True, "q": False, "r": False}
     joint = score_answers(answers, references, conditions=conditions, program_ids=programs, n_bootstrap=0).joint
@@ -153,8 +155,9 @@ def test_bootstrap_intervals_are_those_of_resampling_row_by_row(seed):
                 references.append(gold)
                 conditions.append(condition)
                 programs.append(f"p{p}")
-    scores = compute_label_metrics(answers, references, conditions, programs, extractor="flexible", n_bootstrap=300,
-                                   seed=seed)  # fmt: skip
+    scores = compute_label_metrics(
+        answers, references, conditions, programs, extractor="flexible", n_bootstrap=300, seed=seed
+    )
     expected = _resampled_row_by_row(answers, references, conditions, programs, 300, seed)
     assert set(expected) == {"strict_accuracy", "joint"}
     assert scores["ci95"] == expected

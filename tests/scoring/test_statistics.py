@@ -34,8 +34,9 @@ def test_bootstrap_intervals_are_none_where_undefined():
     assert bootstrap_interval([], len) is None
     assert bootstrap_interval([1, 2], lambda v: None, n_bootstrap=20) is None
     # whole clusters: cluster "a" is always 0 and 1 together, so every resample's mean lies in [0.5, 1]
-    low, high = bootstrap_interval([("a", 0), ("a", 1), ("b", 1)], lambda v: sum(x for _, x in v) / len(v), 200,
-                                   cluster_of=lambda item: item[0])  # fmt: skip
+    low, high = bootstrap_interval(
+        [("a", 0), ("a", 1), ("b", 1)], lambda v: sum(x for _, x in v) / len(v), 200, cluster_of=lambda item: item[0]
+    )
     assert 0.5 <= low <= high <= 1.0
 
 

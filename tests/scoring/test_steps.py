@@ -79,11 +79,17 @@ def test_each_flag_fails_on_its_own_defect_in_a_framed_trace(certificate):
 
 def test_check_row_and_proof_metrics_read_every_rendering(certificate):
     rows = [
-        {"certificate": certificate.to_json(), "condition": c, "framing": f, "language": lang,
-         "program": render_asp(PROGRAM), "prompt": render_prompt(PROGRAM, "q", c, lang, f)}
+        {
+            "certificate": certificate.to_json(),
+            "condition": c,
+            "framing": f,
+            "language": lang,
+            "program": render_asp(PROGRAM),
+            "prompt": render_prompt(PROGRAM, "q", c, lang, f),
+        }
         for f, lang in RENDERINGS
         for c in NAMED
-    ]  # fmt: skip
+    ]
     traces = [render_gold_trace(PROGRAM, certificate, r["condition"], r["framing"], r["language"]) for r in rows]
     assert all(check_row(t, r) == ALL for t, r in zip(traces, rows, strict=True))
     scores = compute_proof_metrics(traces, rows)

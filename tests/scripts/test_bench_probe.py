@@ -29,8 +29,13 @@ def documented() -> dict[str, tuple[int, int]]:
 
 
 def test_the_probe_runs_every_attack_and_the_docs_quote_each():
-    done = subprocess.run([sys.executable, str(SCRIPT), "--seeds", "0", "--days", "1"], capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--seeds", "0", "--days", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     names = list(_probe().ATTACKS)
     rows = re.findall(rf"^({'|'.join(names)}) +0 +(\d+) ", done.stdout, re.MULTILINE)

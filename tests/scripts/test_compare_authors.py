@@ -29,9 +29,16 @@ def test_compare_authors_prints_both_sources(tmp_path):
     )
     stats = json.loads((tmp_path / "j").read_text())
     assert stats["authors"]["control"] == {
-        "programs": 1, "rules": 3, "atoms": 2, "facts": 2, "negations": 0, "repeats_a_rule": 1,
-        "prompt_chars": len(rows[0]["prompt"]), "prompt_words": 15, "rules_chars": len("Rule q :- a. Rule a. Rule a."),
-    }  # fmt: skip
+        "programs": 1,
+        "rules": 3,
+        "atoms": 2,
+        "facts": 2,
+        "negations": 0,
+        "repeats_a_rule": 1,
+        "prompt_chars": len(rows[0]["prompt"]),
+        "prompt_words": 15,
+        "rules_chars": len("Rule q :- a. Rule a. Rule a."),
+    }
     assert stats["authors"]["odd"]["negations"] == 3 and stats["authors"]["odd"]["atoms"] == 5
     assert set(stats["nb main"]) == {"control", "even_one_sided", "odd", "even_both_sided"}
     assert all(ours["repeats_a_rule"] == 0 and ours["programs"] == 1 for ours in stats["nb main"].values())

@@ -95,10 +95,13 @@ def test_the_key_is_the_released_one():
 
 ATOMS = ["q", "a", "b", "c"]
 small_programs = st.lists(
-    st.builds(Rule, st.sampled_from(ATOMS), st.lists(st.builds(Literal, st.sampled_from(ATOMS), st.booleans()),
-                                                     max_size=2).map(tuple)),
+    st.builds(
+        Rule,
+        st.sampled_from(ATOMS),
+        st.lists(st.builds(Literal, st.sampled_from(ATOMS), st.booleans()), max_size=2).map(tuple),
+    ),
     max_size=3,
-).map(lambda rules: Program(tuple(rules)))  # fmt: skip
+).map(lambda rules: Program(tuple(rules)))
 
 
 def renamed_then_perhaps_changed(program, data):

@@ -34,8 +34,11 @@ def test_two_grpo_steps_log_the_rewards_of_their_completions(tiny_chat_lm, tmp_p
         row = stream[int(re.search(r"-i(\d+)-", item["id"]).group(1))]
         assert row["id"] == item["id"]
         reward = {"answer_reward": answer_reward, "format_reward": format_reward}[item["reward"]]
-        (value,) = reward(prompts=[row["prompt"]], completions=[[{"role": "assistant", "content": item["completion"]}]],
-                          **{key: [row[key]] for key in ("gold", "condition", "labels", "certificate")})  # fmt: skip
+        (value,) = reward(
+            prompts=[row["prompt"]],
+            completions=[[{"role": "assistant", "content": item["completion"]}]],
+            **{key: [row[key]] for key in ("gold", "condition", "labels", "certificate")},
+        )
         assert value == item["value"]
         by_step[item["step"] + 1][item["reward"]].append(value)
     for entry in logged:

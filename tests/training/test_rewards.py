@@ -34,8 +34,17 @@ PROGRAM = parse_program("c.\nb :- c.\nd :- not b.\nx :- not y.\ny :- not x.\nq :
 
 def _row(condition, joint=False, traced=True):
     certificate = certify(PROGRAM, "q")
-    instance = Instance(PROGRAM, "q", certificate, "even_one_sided", "even_one_sided", {"depth": 1, "width": 0}, 0,
-                        "key", ((PROGRAM, certificate),))  # fmt: skip
+    instance = Instance(
+        PROGRAM,
+        "q",
+        certificate,
+        "even_one_sided",
+        "even_one_sided",
+        {"depth": 1, "width": 0},
+        0,
+        "key",
+        ((PROGRAM, certificate),),
+    )
     (row,) = instance_rows(Stream(traced=traced).config(condition), instance, 0)
     return row
 
@@ -63,8 +72,15 @@ TABLE = [
 
 def _call(reward, completions, rows):
     columns = {key: [row[key] for row in rows] for key in rows[0]}
-    return reward(prompts=[row["prompt"] for row in rows], completions=completions, completion_ids=None,
-                  trainer_state=None, log_extra=None, log_metric=None, **columns)  # fmt: skip
+    return reward(
+        prompts=[row["prompt"] for row in rows],
+        completions=completions,
+        completion_ids=None,
+        trainer_state=None,
+        log_extra=None,
+        log_metric=None,
+        **columns,
+    )
 
 
 def test_the_extractor_is_the_scoring_core_default():
@@ -89,12 +105,20 @@ def test_rewards_equal_score_and_the_metric():
     label = naf_bench.scoring.load_metric("label")
     proof = naf_bench.scoring.load_metric("proof")
     for text, row, reward in zip(texts, rows, answers, strict=True):
-        assert label.compute(predictions=[text], references=["C"], extractor=EXTRACTOR,
-                             n_bootstrap=0)["strict_accuracy"] == reward  # fmt: skip
+        assert (
+            label.compute(predictions=[text], references=["C"], extractor=EXTRACTOR, n_bootstrap=0)["strict_accuracy"]
+            == reward
+        )
         strict = label.compute(predictions=[text], references=["C"], extractor="strict", n_bootstrap=0)
         assert strict["coverage"] == _call(format_reward, [text], [row])[0]
-        flags = proof.compute(predictions=[text], certificates=[row["certificate"]], conditions=["wfs"],
-                              framings=["abstract"], languages=["en"], prompts=[row["prompt"]])["flags"]  # fmt: skip
+        flags = proof.compute(
+            predictions=[text],
+            certificates=[row["certificate"]],
+            conditions=["wfs"],
+            framings=["abstract"],
+            languages=["en"],
+            prompts=[row["prompt"]],
+        )["flags"]
         assert sum(v[0] for v in flags.values()) / 4 == _call(proof_reward, [text], [row])[0]
 
 
@@ -130,7 +154,12 @@ def test_joint_reward_on_a_joint_prompt(text, joint, per_reading, form):
 
 def test_reward_names_are_what_trl_logs():
     assert [f.__name__ for f in rewards.rewards(["answer", "format", "proof", "joint", "answer_wfs"])] == [
-        "answer_reward", "format_reward", "proof_reward", "joint_reward", "answer_wfs"]  # fmt: skip
+        "answer_reward",
+        "format_reward",
+        "proof_reward",
+        "joint_reward",
+        "answer_wfs",
+    ]
     with pytest.raises(ValueError, match="unknown rewards"):
         rewards.rewards(["answr"])
 
