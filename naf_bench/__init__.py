@@ -24,7 +24,8 @@ tier
     A size level of a leaderboard family (``TIER_SIZES``), named in the row id, e.g. ``cnf_n8``.
 run
     One model's answers on a set: ``naf-bench run`` (lm-eval) writes one; a submission, an lm-eval output
-    folder or an imported ``runs/<model>.jsonl`` holds one.
+    folder or an imported ``runs/<model>.jsonl`` holds one. Fine-tuning a model (:mod:`naf_bench.training`) is a
+    *training run*, always called so.
 submission
     A run as a JSONL file of ``{"id", "prediction"[, "trace"]}`` lines (and its metadata), read once into
     :class:`naf_bench.scoring.intake.Submission` and checked against its gold into ``Checked``.

@@ -16,6 +16,6 @@
   whose answer differs, same prompt.
 
 Modules by job: :mod:`.examples` (the rows trained and evaluated on), :mod:`.semantic` (the semantic loss),
-:mod:`.held_out` (the metric in the loop), :mod:`.trainer` (one run), :mod:`.command` (the command line, seeds and
-weights compared).
+:mod:`.held_out` (the metric in the loop), :mod:`.trainer` (one training run), :mod:`.command` (the command line,
+seeds and weights compared).
 """

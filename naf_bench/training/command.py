@@ -1,4 +1,5 @@
-"""``scripts/train_sft.py``: the command line, one run per seed and semantic-loss weight, and their comparison."""
+"""``scripts/train_sft.py``: the command line, one training run per seed and semantic-loss weight, and their
+comparison."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The SFT/DPO run's options (``scripts/train_sft.py`` and ``naf-bench train sft``)."""
+    """The SFT/DPO training run's options (``scripts/train_sft.py`` and ``naf-bench train sft``)."""
     from naf_bench.verbalize.framing import FRAMINGS
 
     framings = ("abstract", *FRAMINGS)
@@ -66,7 +67,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=float,
         nargs="+",
         default=[0.0],
-        help="sft only; several: one run per weight (and seed), compared in DIR/summary.json",
+        help="sft only; several: one training run per weight (and seed), compared in DIR/summary.json",
     )
     p.add_argument(
         "--semantic-families",
@@ -75,7 +76,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=list(SEMANTIC_FAMILIES),
         help="the semantic loss's constraints",
     )
-    p.add_argument("--seed", type=int, nargs="+", default=[0], help="several: one run each in DIR/seed-S/")
+    p.add_argument("--seed", type=int, nargs="+", default=[0], help="several: one training run each in DIR/seed-S/")
     p.add_argument("--device", default="auto", help="auto (cuda, else mps, else cpu), cpu, cuda, mps")
     p.add_argument("--learning-rate", type=float, default=2e-4, help="AdamW's")
     p.add_argument("--batch-size", type=int, default=1, help="rows per step")
@@ -141,13 +142,13 @@ def comparison_table(runs: dict[float, dict[int, dict]]) -> list[dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> dict:
-    """One run per semantic-loss weight and seed; with several, each in DIR/seed-S/ (DIR/w-W/seed-S/ with several
-    weights) and their summary, with the comparison table, in DIR/summary.json."""
+    """One training run per semantic-loss weight and seed; with several, each in DIR/seed-S/ (DIR/w-W/seed-S/ with
+    several weights) and their summary, with the comparison table, in DIR/summary.json."""
     return run(parser().parse_args(argv))
 
 
 def run(args: argparse.Namespace) -> dict:
-    """The runs ``args`` ask for (see :func:`main`)."""
+    """The training runs ``args`` ask for (see :func:`main`)."""
     if args.max_steps < 1:
         raise ConfigError(f"--max-steps must be >= 1, got {args.max_steps}")
     if any(weight < 0 for weight in args.semantic_loss_weight):
@@ -158,7 +159,7 @@ def run(args: argparse.Namespace) -> dict:
     if len(args.seed) == 1 and len(weights) == 1:
         return train(argparse.Namespace(**{**vars(args), "seed": args.seed[0], "semantic_loss_weight": weights[0]}))
     runs: dict[float, dict[int, dict]] = {}
-    before = None  # the base model's evaluation, made by the first run and shared by the others
+    before = None  # the base model's evaluation, made by the first training run and shared by the others
     for weight in weights:
         folder = Path(args.out) / f"w-{weight:g}" if len(weights) > 1 else Path(args.out)
         runs[weight] = {}

@@ -40,7 +40,7 @@ def example(row: dict) -> dict:
 
 
 class Climb:
-    """The stream a run draws from now, raised a level when the reward reaches ``threshold``."""
+    """The stream a training run draws from now, raised a level when the reward reaches ``threshold``."""
 
     def __init__(self, stream: Stream, reward: str, threshold: float):
         self.stream, self.reward, self.threshold = stream, reward, threshold
@@ -158,7 +158,7 @@ def check_grpo_options(args: argparse.Namespace) -> None:
 
 
 def grpo(args: argparse.Namespace) -> dict:
-    """One GRPO run (see the module docstring); its ``metrics.json``."""
+    """One GRPO training run (see the module docstring); its ``metrics.json``."""
     import datasets
     import peft
     import torch
