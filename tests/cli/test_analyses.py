@@ -21,8 +21,16 @@ def test_analyze_prints_each_runs_accuracy_per_reading_and_writes_its_tables(
     rows = write_gold(tmp_path / "gold.jsonl", n_programs=4)
     write_submission(tmp_path / "team.jsonl", answers(rows, solved=2))  # the others miss closed_world only
     out = tmp_path / "out"
-    args = parse("analyze", str(tmp_path / "team.jsonl"), "--gold", str(tmp_path / "gold.jsonl"), "--bootstrap", "10",
-                 "--out", str(out))  # fmt: skip
+    args = parse(
+        "analyze",
+        str(tmp_path / "team.jsonl"),
+        "--gold",
+        str(tmp_path / "gold.jsonl"),
+        "--bootstrap",
+        "10",
+        "--out",
+        str(out),
+    )
     assert args.run(args) == 0
     assert capsys.readouterr().out.splitlines() == [
         "answers read with the 'strict' extractor",

@@ -22,10 +22,19 @@ def test_run_takes_either_spelling_and_a_batch_size_or_auto():
     assert (args.model, args.backend, args.model_args, args.batch_size) == ("m", "vllm", "dtype=bfloat16", "auto")
     args = parse("run", "--model-args", "pretrained=x", "--batch_size", "8", "--max_gen_toks", "64")
     assert (args.model, args.backend, args.model_args, args.batch_size, args.max_gen_toks) == (
-        None, "hf", "pretrained=x", 8, 64
-    )  # fmt: skip
-    assert (args.tasks, args.out, args.limit, args.dry_run, args.overwrite) == (["naf_bench"], "out/run", None, False,
-                                                                                 False)  # fmt: skip
+        None,
+        "hf",
+        "pretrained=x",
+        8,
+        64,
+    )
+    assert (args.tasks, args.out, args.limit, args.dry_run, args.overwrite) == (
+        ["naf_bench"],
+        "out/run",
+        None,
+        False,
+        False,
+    )
 
 
 def test_the_chat_template_is_on_off_or_left_to_the_tokenizer(capsys):

@@ -12,9 +12,17 @@ from naf_bench.integrations.tasks import PROMPT, TaskSpec, prompt_text, task_doc
 
 def test_a_task_file_is_read_with_its_template_merged_in():
     assert task_spec("naf_bench_wfs44_verify") == TaskSpec(
-        name="naf_bench_wfs44_verify", config="wfs44", split="test", conditions=("wfs",), prompt="utils.verify_prompt",
-        reader="utils.strict_letters", results="utils.process_results", max_tokens=2048, temperature=0.0, stop=(),
-    )  # fmt: skip
+        name="naf_bench_wfs44_verify",
+        config="wfs44",
+        split="test",
+        conditions=("wfs",),
+        prompt="utils.verify_prompt",
+        reader="utils.strict_letters",
+        results="utils.process_results",
+        max_tokens=2048,
+        temperature=0.0,
+        stop=(),
+    )
     joint = task_spec("naf_bench_joint_prompt")
     assert (joint.conditions, joint.prompt, joint.reader, joint.per_program) == (
         None,
@@ -59,8 +67,9 @@ def test_the_joint_prompt_task_has_one_document_per_program_asking_every_reading
     assert {row["program_id"] for row in documents[0]["rows"]} == {documents[0]["program_id"]}
     text = prompt_text(spec, documents[0])
     assert text.startswith("Answer the question below under each of the following readings of 'not'")
-    assert text.endswith("'closed_world ANSWER: X', 'cred ANSWER: X', 'skept ANSWER: X', 'wfs ANSWER: X', where each "
-                         "X is A, B, or C.")  # fmt: skip
+    assert text.endswith(
+        "'closed_world ANSWER: X', 'cred ANSWER: X', 'skept ANSWER: X', 'wfs ANSWER: X', where each X is A, B, or C."
+    )
 
 
 def test_reading_the_specs_imports_no_harness():

@@ -19,8 +19,13 @@ def leaderboard(*argv, build=None):
 
 
 def test_the_old_form_without_a_subcommand_is_build():
-    assert with_default_subcommand(["leaderboard", "subs", "--gold", "g"]) == ["leaderboard", "build", "subs",
-                                                                                 "--gold", "g"]  # fmt: skip
+    assert with_default_subcommand(["leaderboard", "subs", "--gold", "g"]) == [
+        "leaderboard",
+        "build",
+        "subs",
+        "--gold",
+        "g",
+    ]
     assert with_default_subcommand(["leaderboard", "freeze", "--data", "d"]) == ["leaderboard", "freeze", "--data", "d"]
     assert with_default_subcommand(["leaderboard", "--help"]) == ["leaderboard", "--help"]
     assert with_default_subcommand(["score", "subs"]) == ["score", "subs"]

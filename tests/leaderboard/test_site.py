@@ -33,9 +33,21 @@ def board(standard=(ROW,), baselines=(), partial=()):
 def test_a_row_shows_each_score_to_one_decimal_and_a_missing_one_as_a_dash():
     cells = page_context(board())["tracks"][0]["rows"][0]["cells"]
     assert [cell["text"] for cell in cells] == [
-        1, '<script>alert("x")</script> & co', "50.0", "25.0–75.0", "62.5", "100.0", "50.0", "—", "0.0", "100.0",
-        "90.0 (4 unread)", "1,234", "—", "direct · tools: a 'solver' <b> · open weights · 7 B params",
-    ]  # fmt: skip
+        1,
+        '<script>alert("x")</script> & co',
+        "50.0",
+        "25.0–75.0",
+        "62.5",
+        "100.0",
+        "50.0",
+        "—",
+        "0.0",
+        "100.0",
+        "90.0 (4 unread)",
+        "1,234",
+        "—",
+        "direct · tools: a 'solver' <b> · open weights · 7 B params",
+    ]
     assert [cell["sort"] for cell in cells][:4] == [1, '<script>alert("x")</script> & co', 0.5, 0.25]
     assert cells[7]["sort"] == ""  # a missing score sorts last
 

@@ -69,19 +69,22 @@ def test_the_door_refuses_unoffered_endpoints_unmeasured_or_big_uploads_and_a_fu
     door = Door(failing_app, folder, frozenset({"submit", "board"}), max_upload=50)
     status, _, answer = asgi(door, "/gradio_api/call/secret")
     assert (status, answer) == (
-        404, {"status": "refused", "reasons": ["no endpoint 'secret': the API offers ['board', 'submit']"]}
-    )  # fmt: skip
+        404,
+        {"status": "refused", "reasons": ["no endpoint 'secret': the API offers ['board', 'submit']"]},
+    )
     status, _, answer = asgi(door, "/gradio_api/upload", "POST")
     assert (status, answer["reasons"]) == (411, ["an upload needs a Content-Length"])
     status, headers, answer = asgi(door, "/gradio_api/upload", "POST", [(b"content-length", b"51")])
     assert (status, headers[b"connection"], answer["reasons"]) == (
-        413, b"close", ["an upload is at most 50 bytes; this one is 51"]
-    )  # fmt: skip
+        413,
+        b"close",
+        ["an upload is at most 50 bytes; this one is 51"],
+    )
     status, headers, answer = asgi(door, "/gradio_api/upload", "POST", [(b"content-length", b"11")])
     assert (status, headers[b"retry-after"]) == (503, b"300")  # 90 unclaimed + 11 > 100
     assert answer["reasons"][0].startswith("the server's space for uploads not yet submitted is full")
     assert asgi(door, "/gradio_api/upload", "POST", [(b"content-length", b"10")])[:3:2] == (
         400,
         {"status": "refused", "reasons": [UNROUTABLE]},
-    )  # fmt: skip  (admitted: the app's failure is answered as a refusal, and the space is free again)
+    )  # (admitted: the app's failure is answered as a refusal, and the space is free again)
     assert folder.in_flight == 0

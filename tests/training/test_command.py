@@ -47,26 +47,48 @@ def test_the_seed_summary_gives_each_seeds_strict_accuracy_and_rho_and_their_mea
     summary = seed_summary({0: metrics(0.5, 0.75, rho=0.1), 1: metrics(0.25, 1.0, rho=0.3)})
     assert summary == {
         "seeds": [0, 1],
-        "framings": {"abstract": {
-            "before": {"strict_accuracy": [0.5, 0.25], "mean_strict_accuracy": 0.375, "rho": [0.1, 0.3],
-                       "mean_rho": 0.2},
-            "after": {"strict_accuracy": [0.75, 1.0], "mean_strict_accuracy": 0.875, "rho": [0.1, 0.3],
-                      "mean_rho": 0.2},
-        }},
-    }  # fmt: skip
+        "framings": {
+            "abstract": {
+                "before": {
+                    "strict_accuracy": [0.5, 0.25],
+                    "mean_strict_accuracy": 0.375,
+                    "rho": [0.1, 0.3],
+                    "mean_rho": 0.2,
+                },
+                "after": {
+                    "strict_accuracy": [0.75, 1.0],
+                    "mean_strict_accuracy": 0.875,
+                    "rho": [0.1, 0.3],
+                    "mean_rho": 0.2,
+                },
+            }
+        },
+    }
 
 
 def test_the_comparison_has_a_row_per_weight_and_moment_and_means_over_the_known_values_only():
     table = comparison_table({0.0: {0: metrics(0.5, 0.75), 1: metrics(0.25, 1.0, joint=False)},
                               1.0: {0: metrics(0.5, 0.5, generated=False)}})  # fmt: skip
     assert [(row["semantic_loss_weight"], row["moment"], row["answers"]) for row in table] == [
-        (0.0, "before", "generated"), (0.0, "after", "generated"), (1.0, "before", "top token"),
+        (0.0, "before", "generated"),
+        (0.0, "after", "generated"),
+        (1.0, "before", "top token"),
         (1.0, "after", "top token"),
-    ]  # fmt: skip
+    ]
     assert table[1] == {
-        "semantic_loss_weight": 0.0, "framing": "abstract", "moment": "after", "seeds": [0, 1],
-        "answers": "generated", "mean_accuracy": 0.875, "mean_joint": 0.375, "mean_rho": 0.1, "mean_c_rate_cred": 0.5,
+        "semantic_loss_weight": 0.0,
+        "framing": "abstract",
+        "moment": "after",
+        "seeds": [0, 1],
+        "answers": "generated",
+        "mean_accuracy": 0.875,
+        "mean_joint": 0.375,
+        "mean_rho": 0.1,
+        "mean_c_rate_cred": 0.5,
         "mean_c_rate_skept": None,
-        "accuracy": [0.75, 1.0], "joint": [0.375, None], "rho": [0.1, 0.1], "c_rate_cred": [0.5, 0.5],
+        "accuracy": [0.75, 1.0],
+        "joint": [0.375, None],
+        "rho": [0.1, 0.1],
+        "c_rate_cred": [0.5, 0.5],
         "c_rate_skept": [None, None],
-    }  # fmt: skip
+    }

@@ -25,8 +25,10 @@ def row(program_id, condition, gold, framing="abstract", order_id=0, program="p 
 
 def test_a_letter_completion_is_the_answer_line_alone():
     [done] = letter_completions([row("p0", "wfs", "C")])
-    assert done["messages"] == [{"role": "user", "content": "p0 under wfs?"},
-                                {"role": "assistant", "content": "ANSWER: C"}]  # fmt: skip
+    assert done["messages"] == [
+        {"role": "user", "content": "p0 under wfs?"},
+        {"role": "assistant", "content": "ANSWER: C"},
+    ]
     assert (done["program_id"], done["gold"]) == ("p0", "C")
 
 
@@ -35,9 +37,11 @@ def test_preference_pairs_set_a_reading_against_another_of_the_same_variant_that
             row("p0", "skept", "A", order_id=1), row("p1", "wfs", "B")]  # fmt: skip
     pairs = preference_pairs(rows)
     assert [(pair["chosen"][0]["content"][9:], pair["rejected"][0]["content"][9:]) for pair in pairs] == [
-        ("wfs\nANSWER: C", "closed_world\nANSWER: A"), ("wfs\nANSWER: C", "cred\nANSWER: A"),
-        ("closed_world\nANSWER: A", "wfs\nANSWER: C"), ("cred\nANSWER: A", "wfs\nANSWER: C"),
-    ]  # fmt: skip
+        ("wfs\nANSWER: C", "closed_world\nANSWER: A"),
+        ("wfs\nANSWER: C", "cred\nANSWER: A"),
+        ("closed_world\nANSWER: A", "wfs\nANSWER: C"),
+        ("cred\nANSWER: A", "wfs\nANSWER: C"),
+    ]
     assert pairs[0]["prompt"] == [{"role": "user", "content": "p0 under wfs?"}]
     with pytest.raises(ConfigError, match="no preference pair to train on"):
         preference_pairs([row("p0", "wfs", "A"), row("p0", "cred", "A")])

@@ -19,12 +19,20 @@ def test_the_report_gives_each_readings_accuracy_and_c_rate_beside_its_best_cons
     texts = ["ANSWER: A"] * 4 + ["ANSWER: B", "ANSWER: B", "ANSWER: C", "ANSWER: C"]  # p1's skeptical answer wrong
     report = answer_report(ROWS, texts, "strict")
     assert report["conditions"]["skept"] == {
-        "accuracy": 0.5, "ci95": (0.0, 1.0), "coverage": 1.0, "c_rate": 0.5, "best_constant": "A",
-        "best_constant_accuracy": 0.5, "n": 2,
-    }  # fmt: skip
+        "accuracy": 0.5,
+        "ci95": (0.0, 1.0),
+        "coverage": 1.0,
+        "c_rate": 0.5,
+        "best_constant": "A",
+        "best_constant_accuracy": 0.5,
+        "n": 2,
+    }
     assert {c: (v["accuracy"], v["c_rate"]) for c, v in report["conditions"].items()} == {
-        "closed_world": (1.0, 0.0), "cred": (1.0, 0.0), "skept": (0.5, 0.5), "wfs": (1.0, 0.5)
-    }  # fmt: skip
+        "closed_world": (1.0, 0.0),
+        "cred": (1.0, 0.0),
+        "skept": (0.5, 0.5),
+        "wfs": (1.0, 0.5),
+    }
     assert (report["extractor"], report["accuracy"]["value"]) == ("strict", 0.875)
     assert report["joint"] == {"value": 0.5, "ci95": (0.0, 1.0), "best_constant": 0.5, "n_programs": 2}
 
@@ -61,7 +69,12 @@ def test_answering_and_generating_from_one_prompt_pass_equals_doing_each_alone(t
         log_probs, text = answer_and_generate(model, tokenizer, row, max_new_tokens=4)
         torch.testing.assert_close(log_probs, answer_log_probs(model, tokenizer, [row])[0])
         ids = tokenizer(chat_prompt(tokenizer, row), return_tensors="pt", add_special_tokens=False)["input_ids"]
-        alone = model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=4, do_sample=False,
-                               pad_token_id=tokenizer.pad_token_id)  # fmt: skip
+        alone = model.generate(
+            input_ids=ids,
+            attention_mask=torch.ones_like(ids),
+            max_new_tokens=4,
+            do_sample=False,
+            pad_token_id=tokenizer.pad_token_id,
+        )
     assert text == tokenizer.decode(alone[0, ids.shape[1] :], skip_special_tokens=True)
     assert log_probs.shape == (len(tokenizer),)
