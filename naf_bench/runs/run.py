@@ -190,7 +190,8 @@ def public_model_args(arguments: dict[str, str]) -> str:
 
 def checked_task_manager(arguments: dict[str, str], tasks: tuple[str, ...], metadata: dict):
     """lm-eval's task index with our task folder, once the model and every task are known to exist: checked
-    before any model loads (lm-eval loads the model first, then fails on an unknown task name)."""
+    before any model loads (lm-eval loads the model first, then fails on an unknown task name). The index holds
+    only our tasks when they are all that is asked for; lm-eval's own are indexed for any other name."""
     from difflib import get_close_matches
 
     from huggingface_hub.utils import HFValidationError, validate_repo_id
@@ -213,7 +214,9 @@ def checked_task_manager(arguments: dict[str, str], tasks: tuple[str, ...], meta
     gguf = folder / arguments["gguf_file"] if folder is not None and "gguf_file" in arguments else None
     if gguf is not None and folder.is_dir() and not gguf.is_file():
         raise ConfigError(f"model {str(gguf)!r}: no such .gguf file")
-    manager = TaskManager(include_path=str(tasks_dir()), metadata=metadata)
+    manager = TaskManager(include_path=str(tasks_dir()), include_defaults=False, metadata=metadata)
+    if any(task not in manager.all_tasks for task in tasks):  # lm-eval's own tasks too: their index takes ~10 s
+        manager = TaskManager(include_path=str(tasks_dir()), metadata=metadata)
     if unknown := [task for task in tasks if task not in manager.all_tasks]:
         ours = sorted(name for name in manager.all_tasks if name.startswith("naf_bench"))
         lines = [
