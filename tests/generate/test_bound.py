@@ -1,12 +1,25 @@
-"""naf_bench.generate.bound and scripts/cell_bound.py: the Chao1 estimate, and the script on the smallest cells
-the generator takes."""
+"""naf_bench.generate.bound and scripts/cell_bound.py: the Chao1 estimate, the script on the smallest cells the
+generator takes, and the public-code attack on hidden sets (search): it finds whole a hidden set drawn like public
+``hard``'s decided tiers, and none of a fresh ``hidden`` set's programs (scripts/hidden_attack.py runs it at 10^6
+draws)."""
 
+import json
 import subprocess
 import sys
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
-from naf_bench.generate.bound import chao1
+import pytest
+
+from naf_bench import parse_program
+from naf_bench.generate.bound import chao1, search
+from naf_bench.generate.config import get_config
+from naf_bench.leaderboard.secret import new_set
+from naf_bench.syntax.structure import canonical_key
+
+KEY = bytes(range(5, 37))
 
 SCRIPT = Path(__file__).parents[2] / "scripts" / "cell_bound.py"
 
@@ -43,3 +56,26 @@ def test_a_split_the_config_lacks_is_refused_with_the_splits_it_has():
     )
     assert done.returncode == 1
     assert "config 'sft' has no split 'test'; it has ['train', 'validation']" in done.stderr
+
+
+def _programs(folder):
+    rows = [json.loads(line) for line in (folder / "gold.jsonl").read_text().splitlines()]
+    return list({row["program_id"]: parse_program(row["program"]) for row in rows}.values())
+
+
+def test_the_public_code_attack_finds_every_program_of_a_hidden_set_drawn_like_public_hard_decided(tmp_path):
+    """The attack works: a hidden set of hard's decided tiers (32 programs each, 22-23 public) is found whole."""
+    new_set(KEY, "hard", tmp_path / "d", {"families": ("decided",)}, attempts=50)
+    programs = _programs(tmp_path / "d")
+    found = search(get_config("hard", families=("decided",)), programs, seeds=(1, 2), attempts=1000)
+    assert len(programs) == 30 and found == {canonical_key(program, "q") for program in programs}
+
+
+@pytest.mark.slow  # 2 x 10^4 draws per tier of 19 and a fresh set: a seed per process, as the script runs it
+def test_the_public_code_attack_finds_no_program_of_a_fresh_hidden_set(tmp_path):
+    manifest = new_set(KEY, "hidden", tmp_path / "h", attempts=50)
+    programs = _programs(tmp_path / "h")
+    assert manifest["programs"] == len(programs) == 77
+    attack = partial(search, get_config("hidden"), programs, attempts=10_000)
+    with ProcessPoolExecutor(2) as pool:
+        assert set().union(*pool.map(attack, [[1], [2]])) == set()

