@@ -1,9 +1,19 @@
-"""The leaderboard tests' own fixture: a team's logging OpenAI-compatible endpoint on 127.0.0.1."""
+"""The leaderboard tests' fixtures: a team's logging OpenAI-compatible endpoint on 127.0.0.1; for the verified
+track's worker as a guest, a served board with teams and a hidden set, the worker run as the maintainer runs it
+(their secrets in its environment), endpoint jobs queued and read back."""
 
 import contextlib
 import json
+import os
+import subprocess
+import sys
+from datetime import datetime
 
 import pytest
+
+from naf_bench.leaderboard.local import ROOT, Server
+from naf_bench.leaderboard.secret import new_key, new_set
+from naf_bench.leaderboard.store import Store
 
 
 class LoggingEndpoint:
@@ -120,3 +130,88 @@ def team_endpoint():
         yield endpoint
     finally:
         endpoint.stop()
+
+
+WORKER_SECRETS = {"OPENAI_API_KEY": "sk-worker-0a1b2c3d4e5f", "HF_TOKEN": "hf_worker9f8e7d6c5b4a",
+           "SOME_SECRET": "maintainer-only-7c6b5a"}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def guest_board(tmp_path_factory, team_endpoint, write_gold):
+    """A hidden set and its key, a gold set, five teams (alpha … epsilon) and the real server on 127.0.0.1 allowing
+    endpoints there: ``(server, client, tokens, tmp, team endpoint, gold rows)``."""
+    tmp = tmp_path_factory.mktemp("guest")
+    new_set(new_key(tmp / "key"), "main", tmp / "hidden", {"programs_per_cell": 1}, attempts=20)
+    rows = write_gold(tmp / "gold.jsonl", n_programs=12, seed=13)
+    store = Store(tmp / "data")
+    tokens = {name: store.add_team(name) for name in ("alpha", "beta", "gamma", "delta", "epsilon")}
+    store.close()
+    stub = team_endpoint
+    server = Server(
+        tmp / "data",
+        tmp / "gold.jsonl",
+        "--quota",
+        30,
+        "--upload-grace",
+        1,
+        "--allow-endpoint-host",
+        "127.0.0.1",
+        "--allow-endpoint-host",
+        "::1",
+    ).start()
+    try:
+        yield server, server.client(), tokens, tmp, stub, rows
+    finally:
+        server.stop()
+
+
+def _worker(tmp, name, *options, allow=True, timeout=120):
+    """``naf-bench leaderboard worker --once`` in a subprocess with the maintainer's secrets in its environment
+    (its output in ``tmp/<name>.log``); ``allow``: it may reach 127.0.0.1, as the server may."""
+    env = {**os.environ, **WORKER_SECRETS, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+           "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}  # fmt: skip
+    command = [sys.executable, "-m", "naf_bench.cli", "leaderboard", "worker", "--data", str(tmp / "data"),
+               "--hidden", str(tmp / "hidden"), "--key", str(tmp / "key"), "--once", "--attempts", "20",
+               "--limit", "1", "--max-gen-toks", "4", "--timeout", str(timeout),
+               *(["--allow-endpoint-host", "127.0.0.1"] if allow else []), *map(str, options)]  # fmt: skip
+    with open(tmp / f"{name}.log", "ab") as log:
+        return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+@pytest.fixture(scope="session", name="run_worker")
+def run_worker_fixture():
+    """``run_worker(tmp, name, *options, allow=True, timeout=120) -> Popen``: the worker above."""
+    return _worker
+
+
+@pytest.fixture(scope="session")
+def worker_secrets():
+    """The maintainer's secrets in the worker's environment: {name: value}."""
+    return WORKER_SECRETS
+
+
+def _history(client, token):
+    return {job["id"]: job for job in client.predict(token, api_name="/history")["jobs"]}
+
+
+def _queue(client, token, base_url, model="stub", key=""):
+    return client.predict("endpoint", model, base_url, key, token, api_name="/submit_model")
+
+
+def _store_state(tmp, job):
+    return Store(tmp / "data")._read("SELECT state FROM jobs WHERE id = ?", (job,))[0]["state"]
+
+
+def _store_started(tmp, job):
+    moment = Store(tmp / "data")._read("SELECT started_at FROM jobs WHERE id = ?", (job,))[0]["started_at"]
+    return datetime.fromisoformat(moment).timestamp()
+
+
+@pytest.fixture(scope="session")
+def endpoint_jobs():
+    """What a test asks of the queue: ``queue(client, token, base_url, model="stub", key="")`` (the ack),
+    ``history(client, token)`` ({job id: job} as the team sees it), ``state(tmp, job)`` and ``started(tmp, job)``
+    (a timestamp), read from the store."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(queue=_queue, history=_history, state=_store_state, started=_store_started)
