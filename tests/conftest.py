@@ -110,6 +110,21 @@ def _write_metadata(path, **changes):
     return path
 
 
+@pytest.fixture(scope="session")
+def two_program_gold():
+    """Gold rows of two programs under the four readings: an odd one, p1 (closed_world C, cred B, skept A, wfs C),
+    and a control, p2 (A under every reading); ids ``p1-cred`` …, families ``odd`` and ``control``."""
+    golds = {
+        "p1": ("odd", {"closed_world": "C", "cred": "B", "skept": "A", "wfs": "C"}),
+        "p2": ("control", {"closed_world": "A", "cred": "A", "skept": "A", "wfs": "A"}),
+    }
+    return [
+        {"id": f"{p}-{c}", "program_id": p, "family": family, "condition": c, "gold": gold}
+        for p, (family, readings) in golds.items()
+        for c, gold in readings.items()
+    ]
+
+
 @pytest.fixture(scope="session", name="write_gold")
 def write_gold_fixture():
     """``write_gold(path, n_programs=12, seed=0, prefix='p') -> rows``: a gold set of every condition."""

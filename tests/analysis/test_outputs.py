@@ -8,22 +8,12 @@ import pytest
 from naf_bench.analysis.outputs import markdown, write_analysis
 from naf_bench.analysis.tables import analyze
 
-# an odd program (cred B, skept A, wfs C, closed_world C) and a control (A under every reading)
-GOLDS = {
-    "p1": ("odd", {"closed_world": "C", "cred": "B", "skept": "A", "wfs": "C"}),
-    "p2": ("control", {"closed_world": "A", "cred": "A", "skept": "A", "wfs": "A"}),
-}
-
 
 @pytest.fixture(scope="module")
-def result(tmp_path_factory):
+def result(tmp_path_factory, two_program_gold):
     """A run that answers the odd program right and B to everything of the control."""
     folder = tmp_path_factory.mktemp("analysis")
-    rows = [
-        {"id": f"{p}-{c}", "program_id": p, "family": family, "condition": c, "gold": gold}
-        for p, (family, golds) in GOLDS.items()
-        for c, gold in golds.items()
-    ]
+    rows = two_program_gold
     (folder / "gold.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     answer = {row["id"]: row["gold"] if row["program_id"] == "p1" else "B" for row in rows}
     (folder / "m.jsonl").write_text(

@@ -8,29 +8,28 @@ import pytest
 from naf_bench.analysis.paper import analyze_authors, mitigation_table, render_paper
 from naf_bench.errors import DataError
 
-# an odd program (cred B, skept A, wfs C, closed_world C) and a control (A under every reading)
-GOLDS = {
-    "p1": ("odd", {"closed_world": "C", "cred": "B", "skept": "A", "wfs": "C"}),
-    "p2": ("control", {"closed_world": "A", "cred": "A", "skept": "A", "wfs": "A"}),
-}
-ROWS = [
-    {"id": f"{p}-{c}", "program_id": p, "family": family, "condition": c, "gold": gold}
-    for p, (family, golds) in GOLDS.items()
-    for c, gold in golds.items()
-]
 
-
-def imported(folder, subset, run_lines):
+def imported(folder, subset, gold, run_lines):
     (folder / subset / "runs").mkdir(parents=True)
-    (folder / subset / "gold.jsonl").write_text("".join(json.dumps(row) + "\n" for row in ROWS))
+    (folder / subset / "gold.jsonl").write_text("".join(json.dumps(row) + "\n" for row in gold))
     (folder / subset / "runs" / "m.jsonl").write_text("".join(json.dumps(line) + "\n" for line in run_lines))
 
 
-def test_the_pilots_english_and_chinese_side_by_side_and_a_bad_subset_reported(tmp_path):
+def test_the_pilots_english_and_chinese_side_by_side_and_a_bad_subset_reported(tmp_path, two_program_gold):
     ref = tmp_path / "ref"
-    imported(ref, "pilot_en", [{"id": row["id"], "prediction": "", "stored": row["gold"]} for row in ROWS])
-    imported(ref, "pilot_zh", [{"id": row["id"], "prediction": "", "stored": "A"} for row in ROWS])
-    imported(ref, "reorder", [{"id": "elsewhere", "prediction": "A"}])
+    imported(
+        ref,
+        "pilot_en",
+        two_program_gold,
+        [{"id": row["id"], "prediction": "", "stored": row["gold"]} for row in two_program_gold],
+    )
+    imported(
+        ref,
+        "pilot_zh",
+        two_program_gold,
+        [{"id": row["id"], "prediction": "", "stored": "A"} for row in two_program_gold],
+    )
+    imported(ref, "reorder", two_program_gold, [{"id": "elsewhere", "prediction": "A"}])
     paper, written = analyze_authors(ref, tmp_path / "out", n_bootstrap=10)
     assert paper["extractors"] == {"pilot_en": "stored", "pilot_zh": "stored"}  # the pilots' figure's extractor
     assert paper["errors"] == {"reorder": f"{ref}/reorder/runs/m.jsonl:1: unknown id 'elsewhere' (not in the gold set)"}

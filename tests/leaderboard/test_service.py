@@ -230,19 +230,6 @@ def test_the_board_exported_from_the_store_follows_the_live_rules(board, submit)
     assert row["per_semantics"]["cred"] == 1.0 and row["joint_ci95"] is not None and row["joint"] == 0.5
 
 
-def test_the_old_form_of_the_command_is_build(tmp_path):
-    from naf_bench.leaderboard.commands import with_default_subcommand
-
-    assert with_default_subcommand(["leaderboard", "subs", "--gold", "g"]) == [
-        "leaderboard",
-        "build",
-        "subs",
-        "--gold",
-        "g",
-    ]
-    assert with_default_subcommand(["leaderboard", "serve", "--gold", "g"])[1] == "serve"
-
-
 def test_handled_uploads_leave_gradios_cache_and_identical_uploads_do_not_lose_each_other(tmp_path, monkeypatch):
     import os
     import time

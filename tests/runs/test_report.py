@@ -8,20 +8,9 @@ import pytest
 from naf_bench.errors import DataError
 from naf_bench.runs.report import limited, load_results, write_report
 
-# an odd program (cred B, skept A, wfs C, closed_world C) and a control (A under every reading)
-GOLDS = {
-    "p1": ("odd", {"closed_world": "C", "cred": "B", "skept": "A", "wfs": "C"}),
-    "p2": ("control", {"closed_world": "A", "cred": "A", "skept": "A", "wfs": "A"}),
-}
-ROWS = [
-    {"id": f"{p}-{c}", "program_id": p, "family": family, "condition": c, "gold": gold}
-    for p, (family, golds) in GOLDS.items()
-    for c, gold in golds.items()
-]
-
 
 @pytest.fixture
-def lm_eval_folder(tmp_path):
+def lm_eval_folder(tmp_path, two_program_gold):
     """A --limit run of org/tiny that says A to every prompt: 8 of 400 documents, each filter's samples logged."""
     folder = tmp_path / "out" / "org__tiny"
     folder.mkdir(parents=True)
@@ -30,7 +19,7 @@ def lm_eval_folder(tmp_path):
     (folder / "results_2025.json").write_text(json.dumps(results))
     samples = [
         {"doc": row, "resps": [[text]], "filter": name}
-        for row in ROWS
+        for row in two_program_gold
         for name, text in (("flexible-extract", "The answer is A."), ("strict-match", "I would say A"))
     ]
     (folder / "samples_naf_bench_2025.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
