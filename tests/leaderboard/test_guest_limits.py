@@ -21,12 +21,12 @@ def test_an_endpoint_that_hangs_drips_or_floods_ends_at_the_limit_and_frees_its_
     guest_board, run_worker, endpoint_jobs
 ):
     """Chat completions that never answer, answer a byte a second, or answer an endless body, taken by three workers
-    at once: each run is ended at the job's limit (40 s here: time for a loaded machine to start three runs and
+    at once: each run is ended at the job's limit (35 s here: time for a loaded machine to start three runs and
     ask) with the one reason, and only then is its worker free for the next job, which runs to the end."""
     server, client, tokens, tmp, stub, _ = guest_board
     modes = ("hang", "drip", "huge", "ok")
     acks = [endpoint_jobs.queue(client, tokens["alpha"], stub.url(mode)) for mode in modes]
-    limit = 40
+    limit = 35
     workers = [run_worker(tmp, f"worker-slow-{i}", timeout=limit) for i in range(3)]
     assert [worker.wait(timeout=600) for worker in workers] == [0, 0, 0], _logs(tmp)
     paths = {path for _, path, _ in stub.requests}
