@@ -153,8 +153,7 @@ def _missing_test_modules(sources, tests: Path) -> list[str]:
         if name in NO_TEST_MODULE:
             continue
         if path.name == "__init__.py":
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            if not any(isinstance(node, ast.FunctionDef | ast.ClassDef) for node in tree.body):
+            if not any(isinstance(node, ast.FunctionDef | ast.ClassDef) for node in TREES[name].body):
                 continue
             parts = [*parts, parts[-1]]  # naf_bench/cli/__init__.py: tests/cli/test_cli.py
         expected = tests.joinpath(*parts[:-1], f"test_{parts[-1]}.py")

@@ -9,8 +9,7 @@ from naf_bench.solvers.collector import collection_paused
 
 def test_the_collector_is_paused_while_a_program_is_certified():
     seen = []
-    chain = "q :- not p1.\n" + "".join(f"p{i} :- not p{i + 1}.\n" for i in range(1, 50))
-    certify(chain, progress=lambda stage: seen.append(gc.isenabled()))
+    certify("q :- not p.\np :- not q.", progress=lambda stage: seen.append(gc.isenabled()))
     assert len(seen) == 7 and not any(seen) and gc.isenabled()
     with collection_paused():
         with collection_paused():
